@@ -1,0 +1,40 @@
+/**
+ * The agent's logger. Never writes to stdout: stdout may be a protocol channel (stdio MCP).
+ * Lines go to stderr, or to a file when one is given. Never log a token.
+ */
+import { appendFileSync } from 'node:fs';
+
+export type Level = 'debug' | 'info' | 'warn' | 'error';
+const ORDER: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export interface LoggerOptions {
+  level?: Level;
+  /** Append here instead of stderr. */
+  file?: string;
+}
+
+export function createLogger({ level = 'info', file }: LoggerOptions = {}): Logger {
+  const write = (lvl: Level, msg: string, fields?: Record<string, unknown>): void => {
+    if (ORDER[lvl] < ORDER[level]) return;
+    const extra = fields && Object.keys(fields).length > 0 ? ' ' + JSON.stringify(fields) : '';
+    const line = `${new Date().toISOString()} ${lvl.padEnd(5)} ${msg}${extra}\n`;
+    if (file) appendFileSync(file, line);
+    else process.stderr.write(line);
+  };
+  return {
+    debug: (m, f) => write('debug', m, f),
+    info: (m, f) => write('info', m, f),
+    warn: (m, f) => write('warn', m, f),
+    error: (m, f) => write('error', m, f),
+  };
+}
+
+/** A logger that drops everything, for library use where the caller does not want output. */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -1,0 +1,87 @@
+/**
+ * Tool error codes: the stable strings a model (and a client) can branch on.
+ *
+ * Contract: every tool failure is a tool result with `isError: true` whose text is
+ * `{"error": {code, message, hint, ...details}}` (DESIGN.md "Conventions"). Protocol, auth and
+ * transport failures never use these codes; they are HTTP or JSON-RPC errors.
+ */
+import { z } from 'zod';
+
+export const ERROR_CODES = [
+  'NO_EDITOR',
+  'AMBIGUOUS_EDITOR',
+  'EDITOR_NOT_FOUND',
+  'EDITOR_OFFLINE',
+  'BUFFER_NOT_FOUND',
+  'STALE_CHANGEDTICK',
+  'NO_MATCH',
+  'MULTIPLE_MATCHES',
+  'PERMISSION_DENIED',
+  'TIMEOUT',
+  'CANCELLED',
+  'UNSUPPORTED',
+  'INVALID_ARGUMENT',
+  'EDITOR_ERROR',
+  'INTERNAL',
+] as const;
+
+export const ErrorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** The body of a tool failure. Extra keys carry details such as `current_changedtick`. */
+export const ToolError = z
+  .object({
+    code: ErrorCode,
+    message: z.string(),
+    hint: z.string(),
+  })
+  .catchall(z.unknown());
+export type ToolError = z.infer<typeof ToolError>;
+
+/** What a tool returns before it is shaped into an MCP result: data, or an error. */
+export type ToolOutcome =
+  | { readonly ok: true; readonly data: Record<string, unknown> }
+  | { readonly ok: false; readonly error: ToolError };
+
+export const ToolOutcomeSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), data: z.record(z.string(), z.unknown()) }),
+  z.object({ ok: z.literal(false), error: ToolError }),
+]);
+
+/** Default hints, so that every code has an actionable next step even when a caller adds none. */
+const DEFAULT_HINTS: { readonly [C in ErrorCode]: string } = {
+  NO_EDITOR: 'Start Neovim (or Vim with the vimrelay plugin) on a machine running `vimrelay agent`, then call list_editors.',
+  AMBIGUOUS_EDITOR: 'Several editors are online: pass `editor` with one of the listed ids.',
+  EDITOR_NOT_FOUND: 'Call list_editors and pass one of the ids it returns as `editor`.',
+  EDITOR_OFFLINE: 'The editor went away during the call. Call list_editors, then read_buffer before retrying an edit.',
+  BUFFER_NOT_FOUND: 'Call get_state_brief to list the buffers, then pass a buffer number or path from it.',
+  STALE_CHANGEDTICK: 'The buffer changed since you read it. Call read_buffer to get the current text and changedtick, then retry.',
+  NO_MATCH: 'Call read_buffer and copy old_text exactly, including whitespace and line breaks.',
+  MULTIPLE_MATCHES: 'Add surrounding lines to old_text so that it matches exactly once.',
+  PERMISSION_DENIED: 'The user has not allowed this. Ask them to change their vimrelay policy, or do without.',
+  TIMEOUT: 'The editor did not answer before the deadline. It may be busy or waiting on a prompt; check it, then call read_buffer before retrying an edit.',
+  CANCELLED: 'The call was cancelled. Call read_buffer before retrying an edit.',
+  UNSUPPORTED: 'This editor cannot do that; use another tool or another editor.',
+  INVALID_ARGUMENT: 'Fix the arguments as the message says; tools/list gives each tool\'s input schema.',
+  EDITOR_ERROR: 'The editor reported an error; read the message, then adjust the call.',
+  INTERNAL: 'Something went wrong inside vimrelay. Retry once; if it persists, check the agent log.',
+};
+
+/** Builds a tool error; `hint` defaults to the code's standard next step. */
+export function toolError(
+  code: ErrorCode,
+  message: string,
+  details: Record<string, unknown> & { hint?: string } = {},
+): ToolError {
+  const { hint, ...rest } = details;
+  return { code, message, hint: hint ?? DEFAULT_HINTS[code], ...rest };
+}
+
+/** Shorthand for a failed outcome. */
+export function fail(
+  code: ErrorCode,
+  message: string,
+  details: Record<string, unknown> & { hint?: string } = {},
+): ToolOutcome {
+  return { ok: false, error: toolError(code, message, details) };
+}

@@ -1,0 +1,12 @@
+/**
+ * vimrelay protocol: the contract shared by the Worker and the agent. Runtime-neutral: no node:*,
+ * no Workers globals, no I/O.
+ */
+export * from './errors.ts';
+export * from './limits.ts';
+export * from './result.ts';
+export * from './tool.ts';
+export * from './wire.ts';
+export * from './tools/common.ts';
+export * from './tools/index.ts';
+export * from './scopes.ts';

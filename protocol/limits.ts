@@ -1,0 +1,29 @@
+/**
+ * Limits at every boundary, with their defaults. Both sides import these; PROTOCOL.md documents them.
+ */
+export const LIMITS = {
+  /** Largest `/mcp` request body the relay accepts (bytes). Larger gets HTTP 413. */
+  maxMcpBodyBytes: 1024 * 1024,
+  /** Largest WebSocket message between Hub and agent (bytes); the agent sets `maxPayload` to it. */
+  maxWireMessageBytes: 4 * 1024 * 1024,
+  /** Deadline of one tool call, relay side (ms). Below hosted assistants' ~60 s cap. */
+  callDeadlineMs: 30_000,
+  /** No single tool result carries more than this much text (bytes of UTF-8). */
+  maxResultBytes: 100 * 1024,
+  /** read_buffer: lines returned by default, and the most an argument may ask for. */
+  readDefaultLines: 2_000,
+  readMaxLines: 10_000,
+  /** Buffers listed by get_state_brief before it truncates. */
+  stateMaxBuffers: 200,
+  /** Lines of context around the cursor that get_state_brief returns, each side. */
+  stateContextLines: 3,
+  /** Matches a MULTIPLE_MATCHES error lists. */
+  maxMatchesReported: 5,
+  /** Heartbeat period of the agent (ms); the Hub answers by auto-response without waking. */
+  heartbeatMs: 20_000,
+  /** Agent reconnect backoff, full jitter between 0 and min(cap, base * 2^attempt) (ms). */
+  reconnectBaseMs: 1_000,
+  reconnectCapMs: 30_000,
+  /** Recent call ids the agent remembers so that a call is never applied twice. */
+  rememberedCallIds: 1_000,
+} as const;

@@ -1,0 +1,54 @@
+/**
+ * The shape of one catalog entry. A tool's zod schemas are the single source of truth: they feed
+ * the JSON Schema advertised in `tools/list`, validation in the Worker and validation in the agent.
+ */
+import { z } from 'zod';
+
+/** Permission classes (DESIGN.md "Trust and authority"); also the OAuth / access-token scopes. */
+export const PERMISSION_CLASSES = ['read', 'write', 'open', 'save', 'exec', 'terminal'] as const;
+export const PermissionClass = z.enum(PERMISSION_CLASSES);
+export type PermissionClass = z.infer<typeof PermissionClass>;
+
+/** MCP tool annotations (spec 2025-06-18 "Tool annotations"); openWorldHint is always false. */
+export interface ToolAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: false;
+}
+
+export interface ToolSpec<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly permission: PermissionClass;
+  readonly input: I;
+  readonly output: O;
+  readonly annotations: ToolAnnotations;
+  /**
+   * `hub`: answered from the relay's registry (or the local agent's) without reaching an editor.
+   * `editor`: routed to one editor, chosen by the `editor` argument.
+   */
+  readonly routing: 'hub' | 'editor';
+}
+
+/** Identity helper that keeps the literal schema types of a spec. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  spec: ToolSpec<I, O>,
+): ToolSpec<I, O> {
+  return spec;
+}
+
+export type ToolInput<T extends ToolSpec> = z.infer<T['input']>;
+export type ToolOutput<T extends ToolSpec> = z.infer<T['output']>;
+
+/** Read-only tools: they never change an editor. */
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};

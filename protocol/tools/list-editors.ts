@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineTool, READ_ONLY } from '../tool.ts';
+import { EditorInfo } from './common.ts';
+
+export const listEditors = defineTool({
+  name: 'list_editors',
+  title: 'List editors',
+  description:
+    'List every Neovim and Vim online through vimrelay, on every connected machine: id, device, kind, version, name, cwd, current file, pid. ' +
+    'Call this first when you do not know which editor to use, or when a tool says the editor is ambiguous or offline. ' +
+    'For the buffers and windows inside one editor, use get_state_brief instead.',
+  permission: 'read',
+  routing: 'hub',
+  annotations: READ_ONLY,
+  input: z.object({}).strict(),
+  output: z.object({
+    editors: z.array(EditorInfo),
+    count: z.number().int().nonnegative(),
+  }),
+});

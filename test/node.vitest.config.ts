@@ -1,0 +1,12 @@
+// Tests that run on Node against real nvim, real wrangler dev and a real MCP client.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/agent/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Two cores: end-to-end files each start workerd and editors; keep parallelism modest.
+    maxWorkers: 2,
+  },
+});
