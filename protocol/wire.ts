@@ -64,7 +64,10 @@ export const Call = z.object({
 /** hub -> agent: the client gave up on a call (cancelled or past its deadline). */
 export const Cancel = z.object({ type: z.literal('cancel'), id: z.string() });
 
-/** either way: a protocol fault; the sender closes the socket after it. */
+/**
+ * either way: a protocol fault. VERSION_MISMATCH and REVOKED end the link (the sender closes after
+ * them); BAD_MESSAGE refuses one message and the link stays up.
+ */
 export const WireFault = z.object({
   type: z.literal('error'),
   code: z.enum(['VERSION_MISMATCH', 'BAD_MESSAGE', 'REVOKED']),

@@ -1,0 +1,207 @@
+/**
+ * Fixtures for the Worker tests, which run inside workerd: requests to the real Worker
+ * (`exports.default.fetch`), minting through the real admin route, a real MCP SDK client, and a
+ * fake *agent* (never a fake editor or relay) speaking the wire protocol over a real WebSocket.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { env, exports } from 'cloudflare:workers';
+import { parseHubMessage, WIRE_VERSION, type HubMessage, type ToolOutcome, type WireEditor } from '../../protocol/index.ts';
+
+/** The origin the tests reach the relay at. */
+export const BASE = 'https://relay.test';
+
+/** A request to the Worker under test. */
+export function relay(path: string, init?: RequestInit): Promise<Response> {
+  return exports.default.fetch(new Request(`${BASE}${path}`, init));
+}
+
+/** A JSON request to the admin API with the owner secret, or `secret` (null: no Authorization). */
+export function admin(method: string, path: string, body?: unknown, secret: string | null = env.OWNER_SECRET ?? null): Promise<Response> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (secret !== null) headers.Authorization = `Bearer ${secret}`;
+  return relay(`/admin${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+}
+
+export interface Minted {
+  token: string;
+  jti: string;
+  kind: 'device' | 'access';
+  name: string;
+  scopes: string[];
+  expires_at: string;
+  device: { id: string; name: string } | null;
+}
+
+/** Mints a token through `POST /admin/tokens`; fails the test unless it answers 201. */
+export async function mint(body: { kind: 'device' | 'access'; name: string; scopes?: string[]; ttl_seconds?: number }): Promise<Minted> {
+  const res = await admin('POST', '/tokens', body);
+  if (res.status !== 201) throw new Error(`mint answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as Minted;
+}
+
+let names = 0;
+/** A name no other test in this file uses. */
+export function uniqueName(prefix: string): string {
+  names += 1;
+  return `${prefix}${names}`;
+}
+
+/** Headers every MCP POST carries (Streamable HTTP requires both media types in Accept). */
+export function mcpHeaders(token: string | null, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    ...(token === null ? {} : { Authorization: `Bearer ${token}` }),
+    ...extra,
+  };
+}
+
+/** POSTs one raw body to /mcp. */
+export function postMcp(token: string | null, body: unknown, extra: Record<string, string> = {}): Promise<Response> {
+  return relay('/mcp', { method: 'POST', headers: mcpHeaders(token, extra), body: typeof body === 'string' ? body : JSON.stringify(body) });
+}
+
+interface JsonRpcResponse {
+  jsonrpc: '2.0';
+  id: string | number | null;
+  result?: { content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+  error?: { code: number; message: string };
+}
+
+/** A raw tools/call (no initialize: the endpoint is stateless). */
+export async function rawCall(token: string, name: string, args: Record<string, unknown>, id: string | number = 1): Promise<JsonRpcResponse> {
+  const res = await postMcp(token, { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+  if (res.status !== 200) throw new Error(`tools/call answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as JsonRpcResponse;
+}
+
+/** The tool outcome inside a tools/call response: `{ok, data}` or `{ok: false, error}`. */
+export function outcomeOf(response: JsonRpcResponse): ToolOutcome {
+  const result = response.result;
+  if (!result) throw new Error(`expected a result, got ${JSON.stringify(response)}`);
+  const text = result.content[0]?.text ?? '';
+  const parsed = JSON.parse(text) as Record<string, unknown>;
+  if (result.isError) return { ok: false, error: parsed.error as Extract<ToolOutcome, { ok: false }>['error'] };
+  return { ok: true, data: parsed };
+}
+
+/** The error code of a failed outcome (fails the test on success). */
+export function errorCode(outcome: ToolOutcome): string {
+  if (outcome.ok) throw new Error(`expected a tool error, got ${JSON.stringify(outcome.data)}`);
+  return outcome.error.code;
+}
+
+/** A real MCP SDK client connected to the Worker with `token`. */
+export async function mcpClient(token: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), {
+    fetch: (url, init) => exports.default.fetch(new Request(url, init)),
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  // The SDK's default (ajv) validator cannot compile inside workerd.
+  const client = new Client({ name: 'vimrelay-workers-test', version: '0.0.0' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  await client.connect(transport);
+  return client;
+}
+
+/** One editor as an agent reports it. */
+export function editor(id: string, overrides: Partial<WireEditor> = {}): WireEditor {
+  return { id, kind: 'nvim', version: '0.7.2', name: id, cwd: '/home/u/project', current_file: null, pid: 4242, ...overrides };
+}
+
+/** Opens `/agent` with a device token (or none); returns the raw upgrade response. */
+export function upgrade(token: string | null, headers: Record<string, string> = {}): Promise<Response> {
+  return relay('/agent', {
+    headers: { Upgrade: 'websocket', ...(token === null ? {} : { Authorization: `Bearer ${token}` }), ...headers },
+  });
+}
+
+/**
+ * A fake agent over a real WebSocket: sends wire messages, queues what the Hub sends, and knows
+ * when the Hub closed the socket.
+ */
+export class FakeAgent {
+  private readonly queue: HubMessage[] = [];
+  private readonly waiters: ((m: HubMessage) => void)[] = [];
+  /** Resolves with the close code once the socket is closed (by either side). */
+  readonly closed: Promise<{ code: number; reason: string }>;
+
+  private constructor(
+    readonly ws: WebSocket,
+    replyToClose: boolean,
+  ) {
+    this.closed = new Promise((resolve) =>
+      ws.addEventListener('close', (e) => {
+        // Answer the Hub's close frame as a real client (the `ws` package) does. Without a
+        // reply the Hub's webSocketClose never runs for a close the Hub started.
+        if (replyToClose) {
+          try {
+            ws.close(e.code, e.reason);
+          } catch {
+            // We started the close: nothing to answer.
+          }
+        }
+        resolve({ code: e.code, reason: e.reason });
+      }),
+    );
+    ws.addEventListener('message', (e) => {
+      if (typeof e.data !== 'string') throw new Error('binary frame from the Hub');
+      if (e.data === 'pong') return;
+      const parsed = parseHubMessage(e.data);
+      if (!parsed.ok) throw new Error(`Hub sent an invalid message: ${parsed.error}`);
+      const waiter = this.waiters.shift();
+      if (waiter) waiter(parsed.message);
+      else this.queue.push(parsed.message);
+    });
+    ws.accept();
+  }
+
+  /**
+   * Connects with `token`; fails the test unless the upgrade succeeds. `replyToClose: false`
+   * leaves a close started by the Hub unanswered, so that a test can deliver it when it chooses.
+   */
+  static async connect(token: string, { replyToClose = true } = {}): Promise<FakeAgent> {
+    const res = await upgrade(token);
+    if (res.status !== 101 || !res.webSocket) throw new Error(`upgrade answered ${res.status}: ${await res.text()}`);
+    return new FakeAgent(res.webSocket, replyToClose);
+  }
+
+  /** Connects and says hello with `editors`; returns once welcomed. */
+  static async online(
+    token: string,
+    editors: WireEditor[],
+    options: { replyToClose?: boolean } = {},
+  ): Promise<{ agent: FakeAgent; welcome: Extract<HubMessage, { type: 'welcome' }> }> {
+    const agent = await FakeAgent.connect(token, options);
+    agent.hello(editors);
+    const welcome = await agent.next('welcome');
+    return { agent, welcome };
+  }
+
+  send(message: unknown): void {
+    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  hello(editors: WireEditor[], v: number = WIRE_VERSION): void {
+    this.send({ type: 'hello', v, agent: { version: '0.0.0', hostname: 'test-host', platform: 'linux' }, editors });
+  }
+
+  /** The next message from the Hub, which must be of `type`. */
+  async next<T extends HubMessage['type']>(type: T): Promise<Extract<HubMessage, { type: T }>> {
+    const message = this.queue.shift() ?? (await new Promise<HubMessage>((resolve) => this.waiters.push(resolve)));
+    if (message.type !== type) throw new Error(`expected ${type} from the Hub, got ${JSON.stringify(message)}`);
+    return message as Extract<HubMessage, { type: T }>;
+  }
+
+  /** Answers a call with `outcome`. */
+  answer(id: string, outcome: ToolOutcome): void {
+    this.send({ type: 'result', id, outcome });
+  }
+
+  /** Closes from the agent's side and waits until the Hub has handled it (it echoes the close). */
+  async close(): Promise<void> {
+    this.ws.close(1000, 'test done');
+    await this.closed;
+  }
+}

@@ -1,0 +1,33 @@
+// Worker tests: run inside workerd (@cloudflare/vitest-pool-workers) against the real Worker,
+// its Hub Durable Object, SQLite storage and WebSockets. Two projects, because bindings are fixed
+// per project: `workers` with the defaults and an owner secret; `workers-config` with a short
+// CALL_DEADLINE_MS (so that TIMEOUT comes in milliseconds), PUBLIC_URL, ALLOWED_ORIGINS and no
+// OWNER_SECRET.
+import { fileURLToPath } from 'node:url';
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
+import { defineConfig } from 'vitest/config';
+
+const wranglerConfig = fileURLToPath(new URL('../../wrangler.toml', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function project(name: string, include: string[], bindings: Record<string, string>) {
+  return {
+    root,
+    plugins: [cloudflareTest({ wrangler: { configPath: wranglerConfig }, miniflare: { bindings } })],
+    test: { name, include, testTimeout: 20_000, hookTimeout: 20_000 },
+  };
+}
+
+export default defineConfig({
+  test: {
+    projects: [
+      // A throwaway owner secret, for tests only.
+      project('workers', ['test/workers/*.test.ts'], { OWNER_SECRET: 'test-owner-secret-not-for-production' }),
+      project('workers-config', ['test/workers/config/*.test.ts'], {
+        CALL_DEADLINE_MS: '200',
+        PUBLIC_URL: 'https://public.example/some/path',
+        ALLOWED_ORIGINS: 'https://app.example, not a url',
+      }),
+    ],
+  },
+});

@@ -1,0 +1,215 @@
+/**
+ * Token minting, verification, listing and revocation over the Hub's SQLite storage. Owns the
+ * `tokens` table: every token ever minted is recorded by jti, so that verification can refuse
+ * unknown and revoked tokens (a JWT's signature alone cannot be revoked). Sockets are not its
+ * business: the Hub disconnects a revoked device.
+ *
+ * Today the owner mints tokens through /admin; device-code pairing and OAuth (later) mint through
+ * the same `mint`, with their own names, scopes and subjects.
+ */
+import type { PermissionClass } from '../../protocol/index.ts';
+import { audienceFor, patClientId, type Checked, type Rejection, type TokenClaims, type TokenKind } from './claims.ts';
+import { DeviceStore, type Device } from './devices.ts';
+import { signToken, verifyToken } from './jwt.ts';
+import { SigningKeys } from './keys.ts';
+
+const DAY_S = 24 * 60 * 60;
+
+/** Token lifetimes (seconds): defaults per kind and the most anyone may ask for. */
+export const TOKEN_TTL = {
+  deviceDefault: 365 * DAY_S,
+  accessDefault: 90 * DAY_S,
+  max: 365 * DAY_S,
+} as const;
+
+const SCHEMA = `CREATE TABLE IF NOT EXISTS tokens (
+  jti TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  scopes TEXT NOT NULL,
+  device_id TEXT,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  revoked_at INTEGER
+)`;
+
+/** What to mint. `subject` is the account for access tokens; device tokens use the device id. */
+export interface MintRequest {
+  kind: TokenKind;
+  name: string;
+  /** Access tokens: the scopes granted (already validated). Ignored for device tokens. */
+  scopes: readonly PermissionClass[];
+  ttlSeconds: number;
+  /** Relay origin: becomes `iss` and the base of `aud`. */
+  origin: string;
+  subject: string;
+}
+
+/** A freshly minted token. The only time the token text is returned. */
+export interface MintedToken {
+  token: string;
+  jti: string;
+  kind: TokenKind;
+  name: string;
+  scopes: string[];
+  expires_at: string;
+  /** Device tokens: the device created for it (its name may carry a `-2` suffix). */
+  device: Device | null;
+}
+
+/** A recorded token, without the token text. Times are ISO 8601 strings. */
+export interface TokenRecord {
+  jti: string;
+  kind: TokenKind;
+  name: string;
+  scopes: string[];
+  device: Device | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  status: 'active' | 'expired' | 'revoked';
+}
+
+/** The result of verifying a token: its claims (and device), or why it was refused. */
+export type Verification =
+  | { valid: true; claims: TokenClaims; device: Device | null }
+  | { valid: false; reason: Rejection };
+
+/** The result of a revocation: the device whose sockets must be closed, if any. */
+export interface Revocation {
+  jti: string;
+  kind: TokenKind;
+  revoked_at: string;
+  device: Device | null;
+}
+
+type TokenRow = {
+  jti: string;
+  kind: string;
+  name: string;
+  scopes: string;
+  device_id: string | null;
+  device_name: string | null;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+};
+
+const SELECT_ROWS = `SELECT t.jti, t.kind, t.name, t.scopes, t.device_id, d.name AS device_name,
+  t.created_at, t.expires_at, t.revoked_at
+  FROM tokens t LEFT JOIN devices d ON d.id = t.device_id`;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export class TokenStore {
+  private readonly keys: SigningKeys;
+  readonly devices: DeviceStore;
+
+  constructor(private readonly storage: DurableObjectStorage) {
+    storage.sql.exec(SCHEMA);
+    this.keys = new SigningKeys(storage.sql);
+    this.devices = new DeviceStore(storage.sql);
+  }
+
+  /** Mints and records a token; device tokens also create their device. */
+  async mint(req: MintRequest, nowMs: number): Promise<MintedToken> {
+    const key = await this.keys.get(nowMs);
+    const jti = crypto.randomUUID();
+    const deviceId = req.kind === 'device' ? crypto.randomUUID() : null;
+    const iat = Math.floor(nowMs / 1000);
+    const exp = iat + req.ttlSeconds;
+    const scopes = req.kind === 'access' ? [...req.scopes] : [];
+    const claims: TokenClaims = {
+      iss: req.origin,
+      aud: audienceFor(req.kind, req.origin),
+      sub: deviceId ?? req.subject,
+      exp,
+      iat,
+      jti,
+      ...(req.kind === 'access' ? { scope: scopes.join(' '), client_id: patClientId(req.name) } : {}),
+    };
+    const token = await signToken(req.kind, claims, key);
+    // One synchronous transaction: the device's unique name and the token row land together.
+    const device = this.storage.transactionSync(() => {
+      const created = deviceId === null ? null : this.devices.create(deviceId, req.name, nowMs);
+      this.storage.sql.exec(
+        'INSERT INTO tokens (jti, kind, name, scopes, device_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        jti,
+        req.kind,
+        req.name,
+        scopes.join(' '),
+        deviceId,
+        nowMs,
+        exp * 1000,
+      );
+      return created;
+    });
+    return { token, jti, kind: req.kind, name: req.name, scopes, expires_at: iso(exp * 1000), device };
+  }
+
+  /**
+   * Verifies signature and claims (`jwt.ts`, `claims.ts`), then that the jti is recorded as a
+   * token of this kind and not revoked. `nowMs` is the verifier's clock.
+   */
+  async verify(token: string, kind: TokenKind, origin: string, nowMs: number): Promise<Verification> {
+    const key = await this.keys.get(nowMs);
+    const checked: Checked<TokenClaims> = await verifyToken(token, { kind, origin }, key, nowMs);
+    if (!checked.ok) return { valid: false, reason: checked.reason };
+    const claims = checked.value;
+    const row = this.row(claims.jti);
+    if (!row) return { valid: false, reason: 'unknown' };
+    if (row.kind !== kind) return { valid: false, reason: 'wrong_type' };
+    if (row.revoked_at !== null) return { valid: false, reason: 'revoked' };
+    if (kind === 'device') {
+      if (row.device_id === null || row.device_id !== claims.sub || row.device_name === null) return { valid: false, reason: 'unknown' };
+      return { valid: true, claims, device: { id: row.device_id, name: row.device_name } };
+    }
+    return { valid: true, claims, device: null };
+  }
+
+  /** Every recorded token, newest first, with its status at `nowMs`. Never the token text. */
+  list(nowMs: number): TokenRecord[] {
+    return this.storage.sql
+      .exec<TokenRow>(`${SELECT_ROWS} ORDER BY t.created_at DESC, t.jti`)
+      .toArray()
+      .map((row) => record(row, nowMs));
+  }
+
+  /**
+   * Revokes a token (idempotent: a second call reports the first revocation time).
+   * Undefined when no token has this jti.
+   */
+  revoke(jti: string, nowMs: number): Revocation | undefined {
+    const row = this.row(jti);
+    if (!row) return undefined;
+    let revokedAt = row.revoked_at;
+    if (revokedAt === null) {
+      revokedAt = nowMs;
+      this.storage.sql.exec('UPDATE tokens SET revoked_at = ? WHERE jti = ?', revokedAt, jti);
+    }
+    return { jti, kind: row.kind as TokenKind, revoked_at: iso(revokedAt), device: deviceOf(row) };
+  }
+
+  private row(jti: string): TokenRow | undefined {
+    return this.storage.sql.exec<TokenRow>(`${SELECT_ROWS} WHERE t.jti = ?`, jti).toArray()[0];
+  }
+}
+
+function deviceOf(row: TokenRow): Device | null {
+  return row.device_id !== null && row.device_name !== null ? { id: row.device_id, name: row.device_name } : null;
+}
+
+function record(row: TokenRow, nowMs: number): TokenRecord {
+  const status = row.revoked_at !== null ? 'revoked' : nowMs >= row.expires_at ? 'expired' : 'active';
+  return {
+    jti: row.jti,
+    kind: row.kind as TokenKind,
+    name: row.name,
+    scopes: row.scopes ? row.scopes.split(' ') : [],
+    device: deviceOf(row),
+    created_at: iso(row.created_at),
+    expires_at: iso(row.expires_at),
+    revoked_at: row.revoked_at === null ? null : iso(row.revoked_at),
+    status,
+  };
+}

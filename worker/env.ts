@@ -1,0 +1,13 @@
+/**
+ * The Worker's bindings (wrangler.toml) as one type. Declares; reads nothing. `config.ts` turns
+ * the optional variables into values.
+ */
+import type { Vars } from './config.ts';
+import type { Hub } from './hub/hub.ts';
+
+export interface Env extends Vars {
+  /** One Hub per account (`account.ts`). */
+  readonly HUB: DurableObjectNamespace<Hub>;
+  /** Bearer credential of `/admin/*` (a Worker secret). Unset: the admin API answers 503. */
+  readonly OWNER_SECRET?: string;
+}

@@ -1,0 +1,81 @@
+/**
+ * In-flight tool calls: each call sent to an agent waits here for its `result`, its deadline, a
+ * cancellation or its socket's end, whichever comes first, and is settled exactly once. In memory
+ * on purpose: a pending call keeps the Hub awake (its RPC is open), and a restart loses the
+ * caller's RPC too. Never retries anything (DESIGN.md "Edits are safe"): a call that may have
+ * reached the editor is answered, not sent again.
+ */
+import { fail, type ToolOutcome } from '../../protocol/index.ts';
+
+/** What the Hub knows about a call in flight. */
+export interface CallSlot {
+  /** The wire id (`call.id`, `result.id`, `cancel.id`). */
+  readonly id: string;
+  /** The socket connection the call was sent on (see `Attachment.connId`). */
+  readonly connId: string;
+  readonly deviceId: string;
+  /** The client's handle for cancellation: token jti + JSON-RPC request id. */
+  readonly callKey: string;
+}
+
+interface Pending extends CallSlot {
+  readonly resolve: (outcome: ToolOutcome) => void;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
+export class CallTable {
+  private readonly pending = new Map<string, Pending>();
+  private readonly idByKey = new Map<string, string>();
+
+  /**
+   * Registers a call and arms its deadline. At the deadline, `onExpire` runs (the Hub tells the
+   * agent to cancel) and the call is answered TIMEOUT. Returns the wire id and the outcome promise.
+   */
+  start(
+    slot: Omit<CallSlot, 'id'>,
+    deadlineMs: number,
+    onExpire: (slot: CallSlot) => void,
+  ): { id: string; outcome: Promise<ToolOutcome> } {
+    const id = crypto.randomUUID();
+    const outcome = new Promise<ToolOutcome>((resolve) => {
+      const timer = setTimeout(() => {
+        const pending = this.pending.get(id);
+        if (!pending) return;
+        onExpire(pending);
+        this.settle(id, fail('TIMEOUT', `The editor did not answer within ${deadlineMs} ms; the call was cancelled.`));
+      }, deadlineMs);
+      this.pending.set(id, { ...slot, id, resolve, timer });
+    });
+    this.idByKey.set(slot.callKey, id);
+    return { id, outcome };
+  }
+
+  /** Answers a call. Returns its slot, or undefined if it was already settled (or never existed). */
+  settle(id: string, outcome: ToolOutcome): CallSlot | undefined {
+    const pending = this.pending.get(id);
+    if (!pending) return undefined;
+    clearTimeout(pending.timer);
+    this.pending.delete(id);
+    if (this.idByKey.get(pending.callKey) === id) this.idByKey.delete(pending.callKey);
+    pending.resolve(outcome);
+    return pending;
+  }
+
+  /** The call in flight with this wire id, if any. */
+  byId(id: string): CallSlot | undefined {
+    return this.pending.get(id);
+  }
+
+  /** The call in flight for a client's call key, if any. */
+  byCallKey(callKey: string): CallSlot | undefined {
+    const id = this.idByKey.get(callKey);
+    return id === undefined ? undefined : this.pending.get(id);
+  }
+
+  /** Answers every call sent on a connection (it closed or was replaced). Returns their slots. */
+  settleConnection(connId: string, outcome: ToolOutcome): CallSlot[] {
+    const slots = [...this.pending.values()].filter((p) => p.connId === connId);
+    for (const slot of slots) this.settle(slot.id, outcome);
+    return slots;
+  }
+}

@@ -1,0 +1,329 @@
+/**
+ * The Hub Durable Object: one per account. The I/O shell around the registry, the call table and
+ * the token store: it holds the agents' WebSockets with the hibernation API, routes each tool call
+ * to the right socket and answers it when the agent does, and serves the token operations the
+ * routes need over Durable Object RPC.
+ *
+ * Trust: the Hub enforces the token's scopes but does not speak for the agent, which applies its
+ * own policy on top (DESIGN.md "Trust and authority"). Nothing is ever retried.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import {
+  fail,
+  HEARTBEAT_PING,
+  HEARTBEAT_PONG,
+  LIMITS,
+  listEditors,
+  parseAgentMessage,
+  toolByName,
+  WIRE_VERSION,
+  type AgentMessage,
+  type PermissionClass,
+  type ToolOutcome,
+} from '../../protocol/index.ts';
+import { describe, type TokenKind } from '../auth/claims.ts';
+import { TokenStore, type MintedToken, type MintRequest, type Revocation, type TokenRecord, type Verification } from '../auth/tokens.ts';
+import { bearerToken } from '../auth/bearer.ts';
+import { callDeadlineMs, relayOrigin, type Vars } from '../config.ts';
+import { jsonError, unauthorized } from '../http/responses.ts';
+import { CallTable, type CallSlot } from './calls.ts';
+import { Registry } from './registry.ts';
+import { checkScope, listEditorsOutcome, resolveEditor } from './routing.ts';
+import { attachmentOf, CLOSE, closeQuietly, send, type Attachment } from './sockets.ts';
+
+/** A tool call as the Worker forwards it (arguments already validated against the catalog). */
+export interface HubCall {
+  tool: string;
+  args: Record<string, unknown>;
+  /** The `editor` argument, if given: a public id or a unique agent-local id. */
+  editor?: string;
+  /** The scopes of the client's token. */
+  scopes: PermissionClass[];
+  /** Who is calling, for the agent's prompts and audit log (e.g. `pat:laptop-claude`). */
+  client: string;
+  /** The client's handle for cancelling this call: token jti + JSON-RPC request id. */
+  callKey: string;
+}
+
+/** The revocation, plus how many live agent sockets it closed. */
+export interface RevokeResult extends Revocation {
+  disconnected: number;
+}
+
+const OFFLINE_HINT =
+  'The link to the editor dropped during the call, so the call may or may not have been applied. ' +
+  'Call list_editors, then read_buffer to see the current state before retrying an edit; never repeat an edit blindly.';
+
+export class Hub extends DurableObject<Vars> {
+  private readonly tokens: TokenStore;
+  private readonly registry: Registry;
+  private readonly calls = new CallTable();
+
+  constructor(ctx: DurableObjectState, env: Vars) {
+    super(ctx, env);
+    this.tokens = new TokenStore(ctx.storage);
+    this.registry = new Registry(ctx.storage);
+    // Heartbeats are answered by the runtime without waking the object (DESIGN.md "The relay").
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
+    // A restart (deploy, eviction) closes every socket; waking from hibernation keeps them.
+    // Either way, only connections with a live socket may keep editors.
+    const live = new Set<string>();
+    for (const ws of ctx.getWebSockets()) {
+      const a = attachmentOf(ws);
+      if (a) live.add(a.connId);
+    }
+    this.registry.keepOnly(live);
+  }
+
+  // ---- Agent sockets ------------------------------------------------------------------------
+
+  /**
+   * The agent's WebSocket upgrade, forwarded by the `/agent` route. Verifies the device token
+   * before accepting; one live socket per device (a new one closes the older one).
+   */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') {
+      return jsonError(426, 'UPGRADE_REQUIRED', 'Connect with a WebSocket upgrade.', { Upgrade: 'websocket' });
+    }
+    const token = bearerToken(request.headers.get('Authorization'));
+    if (token === null) return unauthorized(null);
+    const verdict = await this.tokens.verify(token, 'device', relayOrigin(this.env, request.url), Date.now());
+    if (!verdict.valid) return unauthorized(describe(verdict.reason));
+    const device = verdict.device;
+    if (device === null) return unauthorized(describe('unknown'));
+
+    this.disconnect(device.id, () => true, CLOSE.replaced, 'replaced by a newer connection');
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.ctx.acceptWebSocket(server, [device.id]);
+    const attachment: Attachment = {
+      deviceId: device.id,
+      deviceName: device.name,
+      jti: verdict.claims.jti,
+      connId: crypto.randomUUID(),
+      greeted: false,
+    };
+    server.serializeAttachment(attachment);
+    this.tokens.devices.touch(device.id, Date.now());
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const a = attachmentOf(ws);
+    if (!a) return closeQuietly(ws, CLOSE.protocolError, 'unknown connection');
+    this.tokens.devices.touch(a.deviceId, Date.now());
+    if (typeof message !== 'string') return this.badMessage(ws, a, 'binary frames are not part of the protocol');
+    if (overWireLimit(message)) {
+      return this.badMessage(ws, a, `message over ${LIMITS.maxWireMessageBytes} bytes`, message);
+    }
+    const parsed = parseAgentMessage(message);
+    if (parsed.ok) return this.onAgentMessage(ws, a, parsed.message);
+    // Another wire version may shape its hello differently: say VERSION_MISMATCH, not BAD_MESSAGE.
+    const { type, v } = peek(message);
+    if (type === 'hello' && typeof v === 'number' && v !== WIRE_VERSION) return this.versionMismatch(ws, v);
+    this.badMessage(ws, a, parsed.error, message);
+  }
+
+  private versionMismatch(ws: WebSocket, v: number): void {
+    send(ws, { type: 'error', code: 'VERSION_MISMATCH', message: `This relay speaks wire version ${WIRE_VERSION}, the agent ${v}.` });
+    closeQuietly(ws, CLOSE.versionMismatch, 'wire version mismatch');
+  }
+
+  override async webSocketClose(ws: WebSocket, _code: number, _reason: string, _wasClean: boolean): Promise<void> {
+    this.connectionEnded(ws);
+    // Complete the closing handshake: compatibility dates before 2026-04-07 do not reply for us.
+    closeQuietly(ws, CLOSE.normal, 'closed');
+  }
+
+  override async webSocketError(ws: WebSocket, _error: unknown): Promise<void> {
+    this.connectionEnded(ws);
+  }
+
+  private onAgentMessage(ws: WebSocket, a: Attachment, message: AgentMessage): void {
+    switch (message.type) {
+      case 'hello': {
+        if (message.v !== WIRE_VERSION) return this.versionMismatch(ws, message.v);
+        this.registry.replace(a.deviceId, a.connId, message.editors);
+        ws.serializeAttachment({ ...a, greeted: true } satisfies Attachment);
+        send(ws, { type: 'welcome', v: WIRE_VERSION, device: { id: a.deviceId, name: a.deviceName } });
+        return;
+      }
+      case 'editors':
+        if (!a.greeted) {
+          send(ws, { type: 'error', code: 'BAD_MESSAGE', message: 'Send hello first.' });
+          return closeQuietly(ws, CLOSE.protocolError, 'hello expected');
+        }
+        this.registry.replace(a.deviceId, a.connId, message.editors);
+        return;
+      case 'result':
+        // A late result (after TIMEOUT or CANCELLED), or one for another connection's call, is dropped.
+        this.settleFrom(a, message.id, message.outcome);
+        return;
+      case 'error':
+        // The agent reports a fault and closes; webSocketClose does the cleanup.
+        return;
+    }
+  }
+
+  /**
+   * One message that does not parse. The socket stays open: one bad message (say, from a newer
+   * agent) must not take down the device's other calls; each is refused with BAD_MESSAGE. If it
+   * was recognisably the result of a pending call, that call is answered INTERNAL at once rather
+   * than left to time out.
+   */
+  private badMessage(ws: WebSocket, a: Attachment, error: string, text?: string): void {
+    send(ws, { type: 'error', code: 'BAD_MESSAGE', message: `Message refused: ${error}`.slice(0, 1000) });
+    const { type, id } = text === undefined ? {} : peek(text);
+    if (type === 'result' && typeof id === 'string') {
+      this.settleFrom(a, id, fail('INTERNAL', 'The agent sent a malformed result for this call.'));
+    }
+  }
+
+  private settleFrom(a: Attachment, id: string, outcome: ToolOutcome): void {
+    if (this.calls.byId(id)?.connId === a.connId) this.calls.settle(id, outcome);
+  }
+
+  /**
+   * A socket closed or failed: answer its calls EDITOR_OFFLINE and forget the editors it reported.
+   * A replaced socket may close after its successor said hello; the successor's editors stay.
+   */
+  private connectionEnded(ws: WebSocket): void {
+    const a = attachmentOf(ws);
+    if (!a) return;
+    this.calls.settleConnection(a.connId, fail('EDITOR_OFFLINE', `The connection to device "${a.deviceName}" closed during the call.`, { hint: OFFLINE_HINT }));
+    this.registry.dropConnection(a.deviceId, a.connId);
+  }
+
+  /** Closes the device's sockets that `which` selects, answering their calls; returns how many. */
+  private disconnect(deviceId: string, which: (a: Attachment) => boolean, code: number, reason: string, beforeClose?: (ws: WebSocket) => void): number {
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets(deviceId)) {
+      const a = attachmentOf(ws);
+      if (!a || !which(a)) continue;
+      this.calls.settleConnection(a.connId, fail('EDITOR_OFFLINE', `The connection to device "${a.deviceName}" was closed (${reason}) during the call.`, { hint: OFFLINE_HINT }));
+      this.registry.dropConnection(deviceId, a.connId);
+      beforeClose?.(ws);
+      closeQuietly(ws, code, reason);
+      closed++;
+    }
+    return closed;
+  }
+
+  // ---- Tool calls (RPC from the Worker) -----------------------------------------------------
+
+  /**
+   * Runs one tool call: scope check, then list_editors from the registry, or routing to one editor
+   * and waiting for its result until the deadline (CALL_DEADLINE_MS). Never throws for a tool
+   * failure: every failure is a ToolOutcome.
+   */
+  async callTool(call: HubCall): Promise<ToolOutcome> {
+    const tool = toolByName(call.tool);
+    if (!tool) return fail('INVALID_ARGUMENT', `Unknown tool: ${call.tool}`);
+    const denied = checkScope(tool, call.scopes);
+    if (denied) return denied;
+    const online = this.registry.online();
+    if (tool.routing === 'hub') {
+      if (tool.name === listEditors.name) return listEditorsOutcome(online);
+      return fail('UNSUPPORTED', `${tool.name} is not served by this relay.`);
+    }
+    const route = resolveEditor(online, call.editor);
+    if (!route.ok) return route.outcome;
+    const { deviceId, localId } = route.editor;
+
+    const ws = this.ctx.getWebSockets(deviceId).find((s) => attachmentOf(s)?.greeted && s.readyState === WebSocket.READY_STATE_OPEN);
+    const a = ws && attachmentOf(ws);
+    if (!ws || !a) {
+      // The registry outlived the socket (it closed a moment ago): nothing was sent.
+      this.registry.drop(deviceId);
+      return fail('EDITOR_OFFLINE', `Device of editor "${route.editor.info.id}" is not connected; nothing was sent.`);
+    }
+
+    const deadlineMs = callDeadlineMs(this.env);
+    const { id, outcome } = this.calls.start({ connId: a.connId, deviceId, callKey: call.callKey }, deadlineMs, (slot) => this.sendCancel(slot));
+    const { editor: _editor, ...args } = call.args;
+    const sent = send(ws, {
+      type: 'call',
+      id,
+      tool: tool.name,
+      editor: localId,
+      args,
+      scopes: call.scopes,
+      client: call.client,
+      deadline_ms: deadlineMs,
+    });
+    if (!sent) this.calls.settle(id, fail('EDITOR_OFFLINE', 'The connection to the editor closed before the call could be sent; nothing was sent.'));
+    return outcome;
+  }
+
+  /**
+   * Cancels the call in flight under `callKey` (MCP `notifications/cancelled`, or the client going
+   * away): tells the agent, answers the call CANCELLED. False when no such call is in flight.
+   */
+  async cancel(callKey: string): Promise<boolean> {
+    const slot = this.calls.byCallKey(callKey);
+    if (!slot) return false;
+    this.sendCancel(slot);
+    this.calls.settle(slot.id, fail('CANCELLED', 'The client cancelled the call.'));
+    return true;
+  }
+
+  private sendCancel(slot: CallSlot): void {
+    for (const ws of this.ctx.getWebSockets(slot.deviceId)) {
+      if (attachmentOf(ws)?.connId === slot.connId) send(ws, { type: 'cancel', id: slot.id });
+    }
+  }
+
+  // ---- Tokens (RPC from the admin and auth routes) ------------------------------------------
+
+  /** Mints and records a token (a device token also creates its device). */
+  async mintToken(request: MintRequest): Promise<MintedToken> {
+    return this.tokens.mint(request, Date.now());
+  }
+
+  /** Verifies a token of `kind` for the relay at `origin`: signature, claims, not revoked. */
+  async verifyToken(token: string, kind: TokenKind, origin: string): Promise<Verification> {
+    return this.tokens.verify(token, kind, origin, Date.now());
+  }
+
+  /** Every recorded token, without the token text. */
+  async listTokens(): Promise<TokenRecord[]> {
+    return this.tokens.list(Date.now());
+  }
+
+  /**
+   * Revokes a token; a device token's live sockets get a REVOKED fault and are closed at once.
+   * Null when no token has this jti.
+   */
+  async revokeToken(jti: string): Promise<RevokeResult | null> {
+    const revocation = this.tokens.revoke(jti, Date.now());
+    if (!revocation) return null;
+    const disconnected =
+      revocation.device === null
+        ? 0
+        : this.disconnect(revocation.device.id, (a) => a.jti === jti, CLOSE.revoked, 'device token revoked', (ws) =>
+            send(ws, { type: 'error', code: 'REVOKED', message: 'This device token was revoked; pair the device again.' }),
+          );
+    return { ...revocation, disconnected };
+  }
+}
+
+/** Whether `text` is over the wire limit in UTF-8 bytes; encodes it only when it could be. */
+function overWireLimit(text: string): boolean {
+  // One UTF-16 code unit is 1 to 3 bytes of UTF-8.
+  if (text.length > LIMITS.maxWireMessageBytes) return true;
+  if (text.length * 3 <= LIMITS.maxWireMessageBytes) return false;
+  return new TextEncoder().encode(text).byteLength > LIMITS.maxWireMessageBytes;
+}
+
+/** A few fields of a message that failed validation, read loosely; empty when it is not a JSON object. */
+function peek(text: string): { type?: unknown; v?: unknown; id?: unknown } {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const { type, v, id } = value as Record<string, unknown>;
+      return { type, v, id };
+    }
+  } catch {
+    // Not JSON at all.
+  }
+  return {};
+}

@@ -1,0 +1,58 @@
+/**
+ * Agent sockets as the Hub keeps them: the attachment each hibernatable socket carries (it
+ * survives hibernation; in-memory fields would not), the close codes the Hub uses, and sending a
+ * typed wire message. No policy: `hub.ts` decides when to send and close.
+ */
+import type { HubMessage } from '../../protocol/index.ts';
+
+/** Stored with `serializeAttachment` on every accepted agent socket. */
+export interface Attachment {
+  readonly deviceId: string;
+  readonly deviceName: string;
+  /** The device token the socket authenticated with: revoking it closes the socket. */
+  readonly jti: string;
+  /** Unique per connection: tells an old socket of a device from its replacement. */
+  readonly connId: string;
+  /** True once the agent's `hello` was accepted. */
+  readonly greeted: boolean;
+}
+
+/**
+ * Close codes (RFC 6455 §7.4: 4000-4999 are private use). The agent reconnects after any of them
+ * except `revoked`, which it also learns from the REVOKED fault sent just before.
+ */
+export const CLOSE = {
+  normal: 1000,
+  /** A newer connection of the same device took over. */
+  replaced: 4000,
+  /** The device token was revoked. */
+  revoked: 4001,
+  /** The agent speaks another wire version. */
+  versionMismatch: 4002,
+  /** A message arrived before `hello`. */
+  protocolError: 4003,
+} as const;
+
+/** The attachment of an agent socket, or null for a socket without one (never accepted by us). */
+export function attachmentOf(ws: WebSocket): Attachment | null {
+  return (ws.deserializeAttachment() as Attachment | null) ?? null;
+}
+
+/** Sends one wire message. False when the socket can no longer send (it is closing or closed). */
+export function send(ws: WebSocket, message: HubMessage): boolean {
+  try {
+    ws.send(JSON.stringify(message));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Closes a socket, ignoring the error of one that is already closing. */
+export function closeQuietly(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason);
+  } catch {
+    // Already closed or closing: nothing left to do.
+  }
+}
