@@ -1,0 +1,77 @@
+/**
+ * Where Neovim servers are: the addresses in the environment ($NVIM, $NVIM_LISTEN_ADDRESS) and
+ * the socket files Neovim creates under $XDG_RUNTIME_DIR, $TMPDIR and /tmp — e.g.
+ * `/tmp/nvimXXXXXX/0` (0.7), `$XDG_RUNTIME_DIR/nvim.PID.0`, `/tmp/nvim.USER/XXXXXX/nvim.PID.0`.
+ * Finding only: nothing here connects. Work per scan is bounded by `maxEntries`.
+ */
+import { opendir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+/** Neovim's fallback temp directory when $TMPDIR is unset (its `tempname()` base). */
+const SYSTEM_TMP = '/tmp';
+
+/** Directory entries one scan reads at most, across all roots. */
+export const DEFAULT_MAX_ENTRIES = 4_096;
+
+/** How deep below a root a socket may be (root/a/b/socket is depth 3). */
+export const DEFAULT_MAX_DEPTH = 3;
+
+/** The roots to scan by default: $XDG_RUNTIME_DIR, $TMPDIR and /tmp, without duplicates. */
+export function defaultSocketDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  return unique([env.XDG_RUNTIME_DIR, env.TMPDIR, SYSTEM_TMP]);
+}
+
+/** The server addresses the environment names: $NVIM (0.8+) and $NVIM_LISTEN_ADDRESS (older). */
+export function defaultSocketAddresses(env: NodeJS.ProcessEnv = process.env): string[] {
+  return unique([env.NVIM, env.NVIM_LISTEN_ADDRESS]);
+}
+
+/** Bounds of one scan. */
+export interface ScanOptions {
+  /** Default DEFAULT_MAX_DEPTH. */
+  maxDepth?: number;
+  /** Default DEFAULT_MAX_ENTRIES. */
+  maxEntries?: number;
+}
+
+interface Pending {
+  dir: string;
+  depth: number;
+  /** Some component below the root starts with "nvim". */
+  matched: boolean;
+}
+
+/**
+ * Socket files at most `maxDepth` levels below each root whose path below the root has a
+ * component starting with "nvim". Directories on such paths are read before the others, so the
+ * entry budget goes to likely places first. Symlinks are not followed; unreadable directories are
+ * skipped.
+ */
+export async function findSockets(roots: readonly string[], options: ScanOptions = {}): Promise<string[]> {
+  const { maxDepth = DEFAULT_MAX_DEPTH, maxEntries = DEFAULT_MAX_ENTRIES } = options;
+  const found = new Set<string>();
+  const likely: Pending[] = [];
+  const others: Pending[] = unique(roots.map((r) => resolve(r))).map((dir) => ({ dir, depth: 0, matched: false }));
+  let budget = maxEntries;
+  for (let next = likely.shift() ?? others.shift(); next && budget > 0; next = likely.shift() ?? others.shift()) {
+    try {
+      for await (const entry of await opendir(next.dir)) {
+        if (budget-- <= 0) break;
+        const path = join(next.dir, entry.name);
+        const matched = next.matched || entry.name.startsWith('nvim');
+        if (entry.isSocket()) {
+          if (matched) found.add(path);
+        } else if (entry.isDirectory() && next.depth + 1 < maxDepth) {
+          (matched ? likely : others).push({ dir: path, depth: next.depth + 1, matched });
+        }
+      }
+    } catch {
+      // Unreadable, or removed while we looked: nothing to find there.
+    }
+  }
+  return [...found];
+}
+
+function unique(values: readonly (string | undefined)[]): string[] {
+  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v !== ''))];
+}

@@ -1,0 +1,120 @@
+/**
+ * The Neovim adapter: one attached Neovim as an `Editor`.
+ *
+ * Contract: `NvimEditor.attach` connects, checks the API, installs lua/core.lua and the tool chunks
+ * with ONE `nvim_exec_lua` (which also subscribes this channel to DirChanged/BufEnter/... and
+ * VimLeavePre, and returns the editor's info). Each `run` is then ONE `nvim_exec_lua` into that
+ * code, so a tool's changedtick guard and its edit are atomic. Info is kept fresh by the events
+ * (and by `refresh`); the editor counts as gone when its socket closes or it announces VimLeavePre.
+ * Never waits forever: every request honours the caller's AbortSignal and fails EDITOR_OFFLINE
+ * when the socket closes.
+ */
+import { fail, type ToolOutcome, type WireEditor } from '../../../protocol/index.ts';
+import { silentLogger, type Logger } from '../../log.ts';
+import type { Editor } from '../editor.ts';
+import { NvimConnection } from './connection.ts';
+import { LuaInfo, parseApiInfo, wireEditor } from './info.ts';
+import { CALL_LUA, CORE_LUA, INFO_LUA } from './lua.ts';
+import { outcomeFromError, outcomeFromLua } from './outcome.ts';
+import { nvimTool, TOOL_SOURCES } from './tools/index.ts';
+
+/** How to attach. */
+export interface AttachOptions {
+  /** Aborts attaching (not the editor once attached). */
+  signal: AbortSignal;
+  logger?: Logger;
+}
+
+/** One attached Neovim; see the module header. Create it with `NvimEditor.attach`. */
+export class NvimEditor implements Editor {
+  readonly kind = 'nvim' as const;
+  /** `nvim-<pid>`. */
+  readonly id: string;
+  readonly pid: number;
+  /** The address it was attached through (socket path or host:port). */
+  readonly address: string;
+  /** Settles when the editor is gone (exited, or detached by `close`). */
+  readonly exited: Promise<void>;
+  readonly #connection: NvimConnection;
+  readonly #version: string;
+  readonly #logger: Logger;
+  readonly #listeners = new Set<(editor: NvimEditor) => void>();
+  #info: WireEditor;
+
+  private constructor(connection: NvimConnection, address: string, version: string, info: LuaInfo, logger: Logger) {
+    this.#connection = connection;
+    this.address = address;
+    this.#version = version;
+    this.#logger = logger;
+    this.pid = info.pid;
+    this.id = `nvim-${info.pid}`;
+    this.#info = wireEditor(this.id, version, info);
+    this.exited = connection.closed;
+    connection.onNotification((method, args) => this.#onNotification(method, args));
+  }
+
+  /** Attaches the Neovim at `address` (socket path or host:port). Throws when it cannot. */
+  static async attach(address: string, { signal, logger = silentLogger }: AttachOptions): Promise<NvimEditor> {
+    const connection = await NvimConnection.open(address, { signal, logger });
+    try {
+      const api = parseApiInfo(await connection.request('nvim_get_api_info', [], signal));
+      if (api.missing.length > 0) throw new Error(`Neovim ${api.version} lacks ${api.missing.join(', ')}`);
+      const info = LuaInfo.parse(await connection.request('nvim_exec_lua', [CORE_LUA, [TOOL_SOURCES, api.channel]], signal));
+      return new NvimEditor(connection, address, api.version, info, logger);
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+  }
+
+  get isClosed(): boolean {
+    return this.#connection.isClosed;
+  }
+
+  info(): WireEditor {
+    return this.#info;
+  }
+
+  /** Calls `listener` whenever `info()` changes. Returns the unsubscribe function. */
+  onInfoChange(listener: (editor: NvimEditor) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Re-reads the info (catches what no event announces, such as a new g:vimrelay_name). */
+  async refresh(signal: AbortSignal): Promise<void> {
+    this.#setInfo(LuaInfo.parse(await this.#connection.request('nvim_exec_lua', [INFO_LUA, []], signal)));
+  }
+
+  async run(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
+    const entry = nvimTool(tool);
+    if (!entry) return fail('UNSUPPORTED', `Neovim editors do not implement ${tool} yet.`);
+    try {
+      const raw = await this.#connection.request('nvim_exec_lua', [CALL_LUA, [tool, entry.params(args)]], signal);
+      return outcomeFromLua(entry.spec, raw);
+    } catch (error) {
+      return outcomeFromError(error, signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#connection.close();
+  }
+
+  #onNotification(method: string, args: unknown[]): void {
+    if (method === 'vimrelay_leave') {
+      void this.close();
+    } else if (method === 'vimrelay_info') {
+      const info = LuaInfo.safeParse(args[0]);
+      if (info.success) this.#setInfo(info.data);
+      else this.#logger.debug('malformed vimrelay_info event', { editor: this.id });
+    }
+  }
+
+  #setInfo(info: LuaInfo): void {
+    const next = wireEditor(this.id, this.#version, info);
+    if (JSON.stringify(next) === JSON.stringify(this.#info)) return;
+    this.#info = next;
+    for (const listener of this.#listeners) listener(this);
+  }
+}

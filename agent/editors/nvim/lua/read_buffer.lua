@@ -1,0 +1,54 @@
+-- read_buffer: one page of a buffer's live text (unsaved changes included), with its changedtick.
+-- params: buffer (number | path | nil), start_line, end_line (1-based, inclusive, optional),
+-- max_lines, max_bytes. Bounds are clamped and reversed ones swapped; the page stops before
+-- max_lines lines or max_bytes bytes (each line counted with its newline) would be exceeded, and
+-- then says where to continue. Only the page leaves the editor.
+local M = ...
+local api = vim.api
+
+return function(p)
+  local b = M.resolve(p.buffer)
+  M.ensure_loaded(b)
+  local total = api.nvim_buf_line_count(b)
+  local first, last = p.start_line or 1, p.end_line or total
+  if first > last then
+    first, last = last, first
+  end
+  first = math.max(1, math.min(first, total))
+  last = math.min(last, total)
+
+  local page_end = math.min(last, first + p.max_lines - 1)
+  local lines = page_end >= first and api.nvim_buf_get_lines(b, first - 1, page_end, true) or {}
+  local bytes, kept = 0, 0
+  for i, line in ipairs(lines) do
+    if bytes + #line + 1 > p.max_bytes then
+      break
+    end
+    bytes = bytes + #line + 1
+    kept = i
+  end
+  if kept == 0 and #lines > 0 then
+    M.fail('UNSUPPORTED', 'Line ' .. first .. ' alone is ' .. #lines[1] .. ' bytes, more than the ' .. p.max_bytes .. '-byte result cap.', {
+      line = first,
+      line_bytes = #lines[1],
+      hint = 'Read from start_line ' .. (first + 1) .. ' to skip it, or edit it with find_and_replace using a short, unique old_text.',
+    })
+  end
+  for i = #lines, kept + 1, -1 do
+    lines[i] = nil
+  end
+
+  local returned_end = first + kept - 1
+  local truncated = returned_end < last
+  return {
+    buf = b,
+    path = M.buf_path(b),
+    changedtick = api.nvim_buf_get_changedtick(b),
+    total_lines = total,
+    start_line = first,
+    end_line = returned_end,
+    lines = lines,
+    truncated = truncated,
+    next_start_line = truncated and returned_end + 1 or vim.NIL,
+  }
+end

@@ -1,0 +1,61 @@
+-- write_buffer: replaces a buffer's whole content, or creates a buffer for a path that has none.
+-- params: buffer (number | path), text, expected_changedtick (optional). An existing buffer (a
+-- path whose file exists on disk is loaded and counts as existing) needs expected_changedtick;
+-- a path with neither buffer nor file gets a new listed buffer with that name. One trailing "\n"
+-- of text is ignored. One nvim_buf_set_lines in an undo block of its own; the file is never written.
+local M = ...
+local api = vim.api
+local uv = vim.uv or vim.loop
+
+-- The buffer for `ref`, and whether it was created.
+local function target(ref)
+  if type(ref) == 'number' then
+    return M.resolve(ref), false
+  end
+  local b, path = M.find_by_path(ref)
+  if b then
+    return b, false
+  end
+  local stat = uv.fs_stat(path)
+  if stat then
+    if stat.type ~= 'file' then
+      M.fail('INVALID_ARGUMENT', path .. ' is a ' .. stat.type .. ', not a file.')
+    end
+    b = vim.fn.bufadd(path)
+    vim.bo[b].buflisted = true
+    return b, false
+  end
+  b = api.nvim_create_buf(true, false)
+  api.nvim_buf_set_name(b, path)
+  return b, true
+end
+
+return function(p)
+  local b, created = target(p.buffer)
+  if not created then
+    M.ensure_loaded(b)
+    if p.expected_changedtick == nil then
+      local tick = api.nvim_buf_get_changedtick(b)
+      M.fail('INVALID_ARGUMENT', 'The buffer exists, so expected_changedtick is required. Nothing was changed.', {
+        current_changedtick = tick,
+        hint = 'Call read_buffer to see the text you would replace, then pass its changedtick as expected_changedtick.',
+      })
+    end
+    M.check_tick(b, p.expected_changedtick)
+  end
+
+  local text = p.text
+  if text:sub(-1) == '\n' then
+    text = text:sub(1, -2)
+  end
+  M.break_undo(b)
+  api.nvim_buf_set_lines(b, 0, -1, true, M.split_lines(text))
+  M.break_undo(b)
+  return {
+    buf = b,
+    path = M.buf_path(b),
+    created = created,
+    changedtick = api.nvim_buf_get_changedtick(b),
+    total_lines = api.nvim_buf_line_count(b),
+  }
+end
