@@ -1,0 +1,28 @@
+/** `vimrelay agent`: serve this machine's editors to the relay until interrupted. */
+import { defaultRelay, normaliseRelayUrl, relayCredentials } from '../config/credentials.ts';
+import { paths } from '../config/paths.ts';
+import { createEditorSource } from '../editors/source.ts';
+import { createLogger } from '../log.ts';
+import { startAgent } from '../run.ts';
+
+export async function agentCommand(opts: { relay?: string; 'discover-dir'?: string[]; verbose?: boolean }): Promise<number> {
+  const p = paths();
+  const relay = opts.relay ? normaliseRelayUrl(opts.relay) : defaultRelay(p.credentials);
+  if (!relay) throw new Error(`no relay given and no single enrolled relay in ${p.credentials}; pass --relay URL`);
+  const token = relayCredentials(p.credentials, relay).device_token;
+  if (!token) throw new Error(`no device credential for ${relay}; run \`vimrelay enroll --relay ${relay}\` first`);
+  const logger = createLogger({ level: opts.verbose ? 'debug' : 'info' });
+  const editors = createEditorSource({ logger, ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
+  const agent = startAgent({ relayUrl: relay, deviceToken: token, editors, logger, statusFile: p.status });
+  const interrupted = new Promise<'interrupted'>((resolve) => {
+    process.once('SIGINT', () => resolve('interrupted'));
+    process.once('SIGTERM', () => resolve('interrupted'));
+  });
+  const end = await Promise.race([agent.done, interrupted]);
+  await agent.stop();
+  if (end !== 'interrupted' && end.rejected) {
+    process.stderr.write(`vimrelay: ${end.reason}; enroll this machine again\n`);
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,74 @@
+/**
+ * `vimrelay` command line. Subcommands:
+ *   agent   connect to the relay and serve this machine's editors
+ *   status  show what the running agent is doing
+ *   enroll  mint this machine's device credential (owner secret required)
+ *   token   mint a personal access token for an MCP client (owner secret required)
+ * The owner secret is read from $VIMRELAY_OWNER_SECRET, never from the command line (which other
+ * users can see in the process list).
+ */
+import { parseArgs } from 'node:util';
+import { agentCommand } from './agent.ts';
+import { enrollCommand, tokenCommand } from './tokens.ts';
+import { statusCommand } from './status.ts';
+
+const USAGE = `usage: vimrelay <command> [options]
+
+  agent  [--relay URL] [--discover-dir DIR]... [--verbose]
+         Connect to the relay and serve every Neovim on this machine.
+  status Show the running agent's state and editors.
+  enroll --relay URL [--name NAME]
+         Mint and store this machine's device credential.
+  token create --relay URL --name NAME [--scopes read,write,...] [--ttl-days N]
+         Mint a personal access token for an MCP client and print it.
+
+Environment: VIMRELAY_OWNER_SECRET (enroll, token), XDG_CONFIG_HOME, XDG_STATE_HOME.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'agent':
+        return await agentCommand(parseArgs({
+          args: rest,
+          options: {
+            relay: { type: 'string' },
+            'discover-dir': { type: 'string', multiple: true },
+            verbose: { type: 'boolean', default: false },
+          },
+        }).values);
+      case 'status':
+        parseArgs({ args: rest, options: {} });
+        return statusCommand();
+      case 'enroll':
+        return await enrollCommand(parseArgs({
+          args: rest,
+          options: { relay: { type: 'string' }, name: { type: 'string' } },
+        }).values);
+      case 'token':
+        return await tokenCommand(parseArgs({
+          args: rest,
+          allowPositionals: true,
+          options: {
+            relay: { type: 'string' },
+            name: { type: 'string' },
+            scopes: { type: 'string' },
+            'ttl-days': { type: 'string' },
+          },
+        }));
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        process.stderr.write(`vimrelay: unknown command ${command}\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    process.stderr.write(`vimrelay: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Credentials per relay, kept in `credentials.json` (mode 0600):
+ * `{ "relays": { "<relay url>": { "device_token"?: "...", "access_token"?: "..." } } }`.
+ * The device token lets the agent connect; the access token is the local MCP token that the
+ * launcher prints. Tokens are never logged.
+ */
+import { z } from 'zod';
+import { readOptionalFile, writePrivateFile } from './private-file.ts';
+
+const RelayCredentials = z.object({
+  device_token: z.string().optional(),
+  access_token: z.string().optional(),
+});
+export type RelayCredentials = z.infer<typeof RelayCredentials>;
+
+const CredentialsFile = z.object({ relays: z.record(z.string(), RelayCredentials) });
+type CredentialsFile = z.infer<typeof CredentialsFile>;
+
+/** Normalises a relay URL to its origin plus path, without a trailing slash. */
+export function normaliseRelayUrl(url: string): string {
+  const u = new URL(url);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`relay URL must be http(s): ${url}`);
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+export function readCredentials(file: string): CredentialsFile {
+  const text = readOptionalFile(file);
+  if (text === undefined) return { relays: {} };
+  const parsed = CredentialsFile.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new Error(`${file} is not a valid credentials file: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+export function relayCredentials(file: string, relayUrl: string): RelayCredentials {
+  return readCredentials(file).relays[normaliseRelayUrl(relayUrl)] ?? {};
+}
+
+/** Merges `update` into the relay's entry and rewrites the file atomically, 0600. */
+export function saveRelayCredentials(file: string, relayUrl: string, update: RelayCredentials): void {
+  const all = readCredentials(file);
+  const key = normaliseRelayUrl(relayUrl);
+  all.relays[key] = { ...all.relays[key], ...update };
+  writePrivateFile(file, JSON.stringify(all, null, 2) + '\n');
+}
+
+/** The only relay with a device token, for `vimrelay agent` without `--relay`. */
+export function defaultRelay(file: string): string | undefined {
+  const withDevice = Object.entries(readCredentials(file).relays).filter(([, c]) => c.device_token);
+  return withDevice.length === 1 ? withDevice[0]?.[0] : undefined;
+}

@@ -1,0 +1,30 @@
+/**
+ * Where the agent keeps things (XDG Base Directory spec): config and credentials under
+ * `$XDG_CONFIG_HOME/vimrelay`, logs and state under `$XDG_STATE_HOME/vimrelay`. Every path is
+ * derived from the environment passed in, so tests and users can isolate a run.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Paths {
+  configDir: string;
+  stateDir: string;
+  credentials: string;
+  status: string;
+  log: string;
+}
+
+export function paths(env: NodeJS.ProcessEnv = process.env): Paths {
+  const home = env.HOME ?? homedir();
+  const configHome = env.XDG_CONFIG_HOME || join(home, '.config');
+  const stateHome = env.XDG_STATE_HOME || join(home, '.local', 'state');
+  const configDir = join(configHome, 'vimrelay');
+  const stateDir = join(stateHome, 'vimrelay');
+  return {
+    configDir,
+    stateDir,
+    credentials: join(configDir, 'credentials.json'),
+    status: join(stateDir, 'status.json'),
+    log: join(stateDir, 'agent.log'),
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Runs the calls the relay sends. The agent is the last line of defence (DESIGN.md "Trust and
+ * authority"): it validates arguments again, treats the token's scopes as an upper bound, and
+ * never applies one call id twice — a repeated id gets the remembered outcome, or nothing while
+ * the first is still running.
+ */
+import type { z } from 'zod';
+import { fail, LIMITS, parseArgs, toolByName, type Call, type ToolOutcome } from '../../protocol/index.ts';
+import type { EditorSource } from '../editors/editor.ts';
+
+type CallMessage = z.infer<typeof Call>;
+
+export class Dispatcher {
+  readonly #editors: EditorSource;
+  readonly #running = new Map<string, AbortController>();
+  /** Completed call ids, oldest first (Map keeps insertion order), bounded. */
+  readonly #done = new Map<string, ToolOutcome>();
+
+  constructor(editors: EditorSource) {
+    this.#editors = editors;
+  }
+
+  /** The outcome of `call`, or undefined when the same id is already running. */
+  async handle(call: CallMessage): Promise<ToolOutcome | undefined> {
+    const remembered = this.#done.get(call.id);
+    if (remembered) return remembered;
+    if (this.#running.has(call.id)) return undefined;
+    const controller = new AbortController();
+    this.#running.set(call.id, controller);
+    const timer = setTimeout(() => controller.abort(new DeadlineExceeded()), call.deadline_ms);
+    try {
+      const outcome = await this.#run(call, controller.signal);
+      this.#remember(call.id, outcome);
+      return outcome;
+    } finally {
+      clearTimeout(timer);
+      this.#running.delete(call.id);
+    }
+  }
+
+  /** Aborts a running call; its outcome becomes CANCELLED (or TIMEOUT past the deadline). */
+  cancel(id: string): void {
+    this.#running.get(id)?.abort(new Cancelled());
+  }
+
+  /** Aborts every running call, e.g. when the link to the relay drops. */
+  cancelAll(): void {
+    for (const c of this.#running.values()) c.abort(new Cancelled());
+  }
+
+  async #run(call: CallMessage, signal: AbortSignal): Promise<ToolOutcome> {
+    const spec = toolByName(call.tool);
+    if (!spec) return fail('UNSUPPORTED', `This agent has no tool named ${call.tool}.`, { hint: 'Update the agent (vimrelay) to match the relay.' });
+    if (!call.scopes.includes(spec.permission)) {
+      return fail('PERMISSION_DENIED', `The client's token does not allow ${spec.permission} (${spec.name}).`, {
+        hint: `Ask the user for a token with the ${spec.permission} scope.`,
+      });
+    }
+    const parsed = parseArgs(spec, call.args);
+    if (!parsed.ok) return parsed.outcome;
+    const editor = this.#editors.get(call.editor);
+    if (!editor) {
+      return fail('EDITOR_OFFLINE', `Editor ${call.editor} is no longer attached to this agent.`);
+    }
+    const run = editor.run(spec.name, parsed.args, signal);
+    const aborted = new Promise<ToolOutcome>((resolve) => {
+      const onAbort = (): void => resolve(abortOutcome(signal.reason));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    return Promise.race([run, aborted]);
+  }
+
+  #remember(id: string, outcome: ToolOutcome): void {
+    this.#done.set(id, outcome);
+    if (this.#done.size > LIMITS.rememberedCallIds) {
+      const oldest = this.#done.keys().next().value;
+      if (oldest !== undefined) this.#done.delete(oldest);
+    }
+  }
+}
+
+class DeadlineExceeded extends Error {}
+class Cancelled extends Error {}
+
+function abortOutcome(reason: unknown): ToolOutcome {
+  if (reason instanceof DeadlineExceeded) {
+    return fail('TIMEOUT', 'The editor did not answer before the deadline.');
+  }
+  return fail('CANCELLED', 'The call was cancelled before the editor answered.');
+}

@@ -1,0 +1,81 @@
+/**
+ * The agent as a library: links an editor source to a relay, logs editors as they come and go,
+ * and keeps the status file current. Used by `vimrelay agent` and by the local launcher.
+ */
+import type { Editor, EditorSource } from './editors/editor.ts';
+import { writeStatus } from './config/status.ts';
+import type { Logger } from './log.ts';
+import { RelayLink, type LinkState } from './relay/connection.ts';
+
+export interface AgentOptions {
+  relayUrl: string;
+  deviceToken: string;
+  editors: EditorSource;
+  logger: Logger;
+  statusFile: string;
+}
+
+export interface RunningAgent {
+  /** Settles when the agent stops: `rejected` when the relay refused the device credential. */
+  readonly done: Promise<{ rejected: boolean; reason?: string }>;
+  stop(): Promise<void>;
+}
+
+export function startAgent(opts: AgentOptions): RunningAgent {
+  let state: LinkState = 'connecting';
+  let device: string | null = null;
+  let reason: string | null = null;
+  const save = (): void =>
+    writeStatus(opts.statusFile, {
+      pid: process.pid,
+      relay_url: opts.relayUrl,
+      state,
+      device,
+      reason,
+      editors: opts.editors.list().map((e) => {
+        const i = e.info();
+        return { id: i.id, kind: i.kind, name: i.name, cwd: i.cwd };
+      }),
+      updated_at: new Date().toISOString(),
+    });
+
+  let known = new Map<string, Editor>(opts.editors.list().map((e) => [e.id, e]));
+  for (const e of known.values()) opts.logger.info('editor online', describe(e));
+  const unsubscribe = opts.editors.onChange((editors) => {
+    const next = new Map(editors.map((e) => [e.id, e]));
+    for (const [id, e] of next) if (!known.has(id)) opts.logger.info('editor online', describe(e));
+    for (const [id, e] of known) if (!next.has(id)) opts.logger.info('editor gone', describe(e));
+    known = next;
+    save();
+  });
+
+  const link = new RelayLink({
+    relayUrl: opts.relayUrl,
+    deviceToken: opts.deviceToken,
+    editors: opts.editors,
+    logger: opts.logger,
+    onState: (s, detail) => {
+      state = s;
+      device = detail.device ?? device;
+      reason = detail.reason ?? null;
+      save();
+    },
+  });
+  save();
+  const done = link.run();
+  return {
+    done,
+    async stop() {
+      unsubscribe();
+      link.stop();
+      await opts.editors.stop();
+      state = 'stopped';
+      save();
+    },
+  };
+}
+
+function describe(e: Editor): Record<string, unknown> {
+  const i = e.info();
+  return { id: i.id, kind: i.kind, version: i.version, cwd: i.cwd };
+}

@@ -1,0 +1,111 @@
+/**
+ * Runs the relay in local workerd (`wrangler dev`) as a child process in its own process group,
+ * waits for `/health`, and stops the whole group (wrangler and workerd) on request, so nothing is
+ * left running. Used by the `npm start` launcher, the end-to-end tests and the benchmark.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface LocalRelayOptions {
+  port?: number;
+  /** Durable Object and KV persistence directory. */
+  persistTo: string;
+  /** Worker variables and secrets, e.g. OWNER_SECRET. */
+  vars?: Record<string, string>;
+  /** Where wrangler's own output goes. */
+  logFile: string;
+  /** How long to wait for /health (ms). */
+  readyTimeoutMs?: number;
+}
+
+export interface LocalRelay {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRelay> {
+  const port = opts.port ?? (await freePort());
+  const inspectorPort = await freePort();
+  const args = [
+    'dev',
+    '--ip', '127.0.0.1',
+    '--port', String(port),
+    '--inspector-port', String(inspectorPort),
+    '--persist-to', opts.persistTo,
+    '--show-interactive-dev-session=false',
+    '--log-level', 'warn',
+    ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+  ];
+  mkdirSync(dirname(opts.logFile), { recursive: true });
+  const log = createWriteStream(opts.logFile, { flags: 'a' });
+  const child = spawn(join(ROOT, 'node_modules', '.bin', 'wrangler'), args, {
+    cwd: ROOT,
+    detached: true, // its own process group, so that stop() reaches workerd too
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      killGroup(child, 'SIGTERM');
+      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    // workerd may outlive wrangler by a moment; make sure the group is gone.
+    killGroup(child, 'SIGKILL');
+    log.end();
+  };
+
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`wrangler dev exited with code ${child.exitCode}; see ${opts.logFile}`);
+    }
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the relay did not answer /health within the timeout; see ${opts.logFile}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, process: child, stop };
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * `npm start`: the relay in local workerd with this machine's agent attached.
+ *
+ * Generates the owner secret into `.dev.vars` (0600, git-ignored) on first run, starts
+ * `wrangler dev` on 127.0.0.1:$PORT (default 8787) with persistence under `.wrangler/`, enrolls
+ * this machine and mints a local access token through the admin route (reusing stored ones while
+ * the relay still accepts them), starts the agent, and prints the MCP URL and the token. Ctrl-C
+ * stops everything it started.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { relayCredentials, saveRelayCredentials } from '../agent/config/credentials.ts';
+import { paths } from '../agent/config/paths.ts';
+import { readOptionalFile, writePrivateFile } from '../agent/config/private-file.ts';
+import { createEditorSource } from '../agent/editors/source.ts';
+import { createLogger } from '../agent/log.ts';
+import { mintToken, tokenIsValid } from '../agent/relay/admin.ts';
+import { startAgent } from '../agent/run.ts';
+import { ROOT, startLocalRelay } from './local-relay.ts';
+
+const { values } = parseArgs({
+  options: {
+    'persist-to': { type: 'string', default: join(ROOT, '.wrangler', 'state') },
+    'discover-dir': { type: 'string', multiple: true },
+  },
+});
+
+/** Reads OWNER_SECRET from .dev.vars, generating the file on first run. */
+function ownerSecret(): string {
+  const file = join(ROOT, '.dev.vars');
+  const existing = readOptionalFile(file)?.match(/^OWNER_SECRET\s*=\s*"?([^"\n]+)"?\s*$/m)?.[1];
+  if (existing) return existing;
+  const secret = randomBytes(32).toString('base64url');
+  const rest = readOptionalFile(file) ?? '';
+  writePrivateFile(file, `${rest}${rest && !rest.endsWith('\n') ? '\n' : ''}OWNER_SECRET="${secret}"\n`);
+  return secret;
+}
+
+async function credential(relay: string, secret: string, kind: 'device' | 'access'): Promise<string> {
+  const file = paths().credentials;
+  const key = kind === 'device' ? 'device_token' : 'access_token';
+  const stored = relayCredentials(file, relay)[key];
+  if (stored && (await tokenIsValid(relay, secret, stored, kind))) return stored;
+  const minted = await mintToken(relay, secret, { kind, name: kind === 'device' ? hostname() : 'local' });
+  saveRelayCredentials(file, relay, { [key]: minted.token });
+  return minted.token;
+}
+
+async function main(): Promise<void> {
+  const logger = createLogger();
+  const secret = ownerSecret();
+  const port = Number(process.env.PORT ?? 8787);
+  const relay = await startLocalRelay({
+    port,
+    persistTo: values['persist-to'],
+    logFile: join(paths().stateDir, 'relay-dev.log'),
+  });
+  let stopping = false;
+  let agent: ReturnType<typeof startAgent> | undefined;
+  const shutdown = async (code: number): Promise<never> => {
+    if (!stopping) {
+      stopping = true;
+      await agent?.stop();
+      await relay.stop();
+    }
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  relay.process.once('exit', (code) => {
+    if (!stopping) {
+      logger.error('the relay (wrangler dev) exited', { code, log: join(paths().stateDir, 'relay-dev.log') });
+      void shutdown(1);
+    }
+  });
+
+  try {
+    const deviceToken = await credential(relay.url, secret, 'device');
+    const accessToken = await credential(relay.url, secret, 'access');
+    const editors = createEditorSource({ logger, ...(values['discover-dir'] ? { dirs: values['discover-dir'] } : {}) });
+    agent = startAgent({ relayUrl: relay.url, deviceToken, editors, logger, statusFile: paths().status });
+    void agent.done.then((end) => {
+      if (end.rejected) void shutdown(1);
+    });
+    process.stdout.write(
+      [
+        `vimrelay relay running in local workerd, with this machine's agent attached.`,
+        `MCP URL: ${relay.url}/mcp`,
+        `Access token: ${accessToken}`,
+        `Claude Code: claude mcp add --transport http vimrelay ${relay.url}/mcp --header "Authorization: Bearer <access token>"`,
+        `Press Ctrl-C to stop.`,
+        '',
+      ].join('\n'),
+    );
+  } catch (err) {
+    logger.error(err instanceof Error ? err.message : String(err));
+    await shutdown(1);
+  }
+}
+
+await main();

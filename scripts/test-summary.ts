@@ -1,0 +1,27 @@
+/**
+ * Sums vitest JSON reports into one closing line, "N passed, N failed[, N skipped]".
+ * A suite that produced no report counts as one failure, so a crash cannot pass silently.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+
+const expected = ['test-artifacts/workers.json', 'test-artifacts/node.json'];
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const file of expected) {
+  if (!existsSync(file)) {
+    process.stdout.write(`${file}: no report (suite did not run to the end)\n`);
+    failed += 1;
+    continue;
+  }
+  const report = JSON.parse(readFileSync(file, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+  };
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  skipped += report.numPendingTests + report.numTodoTests;
+}
+process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);

@@ -1,0 +1,37 @@
+/**
+ * `withRelay()`: a real relay in `wrangler dev` on a free port with its own persistence and
+ * owner secret, plus helpers to mint tokens through the admin route. Stop it in afterAll.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mintToken, type MintRequest } from '../../agent/relay/admin.ts';
+import { startLocalRelay } from '../../scripts/local-relay.ts';
+
+export interface TestRelay {
+  url: string;
+  mcpUrl: string;
+  ownerSecret: string;
+  dir: string;
+  mint(req: MintRequest): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function withRelay(vars: Record<string, string> = {}): Promise<TestRelay> {
+  const dir = mkdtempSync(join(tmpdir(), 'vimrelay-relay-'));
+  const ownerSecret = randomBytes(24).toString('base64url');
+  const relay = await startLocalRelay({
+    persistTo: join(dir, 'state'),
+    logFile: join(dir, 'wrangler.log'),
+    vars: { OWNER_SECRET: ownerSecret, ...vars },
+  });
+  return {
+    url: relay.url,
+    mcpUrl: `${relay.url}/mcp`,
+    ownerSecret,
+    dir,
+    mint: async (req) => (await mintToken(relay.url, ownerSecret, req)).token,
+    stop: () => relay.stop(),
+  };
+}
