@@ -46,6 +46,13 @@ const INSTRUCTIONS =
   'Call list_editors first, then get_state_brief for the buffers of one editor. Read before you edit and pass the ' +
   'changedtick you read as expected_changedtick; edits stay unsaved until the user (or save_buffer) saves them.';
 
+/**
+ * The advertised catalog. Converting zod to JSON Schema costs milliseconds, so it is done once per
+ * isolate; it derives from constants only and holds no request or account state.
+ */
+let listed: ReturnType<typeof listedTool>[] | undefined;
+const listedTools = (): ReturnType<typeof listedTool>[] => (listed ??= TOOLS.map(listedTool));
+
 /** The key under which the Hub tracks a call: token jti + JSON-RPC request id (string or number). */
 export function callKeyOf(jti: string, requestId: RequestId): string {
   return `${jti}:${JSON.stringify(requestId)}`;
@@ -65,7 +72,7 @@ export function buildMcpServer(context: McpContext): Server {
 
   // Served from the catalog alone: works with no agent online (hosted assistants list tools
   // when a connector is added).
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map(listedTool) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const spec = toolByName(request.params.name);

@@ -1,0 +1,72 @@
+// `npm start` as a new user runs it: prints the MCP URL and a token that work, serves an editor
+// started afterwards, and on Ctrl-C stops everything it started.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { ROOT, freePort } from '../../scripts/local-relay.ts';
+import { isolatedEnv } from '../helpers/agent-process.ts';
+import { callOk, connectMcp } from '../helpers/mcp.ts';
+import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+
+let nvim: NvimFixture | undefined;
+afterAll(async () => {
+  await nvim?.stop();
+});
+
+/** Processes whose command line mentions `marker` (our isolated persistence directory). */
+function processesMentioning(marker: string): string[] {
+  const r = spawnSync('pgrep', ['-af', marker], { encoding: 'utf8' });
+  return r.stdout.split('\n').filter((l) => l.trim() && !l.includes('pgrep'));
+}
+
+it('npm start prints a working MCP URL and token, and Ctrl-C leaves nothing running', async () => {
+  const env = isolatedEnv({ PORT: String(await freePort()) });
+  const home = String(env.HOME);
+  const persist = join(home, 'persist');
+  const sockets = join(home, 'sockets');
+  mkdirSync(sockets);
+  // detached: its own process group, so that the test can send Ctrl-C to the group as a terminal does.
+  const start = spawn('npm', ['start', '--', '--persist-to', persist, '--discover-dir', sockets], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)));
+  let out = '';
+  let err = '';
+  start.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const printed = await new Promise<{ url: string; token: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start printed no token:\n${out}\n${err}`)), 90_000);
+    start.stdout.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+      const url = /^MCP URL: (\S+)$/m.exec(out)?.[1];
+      const token = /^Access token: (\S+)$/m.exec(out)?.[1];
+      if (url && token) {
+        clearTimeout(timer);
+        resolve({ url, token });
+      }
+    });
+  });
+  expect(printed.url).toBe(`http://127.0.0.1:${env.PORT}/mcp`);
+
+  nvim = await startNvim({ files: { 'a.txt': 'started after the relay\n' }, open: ['a.txt'], listen: join(sockets, 'nvim.start.0') });
+  const client = await connectMcp(printed.url, printed.token);
+  const deadline = Date.now() + 20_000;
+  let count = 0;
+  while (count === 0 && Date.now() < deadline) {
+    count = (await callOk(client, 'list_editors')).count as number;
+    if (count === 0) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(count).toBe(1);
+  expect((await callOk(client, 'read_buffer', {})).lines).toEqual(['started after the relay']);
+  await client.close();
+  await new Promise((r) => setTimeout(r, 200));
+  expect(err).toMatch(/editor online/);
+
+  process.kill(-start.pid!, 'SIGINT');
+  await exited;
+  await expect(fetch(printed.url.replace('/mcp', '/health'))).rejects.toThrow();
+  expect(processesMentioning(persist)).toEqual([]);
+});
