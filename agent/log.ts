@@ -1,6 +1,6 @@
 /**
  * The agent's logger. Never writes to stdout: stdout may be a protocol channel (stdio MCP).
- * Lines go to stderr, or to a file when one is given. Never log a token.
+ * Lines go to stderr and, when one is given, are appended to a file too. Never log a token.
  */
 import { appendFileSync } from 'node:fs';
 
@@ -16,7 +16,7 @@ export interface Logger {
 
 export interface LoggerOptions {
   level?: Level;
-  /** Append here instead of stderr. */
+  /** Also append every line here (its directory must exist). */
   file?: string;
 }
 
@@ -25,8 +25,8 @@ export function createLogger({ level = 'info', file }: LoggerOptions = {}): Logg
     if (ORDER[lvl] < ORDER[level]) return;
     const extra = fields && Object.keys(fields).length > 0 ? ' ' + JSON.stringify(fields) : '';
     const line = `${new Date().toISOString()} ${lvl.padEnd(5)} ${msg}${extra}\n`;
+    process.stderr.write(line);
     if (file) appendFileSync(file, line);
-    else process.stderr.write(line);
   };
   return {
     debug: (m, f) => write('debug', m, f),

@@ -5,6 +5,7 @@
 export * from './errors.ts';
 export * from './limits.ts';
 export * from './result.ts';
+export * from './routing.ts';
 export * from './tool.ts';
 export * from './wire.ts';
 export * from './tools/common.ts';

@@ -1,4 +1,5 @@
 /** `vimrelay agent`: serve this machine's editors to the relay until interrupted. */
+import { mkdirSync } from 'node:fs';
 import { defaultRelay, normaliseRelayUrl, relayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
 import { createEditorSource } from '../editors/source.ts';
@@ -11,7 +12,8 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
   if (!relay) throw new Error(`no relay given and no single enrolled relay in ${p.credentials}; pass --relay URL`);
   const token = relayCredentials(p.credentials, relay).device_token;
   if (!token) throw new Error(`no device credential for ${relay}; run \`vimrelay enroll --relay ${relay}\` first`);
-  const logger = createLogger({ level: opts.verbose ? 'debug' : 'info' });
+  mkdirSync(p.stateDir, { recursive: true });
+  const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
   const editors = createEditorSource({ logger, ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
   const agent = startAgent({ relayUrl: relay, deviceToken: token, editors, logger, statusFile: p.status });
   const interrupted = new Promise<'interrupted'>((resolve) => {

@@ -5,18 +5,18 @@
  * the first is still running.
  */
 import type { z } from 'zod';
-import { fail, LIMITS, parseArgs, toolByName, type Call, type ToolOutcome } from '../../protocol/index.ts';
+import { checkScope, fail, LIMITS, parseArgs, toolByName, type Call, type ToolOutcome } from '../../protocol/index.ts';
 import type { EditorSource } from '../editors/editor.ts';
 
 type CallMessage = z.infer<typeof Call>;
 
 export class Dispatcher {
-  readonly #editors: EditorSource;
+  readonly #editors: Pick<EditorSource, 'get'>;
   readonly #running = new Map<string, AbortController>();
   /** Completed call ids, oldest first (Map keeps insertion order), bounded. */
   readonly #done = new Map<string, ToolOutcome>();
 
-  constructor(editors: EditorSource) {
+  constructor(editors: Pick<EditorSource, 'get'>) {
     this.#editors = editors;
   }
 
@@ -51,11 +51,8 @@ export class Dispatcher {
   async #run(call: CallMessage, signal: AbortSignal): Promise<ToolOutcome> {
     const spec = toolByName(call.tool);
     if (!spec) return fail('UNSUPPORTED', `This agent has no tool named ${call.tool}.`, { hint: 'Update the agent (vimrelay) to match the relay.' });
-    if (!call.scopes.includes(spec.permission)) {
-      return fail('PERMISSION_DENIED', `The client's token does not allow ${spec.permission} (${spec.name}).`, {
-        hint: `Ask the user for a token with the ${spec.permission} scope.`,
-      });
-    }
+    const denied = checkScope(spec, call.scopes);
+    if (denied) return denied;
     const parsed = parseArgs(spec, call.args);
     if (!parsed.ok) return parsed.outcome;
     const editor = this.#editors.get(call.editor);

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mintToken, type MintRequest } from '../../agent/relay/admin.ts';
-import { startLocalRelay } from '../../scripts/local-relay.ts';
+import { freePort, startLocalRelay } from '../../scripts/local-relay.ts';
 
 export interface TestRelay {
   url: string;
@@ -15,23 +15,31 @@ export interface TestRelay {
   ownerSecret: string;
   dir: string;
   mint(req: MintRequest): Promise<string>;
+  /** Stops the relay and starts it again on the same port and storage, as a deploy does. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function withRelay(vars: Record<string, string> = {}): Promise<TestRelay> {
   const dir = mkdtempSync(join(tmpdir(), 'vimrelay-relay-'));
   const ownerSecret = randomBytes(24).toString('base64url');
-  const relay = await startLocalRelay({
+  const options = {
+    port: await freePort(),
     persistTo: join(dir, 'state'),
     logFile: join(dir, 'wrangler.log'),
     vars: { OWNER_SECRET: ownerSecret, ...vars },
-  });
+  };
+  let relay = await startLocalRelay(options);
   return {
     url: relay.url,
     mcpUrl: `${relay.url}/mcp`,
     ownerSecret,
     dir,
     mint: async (req) => (await mintToken(relay.url, ownerSecret, req)).token,
+    async restart() {
+      await relay.stop();
+      relay = await startLocalRelay(options);
+    },
     stop: () => relay.stop(),
   };
 }

@@ -5,7 +5,7 @@ import { LIMITS, listEditors, readBuffer, writeBuffer, type ToolOutcome } from '
 import { callDeadlineMs, extraAllowedOrigins, relayOrigin } from '../../worker/config.ts';
 import { declaredTooLarge, readCapped } from '../../worker/http/body.ts';
 import { originAllowed } from '../../worker/http/origin.ts';
-import { checkScope, publicEditorId, resolveEditor, type OnlineEditor } from '../../worker/hub/routing.ts';
+import { checkScope, publicEditorId, resolveEditor, type OnlineEditor } from '../../protocol/index.ts';
 
 function online(device: string, localId: string): OnlineEditor {
   const id = publicEditorId(device, localId);

@@ -28,7 +28,7 @@ import { callDeadlineMs, relayOrigin, type Vars } from '../config.ts';
 import { jsonError, unauthorized } from '../http/responses.ts';
 import { CallTable, type CallSlot } from './calls.ts';
 import { Registry } from './registry.ts';
-import { checkScope, listEditorsOutcome, resolveEditor } from './routing.ts';
+import { checkScope, listEditorsOutcome, resolveEditor } from '../../protocol/index.ts';
 import { attachmentOf, CLOSE, closeQuietly, send, type Attachment } from './sockets.ts';
 
 /** A tool call as the Worker forwards it (arguments already validated against the catalog). */

@@ -5,7 +5,7 @@
  * changes or goes away.
  */
 import type { WireEditor } from '../../protocol/index.ts';
-import { publicEditorId, type OnlineEditor } from './routing.ts';
+import { publicEditorId, type OnlineEditor } from '../../protocol/index.ts';
 
 // conn_id: the connection that reported the row, so that the close of a replaced connection
 // cannot remove what its successor reported (whichever order the two events arrive in).

@@ -1,9 +1,11 @@
 /**
  * Routing decisions, pure: whether a token's scopes allow a tool, which online editor a call goes
  * to, and how editors are named account-wide. Takes plain data, returns values or tool outcomes;
- * the Hub does the I/O.
+ * the Hub (and the agent's local server) do the I/O.
  */
-import { fail, type EditorInfo, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import { fail, type ToolOutcome } from './errors.ts';
+import type { ToolSpec } from './tool.ts';
+import type { EditorInfo } from './tools/common.ts';
 
 /** An editor online through a connected device. */
 export interface OnlineEditor {

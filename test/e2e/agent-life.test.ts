@@ -1,0 +1,88 @@
+// The agent's life around the relay: credentials kept private, `vimrelay status`, and reconnection
+// after the relay restarts (every deploy drops every socket).
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { paths } from '../../agent/config/paths.ts';
+import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
+import { callOk, connectMcp } from '../helpers/mcp.ts';
+import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { withRelay, type TestRelay } from '../helpers/relay.ts';
+
+let relay: TestRelay;
+let env: NodeJS.ProcessEnv;
+let agent: AgentProcess;
+let nvim: NvimFixture;
+let token: string;
+
+async function editorCount(client: Client): Promise<number> {
+  return (await callOk(client, 'list_editors')).count as number;
+}
+
+async function eventually(probe: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await probe().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; agent log:\n${agent.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  relay = await withRelay();
+  env = isolatedEnv({ VIMRELAY_OWNER_SECRET: relay.ownerSecret });
+  const sockets = join(String(env.HOME), 'sockets');
+  mkdirSync(sockets);
+  const enrolled = runCli(['enroll', '--relay', relay.url, '--name', 'life'], env);
+  expect(enrolled.status, enrolled.stderr).toBe(0);
+  agent = startAgentProcess(['--relay', relay.url, '--discover-dir', sockets], env);
+  nvim = await startNvim({ files: { 'x.txt': 'x\n' }, open: ['x.txt'], listen: join(sockets, 'nvim.life.0') });
+  token = await relay.mint({ kind: 'access', name: 'life' });
+}, 90_000);
+
+afterAll(async () => {
+  await agent?.stop();
+  await nvim?.stop();
+  await relay?.stop();
+});
+
+it('keeps the device credential private (0600 in a 0700 directory)', () => {
+  const p = paths(env);
+  expect(statSync(p.credentials).mode & 0o777).toBe(0o600);
+  expect(statSync(p.configDir).mode & 0o777).toBe(0o700);
+});
+
+it('logs under $XDG_STATE_HOME/vimrelay as well as to stderr', async () => {
+  await agent.waitFor('connected to relay');
+  expect(readFileSync(paths(env).log, 'utf8')).toMatch(/connected to relay/);
+});
+
+it('vimrelay status shows the link and the editors', async () => {
+  await agent.waitFor('editor online');
+  await agent.waitFor('connected to relay');
+  await eventually(async () => runCli(['status'], env).stdout.includes(`nvim-${nvim.pid}`), 'status to list the editor');
+  const status = runCli(['status'], env);
+  expect(status.status).toBe(0);
+  expect(status.stdout).toMatch(/^agent: running \(pid \d+\)$/m);
+  expect(status.stdout).toMatch(/connected as life/);
+});
+
+it('reconnects after the relay restarts, and its editors come back', async () => {
+  const before = await connectMcp(relay.mcpUrl, token);
+  await eventually(async () => (await editorCount(before)) === 1, 'the editor to be listed');
+  await before.close();
+
+  await relay.restart();
+  const after = await connectMcp(relay.mcpUrl, token);
+  await eventually(async () => (await editorCount(after)) === 1, 'the editor to be listed again');
+  expect(agent.output()).toMatch(/relay link down; reconnecting/);
+  expect((await callOk(after, 'read_buffer', {})).lines).toEqual(['x']);
+  await after.close();
+});
+
+it('vimrelay status says so when no agent runs', async () => {
+  await agent.stop();
+  const status = runCli(['status'], env);
+  expect(status.status).toBe(3);
+  expect(status.stdout).toBe('agent: not running\n');
+});
