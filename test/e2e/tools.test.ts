@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS } from '../../protocol/index.ts';
 import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
 import { callErr, callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
@@ -67,7 +68,7 @@ afterAll(async () => {
 describe('the whole chain', () => {
   it('lists every tool with schemas and annotations', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['list_editors', 'get_state_brief', 'read_buffer', 'find_and_replace', 'write_buffer']);
+    expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
     for (const t of tools) {
       expect(t.outputSchema?.type).toBe('object');
       expect(t.annotations?.openWorldHint).toBe(false);
