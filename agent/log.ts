@@ -25,8 +25,9 @@ export function createLogger({ level = 'info', file }: LoggerOptions = {}): Logg
     if (ORDER[lvl] < ORDER[level]) return;
     const extra = fields && Object.keys(fields).length > 0 ? ' ' + JSON.stringify(fields) : '';
     const line = `${new Date().toISOString()} ${lvl.padEnd(5)} ${msg}${extra}\n`;
-    process.stderr.write(line);
+    // The file first: whoever sees a line on stderr can count on finding it in the file.
     if (file) appendFileSync(file, line);
+    process.stderr.write(line);
   };
   return {
     debug: (m, f) => write('debug', m, f),
