@@ -148,6 +148,8 @@ export class RelayLink {
         this.#attempt = 0;
         this.#opts.logger.info('connected to relay', { device: msg.device.name });
         this.#setState('connected', { device: msg.device.name });
+        // Editors that came or went between our hello and this welcome were not sent yet.
+        this.#sendEditors();
         return;
       case 'call':
         void this.#dispatcher.handle(msg).then((outcome) => {
