@@ -21,6 +21,8 @@ export interface LocalRelayOptions {
   logFile: string;
   /** How long to wait for /health (ms). */
   readyTimeoutMs?: number;
+  /** Aborting while waiting for /health stops the relay, then rejects. */
+  signal?: AbortSignal;
 }
 
 export interface LocalRelay {
@@ -82,12 +84,18 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
 
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
   for (;;) {
+    if (opts.signal?.aborted) {
+      await stop();
+      throw new Error('stopped before the relay was ready');
+    }
     if (child.exitCode !== null) {
       await stop();
       throw new Error(`wrangler dev exited with code ${child.exitCode}; see ${opts.logFile}`);
     }
     try {
-      const res = await fetch(`${url}/health`);
+      // Bounded, and cut short by an abort: a relay still starting may hold the request.
+      const attempt = AbortSignal.timeout(2_000);
+      const res = await fetch(`${url}/health`, { signal: opts.signal ? AbortSignal.any([opts.signal, attempt]) : attempt });
       if (res.ok) break;
     } catch {
       // not listening yet

@@ -52,31 +52,33 @@ async function main(): Promise<void> {
   const logger = createLogger();
   const secret = ownerSecret();
   const port = Number(process.env.PORT ?? 8787);
-  const relay = await startLocalRelay({
-    port,
-    persistTo: values['persist-to'],
-    logFile: join(paths().stateDir, 'relay-dev.log'),
-  });
+  const logFile = join(paths().stateDir, 'relay-dev.log');
+  // Ctrl-C may come at any moment, even while wrangler is still starting: every path out goes
+  // through shutdown(), which waits for the relay to be stopped before exiting.
+  const startup = new AbortController();
+  const starting = startLocalRelay({ port, persistTo: values['persist-to'], logFile, signal: startup.signal });
   let stopping = false;
   let agent: ReturnType<typeof startAgent> | undefined;
   const shutdown = async (code: number): Promise<never> => {
     if (!stopping) {
       stopping = true;
+      startup.abort();
       await agent?.stop();
-      await relay.stop();
+      await (await starting.catch(() => undefined))?.stop();
     }
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
-  relay.process.once('exit', (code) => {
-    if (!stopping) {
-      logger.error('the relay (wrangler dev) exited', { code, log: join(paths().stateDir, 'relay-dev.log') });
-      void shutdown(1);
-    }
-  });
 
   try {
+    const relay = await starting;
+    relay.process.once('exit', (code) => {
+      if (!stopping) {
+        logger.error('the relay (wrangler dev) exited', { code, log: logFile });
+        void shutdown(1);
+      }
+    });
     const deviceToken = await credential(relay.url, secret, 'device');
     const accessToken = await credential(relay.url, secret, 'access');
     const editors = createEditorSource({ logger, ...(values['discover-dir'] ? { dirs: values['discover-dir'] } : {}) });
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   } catch (err) {
+    if (stopping) return;
     logger.error(err instanceof Error ? err.message : String(err));
     await shutdown(1);
   }

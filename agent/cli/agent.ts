@@ -5,8 +5,10 @@ import { paths } from '../config/paths.ts';
 import { createEditorSource } from '../editors/source.ts';
 import { createLogger } from '../log.ts';
 import { startAgent } from '../run.ts';
+import { interrupted } from './signals.ts';
 
 export async function agentCommand(opts: { relay?: string; 'discover-dir'?: string[]; verbose?: boolean }): Promise<number> {
+  const stopped = interrupted();
   const p = paths();
   const relay = opts.relay ? normaliseRelayUrl(opts.relay) : defaultRelay(p.credentials);
   if (!relay) throw new Error(`no relay given and no single enrolled relay in ${p.credentials}; pass --relay URL`);
@@ -16,11 +18,7 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
   const editors = createEditorSource({ logger, ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
   const agent = startAgent({ relayUrl: relay, deviceToken: token, editors, logger, statusFile: p.status });
-  const interrupted = new Promise<'interrupted'>((resolve) => {
-    process.once('SIGINT', () => resolve('interrupted'));
-    process.once('SIGTERM', () => resolve('interrupted'));
-  });
-  const end = await Promise.race([agent.done, interrupted]);
+  const end = await Promise.race([agent.done, stopped]);
   await agent.stop();
   if (end !== 'interrupted' && end.rejected) {
     process.stderr.write(`vimrelay: ${end.reason}; enroll this machine again\n`);

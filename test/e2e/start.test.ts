@@ -67,6 +67,32 @@ it('npm start prints a working MCP URL and token, and Ctrl-C leaves nothing runn
 
   process.kill(-start.pid!, 'SIGINT');
   await exited;
+  // npm may exit before the launcher has finished stopping the relay: give the group a moment.
+  const gone = Date.now() + 30_000;
+  while (processesMentioning(persist).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+  expect(processesMentioning(persist)).toEqual([]);
   await expect(fetch(printed.url.replace('/mcp', '/health'))).rejects.toThrow();
+});
+
+it('Ctrl-C while the relay is still starting stops it too', async () => {
+  const env = isolatedEnv({ PORT: String(await freePort()) });
+  const persist = join(String(env.HOME), 'persist');
+  const start = spawn('npm', ['start', '--', '--persist-to', persist, '--discover-dir', String(env.XDG_RUNTIME_DIR)], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => start.once('exit', () => resolve()));
+  // As soon as wrangler is running, and before the launcher has printed anything.
+  const spawned = Date.now() + 30_000;
+  while (!processesMentioning(persist).some((p) => p.includes('wrangler dev')) && Date.now() < spawned) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(processesMentioning(persist).some((p) => p.includes('wrangler dev'))).toBe(true);
+  process.kill(-start.pid!, 'SIGINT');
+  await exited;
+  const gone = Date.now() + 30_000;
+  while (processesMentioning(persist).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
   expect(processesMentioning(persist)).toEqual([]);
 });

@@ -24,6 +24,8 @@ export default defineConfig({
       // A throwaway owner secret, for tests only.
       project('workers', ['test/workers/*.test.ts'], { OWNER_SECRET: 'test-owner-secret-not-for-production' }),
       project('workers-config', ['test/workers/config/*.test.ts'], {
+        // Empty, not absent: it overrides the .dev.vars that `npm start` writes into the checkout.
+        OWNER_SECRET: '',
         CALL_DEADLINE_MS: '200',
         PUBLIC_URL: 'https://public.example/some/path',
         ALLOWED_ORIGINS: 'https://app.example, not a url',
