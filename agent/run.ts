@@ -2,7 +2,8 @@
  * The agent as a library: links an editor source to a relay, logs editors as they come and go,
  * and keeps the status file current. Used by `vimrelay agent` and by the local launcher.
  */
-import type { Editor, EditorSource } from './editors/editor.ts';
+import { announceEditors } from './editors/announce.ts';
+import type { EditorSource } from './editors/editor.ts';
 import { writeStatus } from './config/status.ts';
 import type { Logger } from './log.ts';
 import { RelayLink, type LinkState } from './relay/connection.ts';
@@ -39,15 +40,7 @@ export function startAgent(opts: AgentOptions): RunningAgent {
       updated_at: new Date().toISOString(),
     });
 
-  let known = new Map<string, Editor>(opts.editors.list().map((e) => [e.id, e]));
-  for (const e of known.values()) opts.logger.info('editor online', describe(e));
-  const unsubscribe = opts.editors.onChange((editors) => {
-    const next = new Map(editors.map((e) => [e.id, e]));
-    for (const [id, e] of next) if (!known.has(id)) opts.logger.info('editor online', describe(e));
-    for (const [id, e] of known) if (!next.has(id)) opts.logger.info('editor gone', describe(e));
-    known = next;
-    save();
-  });
+  const unsubscribe = announceEditors(opts.editors, opts.logger, save);
 
   const link = new RelayLink({
     relayUrl: opts.relayUrl,
@@ -73,9 +66,4 @@ export function startAgent(opts: AgentOptions): RunningAgent {
       save();
     },
   };
-}
-
-function describe(e: Editor): Record<string, unknown> {
-  const i = e.info();
-  return { id: i.id, kind: i.kind, version: i.version, cwd: i.cwd };
 }

@@ -6,6 +6,7 @@
 import { fail, type ToolOutcome } from './errors.ts';
 import type { ToolSpec } from './tool.ts';
 import type { EditorInfo } from './tools/common.ts';
+import type { WireEditor } from './wire.ts';
 
 /** An editor online through a connected device. */
 export interface OnlineEditor {
@@ -14,6 +15,24 @@ export interface OnlineEditor {
   readonly localId: string;
   /** As list_editors shows it; `info.id` is the public id. */
   readonly info: EditorInfo;
+}
+
+/** An editor as a device's agent reported it on the wire, named account-wide. */
+export function onlineEditor(deviceId: string, deviceName: string, wire: WireEditor): OnlineEditor {
+  return {
+    deviceId,
+    localId: wire.id,
+    info: {
+      id: publicEditorId(deviceName, wire.id),
+      device: deviceName,
+      kind: wire.kind,
+      version: wire.version,
+      name: wire.name,
+      cwd: wire.cwd,
+      current_file: wire.current_file,
+      pid: wire.pid,
+    },
+  };
 }
 
 /** The account-wide id of an editor: `<device name>/<agent's local id>`, e.g. `laptop/nvim-4242`. */
@@ -70,4 +89,59 @@ export function resolveEditor(online: readonly OnlineEditor[], requested: string
 /** The list_editors result (answered by the Hub, no editor involved). */
 export function listEditorsOutcome(online: readonly OnlineEditor[]): ToolOutcome {
   return { ok: true, data: { editors: online.map((e) => e.info), count: online.length } };
+}
+
+/*
+ * Agent-level tools (catalog routing 'agent', e.g. connect_editor) go to a device, chosen by their
+ * `device` argument. No new error codes: to a client, "no agent connected" calls for what
+ * NO_EDITOR already says (start the agent), several agents for what AMBIGUOUS_EDITOR says (name
+ * one), and an unknown device for what EDITOR_NOT_FOUND says (pick a listed one); the messages and
+ * hints name devices, and the `devices` detail lists their names.
+ */
+
+/** A device whose agent is connected and has said hello. */
+export interface OnlineDevice {
+  readonly deviceId: string;
+  /** Unique per account; list_editors shows it as each editor's `device`. */
+  readonly name: string;
+}
+
+export type DeviceResolution = { ok: true; device: OnlineDevice } | { ok: false; outcome: ToolOutcome };
+
+/**
+ * Picks the device an agent-level call goes to. None connected: NO_EDITOR. `requested` omitted:
+ * the only device, or AMBIGUOUS_EDITOR. Given: the device with that name, else
+ * EDITOR_NOT_FOUND. Failures list the device names in `devices`.
+ */
+export function resolveDevice(online: readonly OnlineDevice[], requested: string | undefined): DeviceResolution {
+  const devices = online.map((d) => d.name);
+  if (online.length === 0) {
+    return {
+      ok: false,
+      outcome: fail('NO_EDITOR', 'No vimrelay agent is connected.', {
+        devices,
+        hint: 'Start `vimrelay agent` on the machine running Neovim (after `vimrelay enroll` there), then retry.',
+      }),
+    };
+  }
+  if (requested === undefined) {
+    const [only] = online;
+    if (online.length === 1 && only) return { ok: true, device: only };
+    return {
+      ok: false,
+      outcome: fail('AMBIGUOUS_EDITOR', `${online.length} agents are connected; pass \`device\` with one of their names.`, {
+        devices,
+        hint: 'Pass `device`: the machine whose Neovim you want, one of `devices` (list_editors shows each editor\'s device).',
+      }),
+    };
+  }
+  const found = online.find((d) => d.name === requested);
+  if (found) return { ok: true, device: found };
+  return {
+    ok: false,
+    outcome: fail('EDITOR_NOT_FOUND', `No connected agent is on a device named "${requested}".`, {
+      devices,
+      hint: 'Pass one of `devices` as `device`; a device that is not listed has no agent connected.',
+    }),
+  };
 }

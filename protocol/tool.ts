@@ -31,8 +31,15 @@ export interface ToolSpec<
   /**
    * `hub`: answered from the relay's registry (or the local agent's) without reaching an editor.
    * `editor`: routed to one editor, chosen by the `editor` argument.
+   * `agent`: routed to one agent (device), chosen by the `device` argument; acts on the agent
+   * itself, not on an editor (the wire `call` carries `editor: ""`).
    */
-  readonly routing: 'hub' | 'editor';
+  readonly routing: 'hub' | 'editor' | 'agent';
+  /**
+   * The hint of this tool's TIMEOUT error, when the default one would mislead (e.g. a command that
+   * may be waiting on a prompt). Used by the Hub and the agent alike.
+   */
+  readonly timeoutHint?: string;
 }
 
 /** Identity helper that keeps the literal schema types of a spec. */

@@ -1,6 +1,7 @@
 /**
  * `vimrelay` command line. Subcommands:
  *   agent   connect to the relay and serve this machine's editors
+ *   serve   serve this machine's editors as a local MCP server (stdio, or HTTP on loopback)
  *   status  show what the running agent is doing
  *   enroll  mint this machine's device credential (owner secret required)
  *   token   mint a personal access token for an MCP client (owner secret required)
@@ -9,6 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { agentCommand } from './agent.ts';
+import { serveCommand } from './serve.ts';
 import { enrollCommand, tokenCommand } from './tokens.ts';
 import { statusCommand } from './status.ts';
 
@@ -16,6 +18,10 @@ const USAGE = `usage: vimrelay <command> [options]
 
   agent  [--relay URL] [--discover-dir DIR]... [--verbose]
          Connect to the relay and serve every Neovim on this machine.
+  serve  --stdio | --http [--port N]  [--discover-dir DIR]... [--verbose]
+         Serve every Neovim on this machine as an MCP server, without a relay: over
+         stdin/stdout for a client that starts it, or on http://127.0.0.1:N/mcp
+         (default port 8788) with the access token it prints.
   status Show the running agent's state and editors.
   enroll --relay URL [--name NAME]
          Mint and store this machine's device credential.
@@ -34,6 +40,17 @@ export async function main(argv: string[]): Promise<number> {
           args: rest,
           options: {
             relay: { type: 'string' },
+            'discover-dir': { type: 'string', multiple: true },
+            verbose: { type: 'boolean', default: false },
+          },
+        }).values);
+      case 'serve':
+        return await serveCommand(parseArgs({
+          args: rest,
+          options: {
+            stdio: { type: 'boolean', default: false },
+            http: { type: 'boolean', default: false },
+            port: { type: 'string' },
             'discover-dir': { type: 'string', multiple: true },
             verbose: { type: 'boolean', default: false },
           },

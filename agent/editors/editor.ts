@@ -19,10 +19,40 @@ export interface Editor {
   close(): Promise<void>;
 }
 
+/** A server address a source knows of, attached or not: what connect_editor lists. */
+export interface EditorCandidate {
+  /** A socket path or host:port. */
+  readonly address: string;
+  /** The editor's pid when known: attached, or named in the socket (`nvim.<pid>.0`). */
+  readonly pid: number | null;
+  /** attached: an editor is attached through it; unreachable: the last attempt failed; pending: not tried yet. */
+  readonly state: 'attached' | 'unreachable' | 'pending';
+  /** The id of the editor attached through it, if any. */
+  readonly editor: string | null;
+  /** Why the last attempt failed, if it did. */
+  readonly error: string | null;
+}
+
+/** What `EditorSource.attach` found at an address. */
+export interface Attached {
+  readonly editor: Editor;
+  /** True when that editor was attached before (through this address or another). */
+  readonly already: boolean;
+}
+
 /** Emits the current set of editors whenever it changes (one appears, exits, or its info changes). */
 export interface EditorSource {
   list(): readonly Editor[];
   get(id: string): Editor | undefined;
   onChange(listener: (editors: readonly Editor[]) => void): () => void;
+  /** Every address known (found by discovery, configured, or attached on request), sorted by address. */
+  candidates(): readonly EditorCandidate[];
+  /**
+   * Attaches the editor at `address` (a socket path, made absolute, or host:port) now, whatever
+   * the discovery backoff says, and keeps watching that address. Resolves with the editor attached
+   * through it (or the same editor reached through another address); rejects with the reason when
+   * nothing usable answers there.
+   */
+  attach(address: string, signal: AbortSignal): Promise<Attached>;
   stop(): Promise<void>;
 }

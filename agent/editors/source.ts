@@ -1,6 +1,7 @@
 /**
- * The agent's editor source: every Neovim found on this machine (nvim/watcher.ts), as one
- * EditorSource for the relay link and the local server. Stopping it detaches every editor.
+ * The agent's editor source: every Neovim found on this machine (nvim/watcher.ts), plus those
+ * attached on request (connect_editor), as one EditorSource for the relay link and the local
+ * server. Stopping it detaches every editor.
  */
 import type { EditorSource } from './editor.ts';
 import { NvimWatcher, type NvimWatcherOptions } from './nvim/watcher.ts';
@@ -17,6 +18,8 @@ export function createEditorSource(options: EditorSourceOptions = {}): EditorSou
     list: () => registry.list(),
     get: (id) => registry.get(id),
     onChange: (listener) => registry.onChange(listener),
+    candidates: () => watcher.candidates(),
+    attach: (address, signal) => watcher.attach(address, signal),
     stop: () => watcher.stop(),
   };
 }

@@ -2,21 +2,29 @@
  * Runs the calls the relay sends. The agent is the last line of defence (DESIGN.md "Trust and
  * authority"): it validates arguments again, treats the token's scopes as an upper bound, and
  * never applies one call id twice — a repeated id gets the remembered outcome, or nothing while
- * the first is still running.
+ * the first is still running. Only the outcomes of tools that change something are kept (they are
+ * small: positions, counts, ticks); a repeated read simply reads again, so pages of text are not
+ * held in memory. Editor tools run on the editor the call names; agent-level tools
+ * (routing 'agent', e.g. connect_editor; their call names no editor) run against the editor
+ * source itself, and are UNSUPPORTED when the dispatcher was given a bare lookup.
  */
 import type { z } from 'zod';
-import { checkScope, fail, LIMITS, parseArgs, toolByName, type Call, type ToolOutcome } from '../../protocol/index.ts';
+import { checkScope, fail, LIMITS, parseArgs, toolByName, type Call, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import type { EditorSource } from '../editors/editor.ts';
+import { runAgentTool, servesAgentTools, type AgentEditors } from '../tools/index.ts';
 
 type CallMessage = z.infer<typeof Call>;
 
+/** The editors a dispatcher runs calls on: a lookup, or the whole source (for agent-level tools too). */
+export type DispatcherEditors = Pick<EditorSource, 'get'> | (Pick<EditorSource, 'get'> & AgentEditors);
+
 export class Dispatcher {
-  readonly #editors: Pick<EditorSource, 'get'>;
+  readonly #editors: DispatcherEditors;
   readonly #running = new Map<string, AbortController>();
-  /** Completed call ids, oldest first (Map keeps insertion order), bounded. */
+  /** Outcomes of completed mutating calls by id, oldest first (Map keeps insertion order), bounded. */
   readonly #done = new Map<string, ToolOutcome>();
 
-  constructor(editors: Pick<EditorSource, 'get'>) {
+  constructor(editors: DispatcherEditors) {
     this.#editors = editors;
   }
 
@@ -30,7 +38,7 @@ export class Dispatcher {
     const timer = setTimeout(() => controller.abort(new DeadlineExceeded()), call.deadline_ms);
     try {
       const outcome = await this.#run(call, controller.signal);
-      this.#remember(call.id, outcome);
+      if (!toolByName(call.tool)?.annotations.readOnlyHint) this.#remember(call.id, outcome);
       return outcome;
     } finally {
       clearTimeout(timer);
@@ -55,13 +63,19 @@ export class Dispatcher {
     if (denied) return denied;
     const parsed = parseArgs(spec, call.args);
     if (!parsed.ok) return parsed.outcome;
-    const editor = this.#editors.get(call.editor);
-    if (!editor) {
-      return fail('EDITOR_OFFLINE', `Editor ${call.editor} is no longer attached to this agent.`);
+    let run: Promise<ToolOutcome>;
+    if (spec.routing === 'agent') {
+      if (!servesAgentTools(this.#editors)) return fail('UNSUPPORTED', `This agent does not serve ${spec.name}.`);
+      run = runAgentTool(spec.name, this.#editors, parsed.args, signal);
+    } else {
+      const editor = this.#editors.get(call.editor);
+      if (!editor) {
+        return fail('EDITOR_OFFLINE', `Editor ${call.editor} is no longer attached to this agent.`);
+      }
+      run = editor.run(spec.name, parsed.args, signal);
     }
-    const run = editor.run(spec.name, parsed.args, signal);
     const aborted = new Promise<ToolOutcome>((resolve) => {
-      const onAbort = (): void => resolve(abortOutcome(signal.reason));
+      const onAbort = (): void => resolve(abortOutcome(signal.reason, spec));
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
     });
@@ -80,9 +94,9 @@ export class Dispatcher {
 class DeadlineExceeded extends Error {}
 class Cancelled extends Error {}
 
-function abortOutcome(reason: unknown): ToolOutcome {
+function abortOutcome(reason: unknown, spec: ToolSpec): ToolOutcome {
   if (reason instanceof DeadlineExceeded) {
-    return fail('TIMEOUT', 'The editor did not answer before the deadline.');
+    return fail('TIMEOUT', 'The editor did not answer before the deadline.', spec.timeoutHint === undefined ? {} : { hint: spec.timeoutHint });
   }
   return fail('CANCELLED', 'The call was cancelled before the editor answered.');
 }

@@ -47,3 +47,14 @@ export const BufferId = {
   buf: z.number().int().positive().describe('Buffer number.'),
   path: z.string().nullable().describe('Absolute path of the buffer\'s file, or null for an unnamed buffer.'),
 };
+
+/** A page-size argument: `noun` per page, `defaultN` unless asked, never more than `maxN`. */
+export function maxResultsArg(noun: string, defaultN: number, maxN: number) {
+  return z
+    .number()
+    .int()
+    .positive()
+    .max(maxN)
+    .optional()
+    .describe(`Most ${noun} to return. Default ${defaultN}, at most ${maxN}.`);
+}

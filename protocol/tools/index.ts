@@ -5,10 +5,44 @@ import { getStateBrief } from './get-state-brief.ts';
 import { listEditors } from './list-editors.ts';
 import { readBuffer } from './read-buffer.ts';
 import { writeBuffer } from './write-buffer.ts';
+import { addVirtualText } from './add-virtual-text.ts';
+import { clearDecorations } from './clear-decorations.ts';
+import { highlightRange } from './highlight-range.ts';
+import { setCursor } from './set-cursor.ts';
+import { getDiagnostics } from './get-diagnostics.ts';
+import { getState } from './get-state.ts';
+import { grepBuffers } from './grep-buffers.ts';
+import { connectEditor } from './connect-editor.ts';
+import { runCommand } from './run-command.ts';
+import { sendKeys } from './send-keys.ts';
+import { sendToTerminal } from './send-to-terminal.ts';
+import { applyDiff } from './apply-diff.ts';
+import { openFile } from './open-file.ts';
+import { saveBuffer } from './save-buffer.ts';
+import { substitute } from './substitute.ts';
+import { redo, undo } from './undo-redo.ts';
 
 export { findAndReplace, getStateBrief, listEditors, readBuffer, writeBuffer };
+export { addVirtualText, clearDecorations, highlightRange, setCursor };
+export { getDiagnostics, getState, grepBuffers };
+export { DIAGNOSTICS_LIMITS, SEVERITIES, Severity } from './get-diagnostics.ts';
+export { STATE_LIMITS } from './get-state.ts';
+export { STATE_CONTEXT_LINE_BYTES } from './get-state-brief.ts';
+export { GREP_LIMITS } from './grep-buffers.ts';
+export { DECORATION_COLORS, DecorationColor, DecorationId, VIRTUAL_TEXT_LIMITS } from './decorations.ts';
+export { connectEditor, runCommand, sendKeys, sendToTerminal };
+export { CONNECT_EDITOR_LIMITS, EditorCandidate } from './connect-editor.ts';
+export { PROMPT_TIMEOUT_HINT, RUN_COMMAND_LIMITS } from './run-command.ts';
+export { SEND_KEYS_LIMITS } from './send-keys.ts';
+export { SEND_TO_TERMINAL_LIMITS, TerminalRef } from './send-to-terminal.ts';
+export { applyDiff, openFile, redo, saveBuffer, substitute, undo };
+export { APPLY_DIFF_LIMITS } from './apply-diff.ts';
+export { parseUnifiedDiff, type DiffEdit, type DiffHunk, type ParsedDiff } from './unified-diff.ts';
+export { SAVE_TIMEOUT_HINT } from './save-buffer.ts';
+export { SUBSTITUTE_FLAGS, SUBSTITUTE_LIMITS } from './substitute.ts';
+export { UNDO_LIMITS } from './undo-redo.ts';
 
-export const TOOLS: readonly ToolSpec[] = [listEditors, getStateBrief, readBuffer, findAndReplace, writeBuffer];
+export const TOOLS: readonly ToolSpec[] = [listEditors, connectEditor, getStateBrief, getState, readBuffer, grepBuffers, getDiagnostics, findAndReplace, applyDiff, writeBuffer, substitute, undo, redo, setCursor, highlightRange, addVirtualText, clearDecorations, openFile, saveBuffer, runCommand, sendKeys, sendToTerminal];
 
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 

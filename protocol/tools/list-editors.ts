@@ -8,7 +8,8 @@ export const listEditors = defineTool({
   description:
     'List every Neovim and Vim online through vimrelay, on every connected machine: id, device, kind, version, name, cwd, current file, pid. ' +
     'Call this first when you do not know which editor to use, or when a tool says the editor is ambiguous or offline. ' +
-    'For the buffers and windows inside one editor, use get_state_brief instead.',
+    'For the buffers and windows inside one editor, use get_state_brief instead. ' +
+    'Not paginated: each machine reports at most 200 editors.',
   permission: 'read',
   routing: 'hub',
   annotations: READ_ONLY,

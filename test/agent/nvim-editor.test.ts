@@ -48,7 +48,8 @@ describe('NvimEditor', () => {
   });
 
   it('answers UNSUPPORTED for a tool it does not implement', async () => {
-    expect(await f.call('apply_diff', {})).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED' } });
+    // list_editors is answered by the relay or the local server, never by an editor.
+    expect(await f.editor.run('list_editors', {}, new AbortController().signal)).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED' } });
   });
 
   it('turns a Lua error into EDITOR_ERROR', async () => {

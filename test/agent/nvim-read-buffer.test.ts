@@ -132,6 +132,17 @@ describe('read_buffer caps on a 100k-line buffer', () => {
     expect(pages).toBeGreaterThan(1);
   });
 
+  it('counts the byte cap as JSON, so that quotes and control characters cannot push a page past it', async () => {
+    // Each line is 1,000 bytes of text but about 2,000 or 6,000 bytes of JSON.
+    const buf = await f.nvim.lua<number>(
+      'local b = vim.api.nvim_create_buf(true, false); local l = {}; for i = 1, 300 do l[i] = string.rep(i % 2 == 0 and \'"\' or "\\1", 1000) end; vim.api.nvim_buf_set_lines(b, 0, -1, true, l); return b',
+    );
+    const page = await f.ok('read_buffer', { buffer: buf });
+    expect(page.truncated).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(LIMITS.maxResultBytes);
+    expect(page.next_start_line).toBe((page.lines as string[]).length + 1);
+  });
+
   it('refuses a single line longer than the byte cap, pointing past it', async () => {
     const buf = await f.nvim.lua<number>('local b = vim.api.nvim_create_buf(true, false); vim.api.nvim_buf_set_lines(b, 0, -1, true, {"short", string.rep("ü", ...), "after"}); return b', LIMITS.maxResultBytes);
     expect(await f.ok('read_buffer', { buffer: buf, end_line: 3 })).toMatchObject({ lines: ['short'], truncated: true, next_start_line: 2 });

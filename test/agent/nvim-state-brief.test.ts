@@ -2,8 +2,7 @@
 // alternate windows with cursor (columns in characters) and context, and terminals.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../protocol/index.ts';
-import { CONTEXT_LINE_MAX_BYTES } from '../../agent/editors/nvim/tools/get-state-brief.ts';
+import { LIMITS, STATE_CONTEXT_LINE_BYTES } from '../../protocol/index.ts';
 import { startEditor, type EditorFixture } from './support.ts';
 
 const A = Array.from({ length: 10 }, (_, i) => `a${i + 1} héllo — 日本語 😀`);
@@ -18,7 +17,8 @@ describe('get_state_brief', () => {
   it('describes mode, cwd and buffers, listed first', async () => {
     await f.nvim.lua('vim.api.nvim_create_buf(false, true)');
     const data = await f.ok('get_state_brief');
-    expect(data).toMatchObject({ mode: 'n', cwd: f.nvim.cwd, buffers_truncated: false, terminals: [] });
+    expect(data).toMatchObject({ mode: 'n', cwd: f.nvim.cwd, buffers_truncated: false });
+    expect(data).not.toHaveProperty('terminals');
     const buffers = data.buffers as Record<string, unknown>[];
     expect(buffers[0]).toEqual({
       buf: 1,
@@ -54,7 +54,7 @@ describe('get_state_brief', () => {
       win: await f.nvim.lua('return vim.api.nvim_get_current_win()'),
       path: join(f.nvim.cwd, 'b.txt'),
       cursor: { line: 1, col: 1 },
-      context: { start_line: 1, lines: ['b1', 'b2'] },
+      context: { start_line: 1, lines: ['b1', 'b2'], lines_cut: false },
     });
     expect(alternate).toMatchObject({
       role: 'alternate',
@@ -67,10 +67,11 @@ describe('get_state_brief', () => {
 
   it('cuts very long context lines at a character boundary', async () => {
     await f.nvim.lua('vim.api.nvim_buf_set_lines(0, 0, 1, true, {string.rep("ü", 5000)}); vim.api.nvim_win_set_cursor(0, {1, 0})');
-    const [active] = (await f.ok('get_state_brief')).windows as { context: { lines: string[] } }[];
+    const [active] = (await f.ok('get_state_brief')).windows as { context: { lines: string[]; lines_cut: boolean } }[];
     const first = active?.context.lines[0] ?? '';
-    expect(Buffer.byteLength(first)).toBeLessThanOrEqual(CONTEXT_LINE_MAX_BYTES);
-    expect(first).toBe('ü'.repeat(CONTEXT_LINE_MAX_BYTES / 2));
+    expect(Buffer.byteLength(first)).toBeLessThanOrEqual(STATE_CONTEXT_LINE_BYTES);
+    expect(first).toBe('ü'.repeat(STATE_CONTEXT_LINE_BYTES / 2));
+    expect(active?.context.lines_cut).toBe(true);
     await f.nvim.client.command('undo');
   });
 

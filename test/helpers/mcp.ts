@@ -1,7 +1,17 @@
-/** A real MCP SDK client over Streamable HTTP with a bearer token, and result helpers. */
+/**
+ * A real MCP SDK client (Streamable HTTP with a bearer token, or stdio spawning `vimrelay serve
+ * --stdio`), and result helpers that hold every result to the catalog's conventions:
+ * `callOk` fails the test unless the structuredContent validates against the outputSchema the
+ * server listed for that tool (checked with @cfworker/json-schema, as the servers do), the text
+ * content is the same JSON, and the text stays under LIMITS.maxResultBytes; `callErr` fails it
+ * unless the error has a known code, a message and a hint.
+ */
+import { Validator, type Schema } from '@cfworker/json-schema';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LIMITS, ToolError } from '../../protocol/index.ts';
 
 export async function connectMcp(mcpUrl: string, token: string): Promise<Client> {
   const client = new Client({ name: 'vimrelay-tests', version: '0.0.0' });
@@ -12,24 +22,92 @@ export async function connectMcp(mcpUrl: string, token: string): Promise<Client>
   return client;
 }
 
-/** Calls a tool and returns its structured content, failing the test on a tool error. */
+export interface StdioConnection {
+  client: Client;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** The server process's pid. */
+  pid: number | null;
+}
+
+/** Spawns `command args` as an MCP stdio server with exactly `env`, and connects to it. */
+export async function connectStdio(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<StdioConnection> {
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const client = new Client({ name: 'vimrelay-tests', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => err, pid: transport.pid };
+}
+
+/** Throws unless `value` validates against `schema` (JSON Schema 2020-12, as tools/list gives it). */
+export function assertMatchesSchema(schema: unknown, value: unknown, what: string): void {
+  const result = new Validator(schema as Schema, '2020-12', false).validate(value);
+  if (!result.valid) {
+    const errors = result.errors.map((e) => `${e.instanceLocation}: ${e.error}`).join('; ');
+    throw new Error(`${what} does not match its outputSchema: ${errors}`);
+  }
+}
+
+/** The outputSchema of every listed tool, per client (listed once). */
+const outputSchemas = new WeakMap<Client, Promise<Map<string, unknown>>>();
+
+function outputSchemaOf(client: Client, name: string): Promise<unknown> {
+  let schemas = outputSchemas.get(client);
+  if (!schemas) {
+    schemas = client.listTools().then(({ tools }) => new Map(tools.map((t) => [t.name, t.outputSchema])));
+    outputSchemas.set(client, schemas);
+  }
+  return schemas.then((m) => m.get(name));
+}
+
+/**
+ * Calls a tool and returns its structured content, failing the test on a tool error, on content
+ * that does not match the tool's listed outputSchema, on text that is not the same JSON, or on a
+ * result over LIMITS.maxResultBytes.
+ */
 export async function callOk(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const res = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return resultOf(client, name, (await client.callTool({ name, arguments: args })) as CallToolResult);
+}
+
+/** The structured content of a successful result, checked as callOk checks it. */
+export async function resultOf(client: Client, name: string, res: CallToolResult): Promise<Record<string, unknown>> {
   if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content)}`);
   if (!res.structuredContent) throw new Error(`${name} returned no structuredContent`);
+  const schema = await outputSchemaOf(client, name);
+  if (schema === undefined) throw new Error(`${name} has no outputSchema in tools/list`);
+  assertMatchesSchema(schema, res.structuredContent, `${name}'s structuredContent`);
   const text = res.content[0]?.type === 'text' ? res.content[0].text : undefined;
   if (text === undefined || JSON.stringify(JSON.parse(text)) !== JSON.stringify(res.structuredContent)) {
     throw new Error(`${name}: text content is not the same JSON as structuredContent`);
   }
+  const bytes = new TextEncoder().encode(text).byteLength;
+  if (bytes > LIMITS.maxResultBytes) throw new Error(`${name}: ${bytes} bytes of text, over the ${LIMITS.maxResultBytes}-byte cap`);
   return res.structuredContent;
 }
 
-/** Calls a tool that must fail and returns its `error` object ({code, message, hint, ...}). */
+/**
+ * Calls a tool that must fail and returns its `error` object ({code, message, hint, ...}), failing
+ * the test unless the code is a known one and the message and hint are not empty.
+ */
 export async function callErr(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown> & { code: string; hint: string }> {
   const res = (await client.callTool({ name, arguments: args })) as CallToolResult;
   if (!res.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(res.structuredContent)}`);
+  return errorOf(name, res);
+}
+
+/** The `error` of a failed result, checked as callErr checks it. */
+export function errorOf(name: string, res: CallToolResult): Record<string, unknown> & { code: string; hint: string } {
   const first = res.content[0];
   if (first?.type !== 'text') throw new Error(`${name}: error without text content`);
-  const body = JSON.parse(first.text) as { error: Record<string, unknown> & { code: string; hint: string } };
-  return body.error;
+  const body = JSON.parse(first.text) as { error?: unknown };
+  const parsed = ToolError.safeParse(body.error);
+  if (!parsed.success) throw new Error(`${name}: the error is not {code, message, hint}: ${first.text}`);
+  if (!parsed.data.message.trim() || !parsed.data.hint.trim()) throw new Error(`${name}: the error has an empty message or hint: ${first.text}`);
+  return parsed.data;
 }

@@ -2,7 +2,7 @@
 // signature check with real keys, bearer parsing and RFC 6750 challenges, the owner-secret compare.
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { bearerToken, challenge } from '../../worker/auth/bearer.ts';
+import { bearerToken, challenge } from '../../protocol/http/bearer.ts';
 import { audienceFor, checkClaims, checkHeader, CLOCK_TOLERANCE_S, describe as describeRejection, type TokenClaims } from '../../worker/auth/claims.ts';
 import { signToken, verifyToken } from '../../worker/auth/jwt.ts';
 import type { SigningKey } from '../../worker/auth/keys.ts';

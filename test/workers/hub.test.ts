@@ -254,6 +254,45 @@ describe('routing a call', () => {
   });
 });
 
+describe('agent-level tools (connect_editor)', () => {
+  const listed = { action: 'listed', editor: null, candidates: [], candidates_total: 0, candidates_truncated: false };
+
+  it('NO_EDITOR when no agent is connected, saying to start one', async () => {
+    const outcome = outcomeOf(await rawCall(access.token, 'connect_editor', {}));
+    expect(errorCode(outcome)).toBe('NO_EDITOR');
+    expect(!outcome.ok && outcome.error.hint).toMatch(/vimrelay agent/);
+  });
+
+  it('goes to the only agent, even one with no editor, with an empty editor and without `device`', async () => {
+    const { agent, minted } = await device(uniqueName('bare'), []);
+    const pending = rawCall(access.token, 'connect_editor', { device: minted.name, socket_path: '/tmp/nvim.sock' });
+    const call = await agent.next('call');
+    expect(call).toMatchObject({ tool: 'connect_editor', editor: '', args: { socket_path: '/tmp/nvim.sock' } });
+    agent.answer(call.id, { ok: true, data: listed });
+    expect(outcomeOf(await pending)).toEqual({ ok: true, data: listed });
+  });
+
+  it('with several agents: `device` picks one by name; none is AMBIGUOUS_EDITOR, an unknown one EDITOR_NOT_FOUND, both listing devices', async () => {
+    const a = await device(uniqueName('desk'));
+    const b = await device(uniqueName('laptop'), []);
+    const names = [a.minted.name, b.minted.name].sort();
+
+    const ambiguous = outcomeOf(await rawCall(access.token, 'connect_editor', {}));
+    expect(errorCode(ambiguous)).toBe('AMBIGUOUS_EDITOR');
+    expect(!ambiguous.ok && ambiguous.error.devices).toEqual(names);
+    const unknown = outcomeOf(await rawCall(access.token, 'connect_editor', { device: 'nowhere' }));
+    expect(errorCode(unknown)).toBe('EDITOR_NOT_FOUND');
+    expect(!unknown.ok && unknown.error.devices).toEqual(names);
+
+    // Nothing reached either agent: the next message b gets is this call.
+    const pending = rawCall(access.token, 'connect_editor', { device: b.minted.name, index: 2 });
+    const call = await b.agent.next('call');
+    expect(call).toMatchObject({ editor: '', args: { index: 2 } });
+    b.agent.answer(call.id, { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'no candidate 2', hint: 'h' } });
+    expect(errorCode(outcomeOf(await pending))).toBe('INVALID_ARGUMENT');
+  });
+});
+
 describe('a call that ends without a result', () => {
   it('EDITOR_OFFLINE when the agent socket closes mid-call; the registry empties', async () => {
     const { agent } = await device(uniqueName('flaky'));

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS, listEditors, readBuffer, writeBuffer, type ToolOutcome } from '../../protocol/index.ts';
 import { callDeadlineMs, extraAllowedOrigins, relayOrigin } from '../../worker/config.ts';
 import { declaredTooLarge, readCapped } from '../../worker/http/body.ts';
-import { originAllowed } from '../../worker/http/origin.ts';
+import { originAllowed } from '../../protocol/http/origin.ts';
 import { checkScope, publicEditorId, resolveEditor, type OnlineEditor } from '../../protocol/index.ts';
 
 function online(device: string, localId: string): OnlineEditor {

@@ -3,13 +3,13 @@
  * anything; the stream is then counted as it arrives, so a body without Content-Length (chunked)
  * or one that lies about it is cut off as soon as it passes the cap.
  */
+import { contentLengthOver } from '../../protocol/http/mcp-edge.ts';
 
 export type CappedBody = { ok: true; text: string } | { ok: false; tooLarge: true };
 
 /** Whether the declared Content-Length alone is over `maxBytes` (a missing header is not). */
 export function declaredTooLarge(request: Request, maxBytes: number): boolean {
-  const declared = request.headers.get('Content-Length');
-  return declared !== null && Number(declared) > maxBytes;
+  return contentLengthOver(request.headers.get('Content-Length'), maxBytes);
 }
 
 /** Reads the body as UTF-8 text, refusing more than `maxBytes` bytes. */

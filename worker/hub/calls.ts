@@ -29,12 +29,14 @@ export class CallTable {
 
   /**
    * Registers a call and arms its deadline. At the deadline, `onExpire` runs (the Hub tells the
-   * agent to cancel) and the call is answered TIMEOUT. Returns the wire id and the outcome promise.
+   * agent to cancel) and the call is answered TIMEOUT, with `timeoutHint` when the tool has one.
+   * Returns the wire id and the outcome promise.
    */
   start(
     slot: Omit<CallSlot, 'id'>,
     deadlineMs: number,
     onExpire: (slot: CallSlot) => void,
+    timeoutHint?: string,
   ): { id: string; outcome: Promise<ToolOutcome> } {
     const id = crypto.randomUUID();
     const outcome = new Promise<ToolOutcome>((resolve) => {
@@ -42,7 +44,8 @@ export class CallTable {
         const pending = this.pending.get(id);
         if (!pending) return;
         onExpire(pending);
-        this.settle(id, fail('TIMEOUT', `The editor did not answer within ${deadlineMs} ms; the call was cancelled.`));
+        const hint = timeoutHint === undefined ? {} : { hint: timeoutHint };
+        this.settle(id, fail('TIMEOUT', `The editor did not answer within ${deadlineMs} ms; the call was cancelled.`, hint));
       }, deadlineMs);
       this.pending.set(id, { ...slot, id, resolve, timer });
     });

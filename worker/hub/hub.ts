@@ -20,13 +20,15 @@ import {
   type AgentMessage,
   type PermissionClass,
   type ToolOutcome,
+  type ToolSpec,
 } from '../../protocol/index.ts';
 import { describe, type TokenKind } from '../auth/claims.ts';
 import { TokenStore, type MintedToken, type MintRequest, type Revocation, type TokenRecord, type Verification } from '../auth/tokens.ts';
-import { bearerToken } from '../auth/bearer.ts';
+import { bearerToken } from '../../protocol/http/bearer.ts';
 import { callDeadlineMs, relayOrigin, type Vars } from '../config.ts';
 import { jsonError, unauthorized } from '../http/responses.ts';
 import { CallTable, type CallSlot } from './calls.ts';
+import { resolveDevice, type OnlineDevice } from '../../protocol/index.ts';
 import { Registry } from './registry.ts';
 import { checkScope, listEditorsOutcome, resolveEditor } from '../../protocol/index.ts';
 import { attachmentOf, CLOSE, closeQuietly, send, type Attachment } from './sockets.ts';
@@ -212,34 +214,59 @@ export class Hub extends DurableObject<Vars> {
 
   /**
    * Runs one tool call: scope check, then list_editors from the registry, or routing to one editor
-   * and waiting for its result until the deadline (CALL_DEADLINE_MS). Never throws for a tool
-   * failure: every failure is a ToolOutcome.
+   * (by `editor`) or, for an agent-level tool, to one device's agent (by `device`), and waiting
+   * for its result until the deadline (CALL_DEADLINE_MS). Never throws for a tool failure: every
+   * failure is a ToolOutcome.
    */
   async callTool(call: HubCall): Promise<ToolOutcome> {
     const tool = toolByName(call.tool);
     if (!tool) return fail('INVALID_ARGUMENT', `Unknown tool: ${call.tool}`);
     const denied = checkScope(tool, call.scopes);
     if (denied) return denied;
-    const online = this.registry.online();
     if (tool.routing === 'hub') {
-      if (tool.name === listEditors.name) return listEditorsOutcome(online);
+      if (tool.name === listEditors.name) return listEditorsOutcome(this.registry.online());
       return fail('UNSUPPORTED', `${tool.name} is not served by this relay.`);
     }
-    const route = resolveEditor(online, call.editor);
+    if (tool.routing === 'agent') {
+      const device = call.args.device;
+      const route = resolveDevice(this.onlineDevices(), typeof device === 'string' ? device : undefined);
+      if (!route.ok) return route.outcome;
+      // The device is chosen here; the agent gets the other arguments and no editor.
+      const { device: _device, ...args } = call.args;
+      return this.sendCall(route.device.deviceId, '', tool, args, call, `Device "${route.device.name}" is not connected; nothing was sent.`);
+    }
+    const route = resolveEditor(this.registry.online(), call.editor);
     if (!route.ok) return route.outcome;
-    const { deviceId, localId } = route.editor;
+    const { editor: _editor, ...args } = call.args;
+    return this.sendCall(route.editor.deviceId, route.editor.localId, tool, args, call, `Device of editor "${route.editor.info.id}" is not connected; nothing was sent.`);
+  }
 
+  /** Devices with a greeted, open agent socket, by name. */
+  private onlineDevices(): OnlineDevice[] {
+    const devices = new Map<string, OnlineDevice>();
+    for (const ws of this.ctx.getWebSockets()) {
+      const a = attachmentOf(ws);
+      if (a?.greeted && ws.readyState === WebSocket.READY_STATE_OPEN) devices.set(a.deviceId, { deviceId: a.deviceId, name: a.deviceName });
+    }
+    return [...devices.values()].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  }
+
+  /**
+   * Sends a call to the agent of `deviceId`, for its editor `localId` ('' for the agent itself),
+   * and waits for the result until the deadline. `offline` is the error when the device has no
+   * live socket.
+   */
+  private async sendCall(deviceId: string, localId: string, tool: ToolSpec, args: Record<string, unknown>, call: HubCall, offline: string): Promise<ToolOutcome> {
     const ws = this.ctx.getWebSockets(deviceId).find((s) => attachmentOf(s)?.greeted && s.readyState === WebSocket.READY_STATE_OPEN);
     const a = ws && attachmentOf(ws);
     if (!ws || !a) {
       // The registry outlived the socket (it closed a moment ago): nothing was sent.
       this.registry.drop(deviceId);
-      return fail('EDITOR_OFFLINE', `Device of editor "${route.editor.info.id}" is not connected; nothing was sent.`);
+      return fail('EDITOR_OFFLINE', offline);
     }
 
     const deadlineMs = callDeadlineMs(this.env);
-    const { id, outcome } = this.calls.start({ connId: a.connId, deviceId, callKey: call.callKey }, deadlineMs, (slot) => this.sendCancel(slot));
-    const { editor: _editor, ...args } = call.args;
+    const { id, outcome } = this.calls.start({ connId: a.connId, deviceId, callKey: call.callKey }, deadlineMs, (slot) => this.sendCancel(slot), tool.timeoutHint);
     const sent = send(ws, {
       type: 'call',
       id,

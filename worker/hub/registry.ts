@@ -4,8 +4,7 @@
  * `devices` table (`auth/devices.ts`). Knows nothing of sockets: the Hub says when a device's list
  * changes or goes away.
  */
-import type { WireEditor } from '../../protocol/index.ts';
-import { publicEditorId, type OnlineEditor } from '../../protocol/index.ts';
+import { onlineEditor, type OnlineEditor, type WireEditor } from '../../protocol/index.ts';
 
 // conn_id: the connection that reported the row, so that the close of a replaced connection
 // cannot remove what its successor reported (whichever order the two events arrive in).
@@ -72,22 +71,6 @@ export class Registry {
          ORDER BY d.name, e.local_id`,
       )
       .toArray()
-      .map((row) => {
-        const wire = JSON.parse(row.info) as WireEditor;
-        return {
-          deviceId: row.device_id,
-          localId: row.local_id,
-          info: {
-            id: publicEditorId(row.device_name, row.local_id),
-            device: row.device_name,
-            kind: wire.kind,
-            version: wire.version,
-            name: wire.name,
-            cwd: wire.cwd,
-            current_file: wire.current_file,
-            pid: wire.pid,
-          },
-        };
-      });
+      .map((row) => onlineEditor(row.device_id, row.device_name, { ...(JSON.parse(row.info) as WireEditor), id: row.local_id }));
   }
 }

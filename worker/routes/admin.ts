@@ -15,7 +15,7 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { ALL_SCOPES, PermissionClass } from '../../protocol/index.ts';
 import { hubFor, OWNER_ACCOUNT } from '../account.ts';
-import { bearerToken } from '../auth/bearer.ts';
+import { bearerToken } from '../../protocol/http/bearer.ts';
 import type { TokenKind } from '../auth/claims.ts';
 import { MAX_DEVICE_NAME } from '../auth/devices.ts';
 import { ownerSecretMatches } from '../auth/owner.ts';

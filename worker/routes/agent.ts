@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { hubFor } from '../account.ts';
-import { bearerToken } from '../auth/bearer.ts';
+import { bearerToken } from '../../protocol/http/bearer.ts';
 import { jsonError, unauthorized } from '../http/responses.ts';
 import type { AppEnv } from './types.ts';
 

@@ -4,10 +4,17 @@
  * most MAX_PROBES at once, each bounded by `probeTimeoutMs`), attaches those that answer, keeps
  * one editor per pid (one Neovim may listen on several sockets), backs off from addresses that
  * fail, refreshes attached editors' info, and drops editors as soon as they exit.
+ *
+ * On request (`attach`, for connect_editor) it attaches an address at once, backoff or not, and
+ * scans that address from then on, until the editor attached through it exits. `candidates`
+ * lists every address it knows with what became of it.
  */
 import { lstat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
 import { silentLogger, type Logger } from '../../log.ts';
+import type { Attached, EditorCandidate } from '../editor.ts';
 import type { EditorRegistry } from '../registry.ts';
+import { parseAddress } from './address.ts';
 import { ProbeBackoff } from './backoff.ts';
 import { defaultSocketAddresses, defaultSocketDirs, DEFAULT_MAX_ENTRIES, findSockets } from './discovery.ts';
 import { NvimEditor } from './editor.ts';
@@ -47,6 +54,12 @@ export class NvimWatcher {
   readonly #owners = new Map<string, NvimEditor>();
   readonly #probes = new Map<string, Promise<void>>();
   readonly #refreshing = new Set<NvimEditor>();
+  /** Addresses attached on request: scanned like the explicit ones while their editor lives. */
+  readonly #requested = new Set<string>();
+  /** Why the last probe of an address failed, for the addresses of the last scan. */
+  readonly #errors = new Map<string, string>();
+  /** The addresses of the last scan. */
+  #known: readonly string[] = [];
   #tick: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
 
@@ -80,9 +93,44 @@ export class NvimWatcher {
       });
   }
 
+  /** Every address known, sorted, with its state; see EditorSource.candidates. */
+  candidates(): EditorCandidate[] {
+    const addresses = [...new Set([...this.#known, ...this.#requested, ...this.#owners.keys()])].sort();
+    return addresses.map((address) => {
+      const owner = this.#owners.get(address);
+      if (owner && !owner.isClosed) return { address, pid: owner.pid, state: 'attached', editor: owner.id, error: null };
+      const error = this.#errors.get(address) ?? null;
+      return { address, pid: socketPid(address), state: error === null ? 'pending' : 'unreachable', editor: null, error };
+    });
+  }
+
+  /** Attaches `address` now; see EditorSource.attach. */
+  async attach(address: string, signal: AbortSignal): Promise<Attached> {
+    const target = normalize(address);
+    // A background probe of it may be running: let it finish, then see what it found.
+    await this.#probes.get(target);
+    const owner = this.#owners.get(target);
+    if (owner && !owner.isClosed) return { editor: owner, already: true };
+    this.#stop.signal.throwIfAborted();
+    const attempt = this.#attach(target, await identityOf(target), AbortSignal.any([signal, this.#stop.signal, AbortSignal.timeout(this.#probeTimeoutMs)]));
+    const settled = attempt.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#probes.set(target, settled);
+    void settled.finally(() => this.#probes.delete(target));
+    const attached = await attempt;
+    this.#requested.add(target);
+    return attached;
+  }
+
   async #scan(): Promise<void> {
-    const addresses = [...new Set([...this.#sockets, ...(await findSockets(this.#dirs, { maxEntries: this.#maxEntries }))])];
+    const found = await findSockets(this.#dirs, { maxEntries: this.#maxEntries });
+    const addresses = [...new Set([...this.#sockets, ...this.#requested, ...found])];
+    this.#known = addresses;
     this.#backoff.retain(addresses);
+    const present = new Set(addresses);
+    for (const address of this.#errors.keys()) if (!present.has(address)) this.#errors.delete(address);
     for (const address of addresses) {
       if (this.#stop.signal.aborted || this.#probes.size >= MAX_PROBES) break;
       if (this.#owners.has(address) || this.#probes.has(address)) continue;
@@ -96,29 +144,46 @@ export class NvimWatcher {
 
   async #probe(address: string, identity: string): Promise<void> {
     const signal = AbortSignal.any([this.#stop.signal, AbortSignal.timeout(this.#probeTimeoutMs)]);
+    await this.#attach(address, identity, signal).catch(() => undefined);
+  }
+
+  /**
+   * Attaches `address` and registers the editor, or the twin already attached with its pid.
+   * Rejects, recording the failure for the backoff and `candidates`, when it cannot.
+   */
+  async #attach(address: string, identity: string, signal: AbortSignal): Promise<Attached> {
     let editor: NvimEditor;
     try {
       editor = await NvimEditor.attach(address, { signal, logger: this.#logger });
     } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
       this.#backoff.failed(address, identity, Date.now());
-      this.#logger.debug('not a usable neovim', { address, error: error instanceof Error ? error.message : String(error) });
-      return;
+      this.#errors.set(address, message);
+      this.#logger.debug('not a usable neovim', { address, error: message });
+      throw error;
     }
     this.#backoff.forget(address);
+    this.#errors.delete(address);
     const twin = [...this.#owners.values()].find((e) => e.pid === editor.pid && !e.isClosed);
     if (this.#stop.signal.aborted || twin) {
       await editor.close();
-      if (twin) this.#owners.set(address, twin);
-      return;
+      if (!twin) throw new Error('The agent is stopping.');
+      this.#owners.set(address, twin);
+      return { editor: twin, already: true };
     }
     this.#owners.set(address, editor);
     this.#registry.add(editor);
     editor.onInfoChange(() => this.#registry.changed());
     void editor.exited.then(() => this.#drop(editor));
+    return { editor, already: false };
   }
 
   #drop(editor: NvimEditor): void {
-    for (const [address, owner] of this.#owners) if (owner === editor) this.#owners.delete(address);
+    for (const [address, owner] of this.#owners) {
+      if (owner !== editor) continue;
+      this.#owners.delete(address);
+      this.#requested.delete(address);
+    }
     this.#registry.remove(editor);
   }
 
@@ -131,6 +196,18 @@ export class NvimWatcher {
       .catch((error: unknown) => this.#logger.debug('neovim info refresh failed', { editor: editor.id, error: String(error) }))
       .finally(() => this.#refreshing.delete(editor));
   }
+}
+
+/** A socket path made absolute (from the agent's cwd); host:port as given. */
+function normalize(address: string): string {
+  return 'path' in parseAddress(address) ? resolve(address) : address;
+}
+
+/** The pid in a socket name of Neovim's own layout (`nvim.<pid>.<n>`), or null. */
+function socketPid(address: string): number | null {
+  const m = /^nvim\.(\d+)\.\d+$/.exec(basename(address));
+  const pid = m ? Number(m[1]) : 0;
+  return pid > 0 && Number.isSafeInteger(pid) ? pid : null;
 }
 
 /** Tells a socket file from a later one at the same path; '' for TCP or a missing file. */

@@ -3,7 +3,7 @@
 // The admin API is off here, so tokens are minted over the Hub's RPC, as the admin route does.
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALL_SCOPES } from '../../../protocol/index.ts';
+import { ALL_SCOPES, PROMPT_TIMEOUT_HINT } from '../../../protocol/index.ts';
 import { TOKEN_TTL } from '../../../worker/auth/tokens.ts';
 import { admin, editor, errorCode, FakeAgent, outcomeOf, postMcp, rawCall } from '../helpers.ts';
 
@@ -78,6 +78,16 @@ describe('CALL_DEADLINE_MS', () => {
     expect(call2.tool).toBe('get_state_brief');
     agent.answer(call2.id, { ok: false, error: { code: 'UNSUPPORTED', message: 'm', hint: 'h' } });
     expect(errorCode(outcomeOf(await next))).toBe('UNSUPPORTED');
+    await agent.close();
+  });
+
+  it('a tool with its own TIMEOUT hint (run_command: a prompt may hold the editor) gets it', async () => {
+    const device = await mintRpc('device', 'prompting');
+    const { agent } = await FakeAgent.online(device.token, [editor('nvim-1')]);
+    const pending = rawCall(access, 'run_command', { commands: "call input('x')" });
+    await agent.next('call');
+    const outcome = outcomeOf(await pending);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'TIMEOUT', hint: PROMPT_TIMEOUT_HINT } });
     await agent.close();
   });
 });

@@ -1,87 +1,53 @@
--- get_state_brief: mode, cwd, buffers (listed first, at most max_buffers), modified buffers, the
--- active window and the alternate one with cursor and context_lines lines of context each side
--- (each context line cut to context_line_bytes bytes at a character boundary), and terminals.
--- params: max_buffers, context_lines, context_line_bytes. Columns are 1-based characters.
+-- get_state_brief: mode, cwd, the active window and the alternate one with cursor and context,
+-- buffers (listed first), modified buffers, and terminals (the key only when there are any).
+-- params: max_buffers, context_lines, context_line_bytes, max_bytes. Buffers, modified buffers and
+-- terminals each hold at most max_buffers entries, and stop early when the result would pass
+-- max_bytes of JSON (windows are never left out); `buffers_truncated` says either happened.
+-- Columns are 1-based characters. get_state builds on this function (M.tools.get_state_brief).
 local M = ...
 local api = vim.api
 
--- `s` cut to at most `max` bytes without splitting a character.
-local function cut(s, max)
-  if #s <= max then
-    return s
-  end
-  local stop = max
-  -- Back off from continuation bytes (0x80-0xBF) to the start of the character at max + 1.
-  while stop > 0 and s:byte(stop + 1) >= 0x80 and s:byte(stop + 1) < 0xC0 do
-    stop = stop - 1
-  end
-  return s:sub(1, stop)
-end
-
-local function buffer_summary(b)
-  local loaded = api.nvim_buf_is_loaded(b)
-  return {
-    buf = b,
-    path = M.buf_path(b),
-    name = vim.fn.bufname(b),
-    listed = vim.bo[b].buflisted,
-    loaded = loaded,
-    modified = vim.bo[b].modified,
-    buftype = vim.bo[b].buftype,
-    filetype = vim.bo[b].filetype,
-    line_count = loaded and api.nvim_buf_line_count(b) or vim.NIL,
-    changedtick = loaded and api.nvim_buf_get_changedtick(b) or vim.NIL,
-  }
-end
-
-local function window_summary(win, role, p)
-  local b = api.nvim_win_get_buf(win)
-  local cursor = api.nvim_win_get_cursor(win)
-  local line, byte = cursor[1], cursor[2]
-  local first = math.max(1, line - p.context_lines)
-  local lines = api.nvim_buf_get_lines(b, first - 1, line + p.context_lines, false)
-  local current = lines[line - first + 1] or ''
-  for i, l in ipairs(lines) do
-    lines[i] = cut(l, p.context_line_bytes)
-  end
-  return {
-    win = win,
-    role = role,
-    buf = b,
-    path = M.buf_path(b),
-    cursor = { line = line, col = M.char_len(current:sub(1, byte)) + 1 },
-    context = { start_line = first, lines = lines },
-  }
-end
-
 return function(p)
-  local listed, unlisted, modified, terminals = {}, {}, {}, {}
-  for _, b in ipairs(api.nvim_list_bufs()) do
-    table.insert(vim.bo[b].buflisted and listed or unlisted, b)
-    if vim.bo[b].modified then
-      modified[#modified + 1] = b
-    end
-    if vim.bo[b].buftype == 'terminal' and #terminals < p.max_buffers then
-      terminals[#terminals + 1] = { buf = b, name = vim.fn.bufname(b), visible = #vim.fn.win_findbuf(b) > 0 }
-    end
-  end
-
-  local buffers = {}
-  for _, group in ipairs({ listed, unlisted }) do
-    for _, b in ipairs(group) do
-      if #buffers < p.max_buffers then
-        buffers[#buffers + 1] = buffer_summary(b)
-      end
-    end
-  end
-
+  local budget = M.budget(p.max_bytes)
   local active = api.nvim_get_current_win()
-  local windows = { window_summary(active, 'active', p) }
+  local windows = { M.window_view(active, 'active', p.context_lines, p.context_line_bytes) }
   local alternate_nr = vim.fn.winnr('#')
   if alternate_nr > 0 then
     local alternate = vim.fn.win_getid(alternate_nr)
     if alternate ~= 0 and alternate ~= active then
-      windows[2] = window_summary(alternate, 'alternate', p)
+      windows[2] = M.window_view(alternate, 'alternate', p.context_lines, p.context_line_bytes)
+    end
+  end
+  for _, w in ipairs(windows) do
+    budget.take(w, true)
+  end
+
+  local all, listed, unlisted = api.nvim_list_bufs(), {}, {}
+  for _, b in ipairs(all) do
+    table.insert(vim.bo[b].buflisted and listed or unlisted, b)
+  end
+  local truncated = false
+  -- Appends `item` to `list` within the cap and the budget; notes a truncation otherwise.
+  local function add(list, item)
+    if #list < p.max_buffers and budget.take(item) then
+      list[#list + 1] = item
+    else
+      truncated = true
+    end
+  end
+
+  local buffers, modified, terminals = {}, {}, {}
+  for _, group in ipairs({ listed, unlisted }) do
+    for _, b in ipairs(group) do
+      add(buffers, M.buffer_summary(b))
+    end
+  end
+  for _, b in ipairs(all) do
+    if vim.bo[b].modified then
+      add(modified, b)
+    end
+    if vim.bo[b].buftype == 'terminal' then
+      add(terminals, { buf = b, name = vim.fn.bufname(b), visible = #vim.fn.win_findbuf(b) > 0 })
     end
   end
 
@@ -89,9 +55,9 @@ return function(p)
     mode = vim.fn.mode(),
     cwd = vim.fn.getcwd(),
     buffers = buffers,
-    buffers_truncated = #listed + #unlisted > #buffers,
+    buffers_truncated = truncated,
     modified_buffers = modified,
     windows = windows,
-    terminals = terminals,
+    terminals = #terminals > 0 and terminals or nil,
   }
 end

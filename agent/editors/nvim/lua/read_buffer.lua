@@ -1,8 +1,9 @@
 -- read_buffer: one page of a buffer's live text (unsaved changes included), with its changedtick.
 -- params: buffer (number | path | nil), start_line, end_line (1-based, inclusive, optional),
 -- max_lines, max_bytes. Bounds are clamped and reversed ones swapped; the page stops before
--- max_lines lines or max_bytes bytes (each line counted with its newline) would be exceeded, and
--- then says where to continue. Only the page leaves the editor.
+-- max_lines lines or max_bytes bytes would be exceeded (each line counted as its JSON string plus
+-- a separator, so that quotes, backslashes and control characters count as sent), and then says
+-- where to continue. Only the page leaves the editor.
 local M = ...
 local api = vim.api
 
@@ -20,15 +21,18 @@ return function(p)
   local page_end = math.min(last, first + p.max_lines - 1)
   local lines = page_end >= first and api.nvim_buf_get_lines(b, first - 1, page_end, true) or {}
   local bytes, kept = 0, 0
+  local first_size
   for i, line in ipairs(lines) do
-    if bytes + #line + 1 > p.max_bytes then
+    local size = #vim.json.encode(line) + 1
+    first_size = first_size or size
+    if bytes + size > p.max_bytes then
       break
     end
-    bytes = bytes + #line + 1
+    bytes = bytes + size
     kept = i
   end
   if kept == 0 and #lines > 0 then
-    M.fail('UNSUPPORTED', 'Line ' .. first .. ' alone is ' .. #lines[1] .. ' bytes, more than the ' .. p.max_bytes .. '-byte result cap.', {
+    M.fail('UNSUPPORTED', 'Line ' .. first .. ' alone is ' .. first_size .. ' bytes as JSON, more than the ' .. p.max_bytes .. '-byte result cap.', {
       line = first,
       line_bytes = #lines[1],
       hint = 'Read from start_line ' .. (first + 1) .. ' to skip it, or edit it with find_and_replace using a short, unique old_text.',

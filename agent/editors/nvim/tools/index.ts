@@ -8,11 +8,26 @@ import { getStateBriefTool } from './get-state-brief.ts';
 import { readBufferTool } from './read-buffer.ts';
 import type { NvimTool } from './tool.ts';
 import { writeBufferTool } from './write-buffer.ts';
+import { addVirtualTextTool } from './add-virtual-text.ts';
+import { clearDecorationsTool } from './clear-decorations.ts';
+import { highlightRangeTool } from './highlight-range.ts';
+import { setCursorTool } from './set-cursor.ts';
+import { getDiagnosticsTool } from './get-diagnostics.ts';
+import { getStateTool } from './get-state.ts';
+import { grepBuffersTool } from './grep-buffers.ts';
+import { runCommandTool } from './run-command.ts';
+import { sendKeysTool } from './send-keys.ts';
+import { sendToTerminalTool } from './send-to-terminal.ts';
+import { applyDiffTool } from './apply-diff.ts';
+import { openFileTool } from './open-file.ts';
+import { saveBufferTool } from './save-buffer.ts';
+import { substituteTool } from './substitute.ts';
+import { redoTool, undoTool } from './undo-redo.ts';
 
 export type { NvimTool } from './tool.ts';
 
 /** Every tool a Neovim answers. */
-export const NVIM_TOOLS: readonly NvimTool[] = [getStateBriefTool, readBufferTool, findAndReplaceTool, writeBufferTool];
+export const NVIM_TOOLS: readonly NvimTool[] = [getStateBriefTool, getStateTool, readBufferTool, grepBuffersTool, getDiagnosticsTool, findAndReplaceTool, applyDiffTool, writeBufferTool, substituteTool, undoTool, redoTool, setCursorTool, highlightRangeTool, addVirtualTextTool, clearDecorationsTool, openFileTool, saveBufferTool, runCommandTool, sendKeysTool, sendToTerminalTool];
 
 const BY_NAME = new Map(NVIM_TOOLS.map((t) => [t.spec.name, t]));
 

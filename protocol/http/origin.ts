@@ -1,7 +1,7 @@
 /**
  * Which browser origins may call `/mcp`. The MCP Streamable HTTP transport requires servers to
  * validate `Origin` against DNS rebinding (spec 2025-06-18 and 2025-11-25, "Security Warning").
- * Pure: the configured lists come in as arguments.
+ * Pure: the configured lists come in as arguments. Shared by the relay and the local server.
  */
 
 // Loopback origins on any port: local tools (the MCP Inspector, `npm start`) run there.

@@ -1,0 +1,69 @@
+/**
+ * `vimrelay serve`: this machine's editors as an MCP server, with no relay. `--stdio` for a client
+ * that spawns the command (Claude Code, Claude Desktop, Cursor); `--http` for one that connects to
+ * `http://127.0.0.1:<port>/mcp` with the token printed at start (kept under
+ * $XDG_CONFIG_HOME/vimrelay/local-token). Same catalog and checks as the relay path.
+ */
+import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { paths } from '../config/paths.ts';
+import { announceEditors } from '../editors/announce.ts';
+import { createEditorSource } from '../editors/source.ts';
+import { LocalForwarder } from '../local/forward.ts';
+import { DEFAULT_LOCAL_PORT, startLocalHttp } from '../local/http.ts';
+import { startLocalStdio } from '../local/stdio.ts';
+import { reserveStdout } from '../local/stdout.ts';
+import { loadOrCreateLocalToken, localTokenFile } from '../local/token.ts';
+import { createLogger } from '../log.ts';
+import { interrupted } from './signals.ts';
+
+export interface ServeOptions {
+  stdio?: boolean;
+  http?: boolean;
+  port?: string;
+  'discover-dir'?: string[];
+  verbose?: boolean;
+}
+
+export async function serveCommand(opts: ServeOptions): Promise<number> {
+  if (Boolean(opts.stdio) === Boolean(opts.http)) throw new Error('serve takes exactly one of --stdio and --http');
+  if (opts.port !== undefined && !opts.http) throw new Error('--port goes with --http');
+  const port = opts.port === undefined ? DEFAULT_LOCAL_PORT : parsePort(opts.port);
+  // First of all: from here on, nothing but protocol messages may reach stdout.
+  const channel = opts.stdio ? reserveStdout() : undefined;
+  // Listening before anything is printed: a client may stop us as soon as it reads the URL.
+  const stopped = interrupted();
+
+  const p = paths();
+  mkdirSync(p.stateDir, { recursive: true });
+  const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
+  const editors = createEditorSource({ logger, ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
+  const unannounce = announceEditors(editors, logger);
+  const forwarder = new LocalForwarder({ editors, device: hostname(), client: channel ? 'local:stdio' : 'local:http' });
+  try {
+    if (channel) {
+      const session = await startLocalStdio({ forwarder, stdin: process.stdin, stdout: channel, logger });
+      logger.info('serving MCP on stdio');
+      await Promise.race([session.closed, stopped]);
+      await session.close();
+    } else {
+      const token = loadOrCreateLocalToken(localTokenFile(p.configDir));
+      const server = await startLocalHttp({ forwarder, token, port, logger });
+      // The one place the token is shown; it is never logged.
+      process.stdout.write(`MCP URL: ${server.mcpUrl}\nAccess token: ${token}\n`);
+      logger.info('serving MCP over HTTP', { url: server.mcpUrl });
+      await stopped;
+      await server.close();
+    }
+  } finally {
+    unannounce();
+    await editors.stop();
+  }
+  return 0;
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65_535) throw new Error(`--port must be a port number (0 picks a free one), not ${text}`);
+  return port;
+}

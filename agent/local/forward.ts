@@ -1,0 +1,135 @@
+/**
+ * How `vimrelay serve` answers a validated tools/call with no relay: the `forward` of the shared
+ * MCP server (protocol/mcp-server.ts). list_editors is answered from this machine's editor source,
+ * with the ids the relay would give (`<device>/<local id>`, the local id accepted too); a call for
+ * an editor is routed as the Hub routes it (protocol/routing.ts) and run by the agent's Dispatcher,
+ * which validates again and enforces the deadline. A local client is the user at this machine
+ * (stdio: a process the user started; HTTP: a holder of the local token), so it holds every scope.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  ALL_SCOPES,
+  fail,
+  LIMITS,
+  listEditors,
+  listEditorsOutcome,
+  onlineEditor,
+  resolveDevice,
+  resolveEditor,
+  type OnlineEditor,
+  type ToolOutcome,
+} from '../../protocol/index.ts';
+import type { McpToolCall } from '../../protocol/mcp-server.ts';
+import type { EditorSource } from '../editors/editor.ts';
+import { Dispatcher } from '../relay/dispatcher.ts';
+
+export interface LocalForwarderOptions {
+  editors: EditorSource;
+  /** The device part of editor ids: the relay uses the enrolled name, local mode the hostname. */
+  device: string;
+  /** Who is calling, for the agent's prompts and audit log, e.g. `local:stdio`. */
+  client: string;
+  /** Deadline of one call (ms). Default LIMITS.callDeadlineMs, as through the relay. */
+  deadlineMs?: number;
+}
+
+/** How one call may be stopped: `signal` aborts it; `key` lets `cancel(key)` abort it later. */
+export interface RunControl {
+  readonly signal: AbortSignal;
+  /** The client's handle for the call (its JSON-RPC request id), for `notifications/cancelled`. */
+  readonly key?: string;
+}
+
+export class LocalForwarder {
+  readonly #opts: LocalForwarderOptions;
+  readonly #dispatcher: Dispatcher;
+  /** Calls in flight by client key. A key may repeat across clients: cancel aborts them all. */
+  readonly #byKey = new Map<string, Set<AbortController>>();
+
+  constructor(opts: LocalForwarderOptions) {
+    this.#opts = opts;
+    this.#dispatcher = new Dispatcher(opts.editors);
+  }
+
+  /** The editors online, as the relay's registry lists them: public ids, ordered by local id. */
+  online(): OnlineEditor[] {
+    const device = this.#opts.device;
+    return this.#opts.editors
+      .list()
+      .map((e) => e.info())
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((wire) => onlineEditor(device, device, wire));
+  }
+
+  /** Runs one call; resolves with its outcome, never rejects for a tool failure. */
+  async run(call: McpToolCall, control: RunControl): Promise<ToolOutcome> {
+    switch (call.spec.routing) {
+      case 'hub':
+        if (call.spec.name === listEditors.name) return listEditorsOutcome(this.online());
+        return fail('UNSUPPORTED', `${call.spec.name} is not served in local mode.`);
+      case 'editor': {
+        const route = resolveEditor(this.online(), call.editor);
+        if (!route.ok) return route.outcome;
+        return this.#dispatch(call, route.editor.localId, control);
+      }
+      case 'agent': {
+        // One agent serves here: `device` may only name this machine, routed as the Hub routes
+        // it; as there, the agent gets the arguments without `device`.
+        const { device, ...args } = call.args;
+        const route = resolveDevice([{ deviceId: this.#opts.device, name: this.#opts.device }], typeof device === 'string' ? device : undefined);
+        if (!route.ok) return route.outcome;
+        return this.#dispatch({ ...call, args }, '', control);
+      }
+    }
+  }
+
+  /** Aborts the calls in flight under `key`; false when there is none. */
+  cancel(key: string): boolean {
+    const running = this.#byKey.get(key);
+    if (!running) return false;
+    for (const controller of running) controller.abort();
+    return true;
+  }
+
+  /** Runs the call through the Dispatcher on editor `localId` ('' for a call to the agent itself). */
+  async #dispatch(call: McpToolCall, localId: string, control: RunControl): Promise<ToolOutcome> {
+    if (control.signal.aborted) return fail('CANCELLED', 'The call was cancelled before it reached the editor.');
+    const id = randomUUID();
+    const controller = new AbortController();
+    controller.signal.addEventListener('abort', () => this.#dispatcher.cancel(id), { once: true });
+    const stop = (): void => controller.abort();
+    control.signal.addEventListener('abort', stop, { once: true });
+    const untrack = this.#track(control.key, controller);
+    // As the Hub does: the editor is chosen here; the agent gets the rest of the arguments.
+    const { editor: _editor, ...args } = call.args;
+    try {
+      // handle() registers the id before its first await, so an abort from here on reaches it.
+      const outcome = await this.#dispatcher.handle({
+        type: 'call',
+        id,
+        tool: call.spec.name,
+        editor: localId,
+        args,
+        scopes: [...ALL_SCOPES],
+        client: this.#opts.client,
+        deadline_ms: this.#opts.deadlineMs ?? LIMITS.callDeadlineMs,
+      });
+      // Undefined only for an id already running, which a fresh UUID never is.
+      return outcome ?? fail('INTERNAL', 'The agent refused a call id it was already running.');
+    } finally {
+      control.signal.removeEventListener('abort', stop);
+      untrack();
+    }
+  }
+
+  #track(key: string | undefined, controller: AbortController): () => void {
+    if (key === undefined) return () => {};
+    const running = this.#byKey.get(key) ?? new Set();
+    running.add(controller);
+    this.#byKey.set(key, running);
+    return () => {
+      running.delete(controller);
+      if (running.size === 0) this.#byKey.delete(key);
+    };
+  }
+}

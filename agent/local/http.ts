@@ -1,0 +1,184 @@
+/**
+ * `vimrelay serve --http`: the MCP endpoint at `http://127.0.0.1:<port>/mcp`, Streamable HTTP and
+ * stateless like the relay's `/mcp` (a fresh server and transport per POST, no session, GET and
+ * DELETE 405). Binds the loopback address only (DESIGN.md: the agent listens on nothing else).
+ *
+ * Before the MCP layer it applies the relay's edge (protocol/http/mcp-edge.ts), in the same order
+ * and wording: method (405), Origin (403; no Origin or a loopback one passes), declared body size
+ * (413), the bearer token (401 with an RFC 6750 challenge; compared in constant time), body read
+ * under LIMITS.maxMcpBodyBytes (413), JSON (-32700), JSON-RPC shape (-32600). Any other path 404.
+ */
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { bearerToken } from '../../protocol/http/bearer.ts';
+import {
+  contentLengthOver,
+  MCP_CORS,
+  parseMcpBody,
+  REFUSAL,
+  RPC,
+  refusalBody,
+  unauthorizedRefusal,
+  type EdgeRefusal,
+} from '../../protocol/http/mcp-edge.ts';
+import { originAllowed } from '../../protocol/http/origin.ts';
+import { LIMITS } from '../../protocol/index.ts';
+import { buildMcpServer, cancelledRequestIds } from '../../protocol/mcp-server.ts';
+import type { Logger } from '../log.ts';
+import type { LocalForwarder } from './forward.ts';
+import { tokenMatches } from './token.ts';
+
+/** The only address the local server binds. */
+export const LOOPBACK_HOST = '127.0.0.1';
+/** The default port of `vimrelay serve --http` (the relay's `npm start` takes 8787). */
+export const DEFAULT_LOCAL_PORT = 8788;
+
+export interface LocalHttpOptions {
+  forwarder: LocalForwarder;
+  /** The bearer token every request must carry. */
+  token: string;
+  /** 0 picks a free port. Default DEFAULT_LOCAL_PORT. */
+  port?: number;
+  logger: Logger;
+}
+
+export interface LocalHttpServer {
+  /** `http://127.0.0.1:<port>/mcp` */
+  readonly mcpUrl: string;
+  readonly port: number;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+/** Starts listening on 127.0.0.1; rejects when the port is taken. */
+export async function startLocalHttp(opts: LocalHttpOptions): Promise<LocalHttpServer> {
+  // Known once listening, which is before the first request.
+  let selfOrigin = '';
+  const server = createServer((req, res) => {
+    handle(req, res, opts, selfOrigin).catch((error: unknown) => {
+      opts.logger.error('local MCP request failed', { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) send(res, { status: 500, code: RPC.internalError, message: 'Internal error.' });
+      else res.destroy();
+    });
+  });
+  await listen(server, opts.port ?? DEFAULT_LOCAL_PORT);
+  const { port } = server.address() as AddressInfo;
+  selfOrigin = `http://${LOOPBACK_HOST}:${port}`;
+  return {
+    mcpUrl: `${selfOrigin}/mcp`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function listen(server: HttpServer, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} on ${LOOPBACK_HOST} is in use; pass --port N`) : error);
+    };
+    server.once('error', onError);
+    server.listen({ port, host: LOOPBACK_HOST }, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, opts: LocalHttpOptions, selfOrigin: string): Promise<void> {
+  if (new URL(req.url ?? '/', selfOrigin).pathname !== '/mcp') {
+    res.writeHead(404, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such endpoint; MCP is served at /mcp.' } }));
+    return;
+  }
+  const origin = req.headers.origin ?? null;
+  // The browser is told nothing about an Origin we refuse.
+  const originOk = originAllowed(origin, selfOrigin, selfOrigin, []);
+  if (originOk && origin !== null) corsHeaders(res, origin, req.method === 'OPTIONS');
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204).end();
+    return;
+  }
+  if (req.method !== 'POST') return send(res, REFUSAL.method);
+  if (!originOk) return send(res, REFUSAL.origin);
+  if (contentLengthOver(req.headers['content-length'], LIMITS.maxMcpBodyBytes)) return send(res, REFUSAL.tooLarge, true);
+
+  const token = bearerToken(req.headers.authorization);
+  if (token === null) return send(res, unauthorizedRefusal(null), true);
+  if (!tokenMatches(token, opts.token)) return send(res, unauthorizedRefusal('the access token is not valid'), true);
+
+  const body = await readCapped(req, LIMITS.maxMcpBodyBytes);
+  if (body === 'gone') return;
+  if (body === 'too-large') return send(res, REFUSAL.tooLarge, true);
+  const parsed = parseMcpBody(body.text);
+  if (!parsed.ok) return send(res, parsed.refusal);
+
+  // Stateless: a cancellation comes in its own POST, so it is applied here, before the 202.
+  for (const id of cancelledRequestIds(parsed.messages)) opts.forwarder.cancel(JSON.stringify(id));
+
+  // The client going away cancels its calls, as on the relay.
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  const server = buildMcpServer((call, extra) =>
+    opts.forwarder.run(call, { signal: AbortSignal.any([extra.signal, gone.signal]), key: JSON.stringify(extra.requestId) }),
+  );
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    // The body was read (under the cap) and checked above; the transport takes it as parsed.
+    await transport.handleRequest(req, res, parsed.parsedBody);
+  } finally {
+    await server.close();
+  }
+}
+
+function corsHeaders(res: ServerResponse, origin: string, preflight: boolean): void {
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  res.setHeader('Vary', 'Origin');
+  res.setHeader('Access-Control-Expose-Headers', MCP_CORS.exposeHeaders.join(', '));
+  if (!preflight) return;
+  res.setHeader('Access-Control-Allow-Methods', MCP_CORS.allowMethods.join(', '));
+  res.setHeader('Access-Control-Allow-Headers', MCP_CORS.allowHeaders.join(', '));
+  res.setHeader('Access-Control-Max-Age', String(MCP_CORS.maxAgeSeconds));
+}
+
+/**
+ * Writes a refusal. `unread`: the body was not (wholly) read, so the connection is closed after
+ * the answer rather than kept alive behind a body nobody will read.
+ */
+function send(res: ServerResponse, refusal: EdgeRefusal, unread = false): void {
+  res.writeHead(refusal.status, { 'Content-Type': 'application/json', ...refusal.headers, ...(unread ? { Connection: 'close' } : {}) });
+  res.end(refusalBody(refusal));
+}
+
+/**
+ * The body as UTF-8 text; 'too-large' once it passes `maxBytes` (reading stops there); 'gone'
+ * when the client went away before sending all of it.
+ */
+function readCapped(req: IncomingMessage, maxBytes: number): Promise<{ text: string } | 'too-large' | 'gone'> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const onData = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      req.pause();
+      resolve('too-large');
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8') }));
+    // After 'end' or 'too-large' these change nothing: a promise settles once.
+    req.once('error', () => resolve('gone'));
+    req.once('close', () => resolve('gone'));
+  });
+}

@@ -1,0 +1,23 @@
+/**
+ * Reserving stdout for the MCP stdio channel (spec 2025-11-25 "Transports / stdio": the server
+ * MUST NOT write anything to stdout that is not a valid MCP message). Once reserved, every other
+ * write to `process.stdout` (a `console.log` in a dependency, a stray print) goes to stderr, and
+ * the returned stream is the only way left to stdout.
+ */
+import { Writable } from 'node:stream';
+
+/** Takes stdout for the protocol; call it before anything else may print. */
+export function reserveStdout(): Writable {
+  const stdout = process.stdout;
+  const write = stdout.write.bind(stdout);
+  const channel = new Writable({
+    // One chunk at a time, each handed on once stdout has taken it: back-pressure carries over.
+    write(chunk: Buffer, _encoding, done) {
+      write(chunk, (error) => done(error ?? null));
+    },
+  });
+  stdout.write = process.stderr.write.bind(process.stderr) as typeof stdout.write;
+  // EPIPE and the like (the client is gone) surface on the channel, where the session handles them.
+  stdout.on('error', (error) => channel.destroy(error));
+  return channel;
+}

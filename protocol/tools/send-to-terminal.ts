@@ -1,0 +1,60 @@
+/**
+ * send_to_terminal: text written to the job of a terminal buffer (its pty), as if typed there.
+ * Nothing is submitted unless asked: trailing newlines are stripped, and `submit` adds the Enter.
+ */
+import { z } from 'zod';
+import { defineTool } from '../tool.ts';
+import { editorArg } from './common.ts';
+import { PROMPT_TIMEOUT_HINT } from './run-command.ts';
+
+/** Caps of send_to_terminal. */
+export const SEND_TO_TERMINAL_LIMITS = {
+  /** Longest `text`, in characters. */
+  textChars: 64 * 1024,
+  /** Terminals an error lists at most. */
+  listedTerminals: 50,
+} as const;
+
+const L = SEND_TO_TERMINAL_LIMITS;
+
+/** A terminal buffer as the errors of send_to_terminal list it. */
+export const TerminalRef = z.object({
+  buf: z.number().int().positive(),
+  name: z.string().describe('The buffer name, e.g. term://~/src//4242:bash.'),
+  title: z.string().describe('The title the job set (b:term_title), or "".'),
+  running: z.boolean().describe('False when the job has exited.'),
+});
+
+export const sendToTerminal = defineTool({
+  name: 'send_to_terminal',
+  title: 'Send text to a terminal',
+  description:
+    'Write text to the program running in one of the editor\'s terminal buffers (:terminal), as if typed there, e.g. a shell command or an answer to a prompt. ' +
+    '`terminal` is a buffer number, or a name: an exact buffer name or title first, else a unique part of one. Default: the current buffer if it is a terminal, else the only terminal. ' +
+    'With submit false (default) trailing newlines are stripped and nothing is submitted; submit true strips them and presses Enter (a carriage return). ' +
+    `Text is at most ${L.textChars / 1024}K characters. Returns the bytes sent; the program's output appears in the terminal buffer (read it with read_buffer). ` +
+    'When no terminal matches, or several do, the error lists the terminals (buf, name, title, running; at most ' + `${L.listedTerminals}). ` +
+    'For Ex commands use run_command; for keystrokes in the editor itself use send_keys.',
+  permission: 'terminal',
+  routing: 'editor',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  timeoutHint: PROMPT_TIMEOUT_HINT,
+  input: z
+    .object({
+      editor: editorArg,
+      terminal: z
+        .union([z.number().int().positive(), z.string().min(1).max(4096)])
+        .optional()
+        .describe('Terminal buffer number, or (part of) its name or title. Default: the current buffer if it is a terminal, else the only terminal.'),
+      text: z.string().max(L.textChars).describe('What to type. Trailing newlines are stripped; use submit to press Enter.'),
+      submit: z.boolean().optional().describe('Press Enter (send a carriage return) after the text. Default false.'),
+    })
+    .strict(),
+  output: z.object({
+    buf: z.number().int().positive().describe('The terminal buffer.'),
+    name: z.string(),
+    channel: z.number().int().positive().describe('The job channel the text was written to.'),
+    bytes: z.number().int().nonnegative().describe('Bytes written, the carriage return included.'),
+    submitted: z.boolean(),
+  }),
+});

@@ -1,0 +1,212 @@
+// apply_diff on a real Neovim: every hunk or none, exact context, shifted hunks, end-of-file
+// markers, the required changedtick, and one undo step for the whole diff.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { APPLY_DIFF_LIMITS } from '../../protocol/index.ts';
+import { startEditor, type EditorFixture } from './support.ts';
+
+const diff = (...lines: string[]): string => lines.join('\n') + '\n';
+
+describe('apply_diff', () => {
+  let f: EditorFixture;
+  let buf: number;
+  /** Gives the scratch buffer fresh content, as its own undo step, and returns its changedtick. */
+  const reset = async (lines: string[]): Promise<number> => {
+    await f.nvim.lua('vim.api.nvim_buf_set_lines(..., 0, -1, true, select(2, ...)); vim.bo[...].undolevels = vim.bo[...].undolevels', buf, lines);
+    return f.nvim.lua<number>('return vim.api.nvim_buf_get_changedtick(...)', buf);
+  };
+  const tick = (): Promise<number> => f.nvim.lua<number>('return vim.api.nvim_buf_get_changedtick(...)', buf);
+  beforeAll(async () => {
+    f = await startEditor({ files: { 'file.txt': 'on disk\n' }, open: ['file.txt'] });
+    buf = await f.nvim.lua<number>('return vim.api.nvim_get_current_buf()');
+  });
+  beforeEach(() => f.nvim.lua('vim.cmd("stopinsert"); vim.bo.endofline = true; vim.bo.fixendofline = true'));
+  afterAll(() => f.stop());
+
+  const text = ['# héllo wörld', 'one', 'two — 日本語', 'three', 'four', 'five', 'six', 'seven 🎉', 'eight', 'nine'];
+
+  it('applies several hunks of non-ASCII text, ignoring the file names in the header, without saving', async () => {
+    const t = await reset(text);
+    const data = await f.ok('apply_diff', {
+      expected_changedtick: t,
+      diff: diff(
+        '--- a/some/other/name.md',
+        '+++ b/some/other/name.md',
+        '@@ -2,3 +2,3 @@',
+        ' one',
+        '-two — 日本語',
+        '+two — ｶﾀｶﾅ 🎉',
+        ' three',
+        '@@ -7,3 +7,4 @@',
+        ' six',
+        '-seven 🎉',
+        '+seven',
+        '+seven and a half ü',
+        ' eight',
+      ),
+    });
+    expect(data).toMatchObject({ buf, path: join(f.nvim.cwd, 'file.txt'), hunks_applied: 2, lines_added: 3, lines_removed: 2, total_lines: 11, shifted: [], shifted_count: 0 });
+    expect(data.changedtick).toBe(await tick());
+    expect(await f.lines()).toEqual(['# héllo wörld', 'one', 'two — ｶﾀｶﾅ 🎉', 'three', 'four', 'five', 'six', 'seven', 'seven and a half ü', 'eight', 'nine']);
+    expect(readFileSync(join(f.nvim.cwd, 'file.txt'), 'utf8')).toBe('on disk\n');
+  });
+
+  it('makes the whole diff one undo step', async () => {
+    const t = await reset(text);
+    await f.ok('apply_diff', {
+      expected_changedtick: t,
+      diff: diff('@@ -1 +1 @@', '-# héllo wörld', '+# title', '@@ -5,2 +5,0 @@', '-four', '-five', '@@ -10 +8,2 @@', ' nine', '+ten'),
+    });
+    expect(await f.lines()).toEqual(['# title', 'one', 'two — 日本語', 'three', 'six', 'seven 🎉', 'eight', 'nine', 'ten']);
+    await f.nvim.client.command('undo');
+    expect(await f.lines()).toEqual(text);
+  });
+
+  it('keeps its undo step apart from the insert the user is typing', async () => {
+    const t = await reset(['typed:', 'target']);
+    await f.nvim.client.input('A before');
+    await f.nvim.lua('return 1'); // input is processed before this request is answered
+    expect(await f.nvim.lua('return vim.api.nvim_get_mode().mode')).toBe('i');
+    const now = await tick();
+    expect(now).not.toBe(t);
+    await f.ok('apply_diff', { expected_changedtick: now, diff: diff('@@ -2 +2 @@', '-target', '+edited') });
+    await f.nvim.client.input(' after<Esc>');
+    await f.nvim.lua('return 1');
+    expect(await f.lines()).toEqual(['typed: before after', 'edited']);
+    await f.nvim.client.command('undo');
+    expect(await f.lines()).toEqual(['typed: before after', 'target']);
+  });
+
+  it('applies pure insertions (also at the top) and pure deletions', async () => {
+    const t = await reset(['a', 'b', 'c']);
+    await f.ok('apply_diff', {
+      expected_changedtick: t,
+      diff: diff('@@ -0,0 +1 @@', '+top', '@@ -1,0 +2,2 @@', '+after a', '+also', '@@ -3 +4,0 @@', '-c'),
+    });
+    expect(await f.lines()).toEqual(['top', 'a', 'after a', 'also', 'b']);
+  });
+
+  it('fills an empty buffer from a new file\'s diff, and can empty a buffer', async () => {
+    const t = await reset(['']);
+    await f.ok('apply_diff', { expected_changedtick: t, diff: diff('--- /dev/null', '+++ b/new.txt', '@@ -0,0 +1,2 @@', '+first ü', '+second') });
+    expect(await f.lines()).toEqual(['first ü', 'second']);
+    await f.ok('apply_diff', { expected_changedtick: await tick(), diff: diff('@@ -1,2 +0,0 @@', '-first ü', '-second') });
+    expect(await f.lines()).toEqual(['']);
+  });
+
+  it('reads an empty line in a hunk as an empty context line', async () => {
+    const t = await reset(['a', '', 'b']);
+    await f.ok('apply_diff', { expected_changedtick: t, diff: diff('@@ -1,3 +1,3 @@', ' a', '', '-b', '+B') });
+    expect(await f.lines()).toEqual(['a', '', 'B']);
+  });
+
+  it('refuses the whole diff when a later hunk does not match, showing the buffer where it should apply', async () => {
+    const t = await reset(text);
+    const outcome = await f.call('apply_diff', {
+      expected_changedtick: t,
+      diff: diff('@@ -2 +2 @@', '-one', '+ONE', '@@ -5,3 +5,3 @@', ' four', '-FIVE', '+5', ' six'),
+    });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: {
+        code: 'DIFF_MISMATCH',
+        message: expect.stringMatching(/^Hunk 2 \(@@ -5,3 \+5,3 @@\) does not match the buffer at line 6 .*Nothing was changed\.$/),
+        hint: expect.stringContaining('read_buffer'),
+        hunk: 2,
+        header: '@@ -5,3 +5,3 @@',
+        line: 6,
+        expected: 'FIVE',
+        actual: 'five',
+        buffer_lines: { start_line: 5, lines: ['four', 'five', 'six'], total_lines: 10 },
+        current_changedtick: t,
+      },
+    });
+    expect(await f.lines()).toEqual(text);
+    expect(await tick()).toBe(t);
+  });
+
+  it(`caps the lines a mismatch shows at ${APPLY_DIFF_LIMITS.mismatchLines}, each at ${APPLY_DIFF_LIMITS.lineBytes} bytes`, async () => {
+    const long = 'é'.repeat(APPLY_DIFF_LIMITS.lineBytes); // 2 bytes each
+    const lines = Array.from({ length: 100 }, (_, i) => (i === 0 ? long : `line ${i + 1}`));
+    const t = await reset(lines);
+    const old = lines.map((l) => `-${l}`);
+    old[99] = '-not the last line';
+    const outcome = await f.call('apply_diff', { expected_changedtick: t, diff: diff('@@ -1,100 +0,0 @@', ...old) });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    const shown = (outcome.error.buffer_lines as { lines: string[] }).lines;
+    expect(shown).toHaveLength(APPLY_DIFF_LIMITS.mismatchLines);
+    expect(shown[0]).toBe('é'.repeat(APPLY_DIFF_LIMITS.lineBytes / 2));
+    expect(outcome.error).toMatchObject({ line: 100, expected: 'not the last line', actual: 'line 100' });
+  });
+
+  it('applies a hunk whose line numbers are off at the nearest exact match, carrying the shift, and reports it', async () => {
+    const t = await reset(text);
+    const data = await f.ok('apply_diff', {
+      expected_changedtick: t,
+      // Hunk 1 is 3 lines early; hunk 2 is 2 early, and found 1 line from where hunk 1's shift puts it.
+      diff: diff('@@ -1,2 +1,2 @@', ' three', '-four', '+FOUR', '@@ -6 +6 @@', '-seven 🎉', '+SEVEN'),
+    });
+    expect(data).toMatchObject({ shifted: [{ hunk: 1, offset: 3 }, { hunk: 2, offset: 2 }], shifted_count: 2 });
+    expect(await f.lines()).toEqual(['# héllo wörld', 'one', 'two — 日本語', 'three', 'FOUR', 'five', 'six', 'SEVEN', 'eight', 'nine']);
+  });
+
+  it('refuses a shifted hunk whose lines occur equally near on both sides', async () => {
+    const t = await reset(['x', 'a', 'mid', 'a', 'y']);
+    const outcome = await f.call('apply_diff', { expected_changedtick: t, diff: diff('@@ -3 +3 @@', '-a', '+b') });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'DIFF_MISMATCH', message: expect.stringMatching(/both at line 2 and at line 4/) } });
+    expect(await f.lines()).toEqual(['x', 'a', 'mid', 'a', 'y']);
+  });
+
+  it('refuses a hunk that matches only before the previous one', async () => {
+    const t = await reset(['a', 'b', 'c', 'd']);
+    const outcome = await f.call('apply_diff', { expected_changedtick: t, diff: diff('@@ -3 +3 @@', '-c', '+C', '@@ -4 +4 @@', '-a', '+A') });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'DIFF_MISMATCH', hunk: 2, message: expect.stringMatching(/nowhere else after the previous hunk/) } });
+    expect(await f.lines()).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('follows "\\ No newline at end of file" into the end-of-line option, and matches it only at the end', async () => {
+    let t = await reset(['a', 'last']);
+    await f.ok('apply_diff', { expected_changedtick: t, diff: diff('@@ -2 +2 @@', '-last', '+last!', '\\ No newline at end of file') });
+    expect(await f.lines()).toEqual(['a', 'last!']);
+    expect(await f.nvim.lua('return { vim.bo.endofline, vim.bo.fixendofline }')).toEqual([false, false]);
+    await f.ok('apply_diff', { expected_changedtick: await tick(), diff: diff('@@ -2 +2,2 @@', '-last!', '\\ No newline at end of file', '+last!', '+added') });
+    expect(await f.lines()).toEqual(['a', 'last!', 'added']);
+    expect(await f.nvim.lua('return vim.bo.endofline')).toBe(true);
+
+    t = await reset(['x', 'x', 'end']);
+    const outcome = await f.call('apply_diff', { expected_changedtick: t, diff: diff('@@ -1 +1 @@', '-x', '+y', '\\ No newline at end of file') });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'DIFF_MISMATCH', message: expect.stringMatching(/marks the end of the file/) } });
+  });
+
+  it('refuses a stale changedtick with the current one, and a missing one, changing nothing', async () => {
+    const t = await reset(['one']);
+    const change = diff('@@ -1 +1 @@', '-one', '+ONE');
+    expect(await f.call('apply_diff', { expected_changedtick: t - 1, diff: change })).toMatchObject({
+      ok: false,
+      error: { code: 'STALE_CHANGEDTICK', current_changedtick: t },
+    });
+    expect(await f.call('apply_diff', { diff: change })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(await f.lines()).toEqual(['one']);
+    expect(await tick()).toBe(t);
+  });
+
+  it('refuses a malformed diff before reaching the editor, with what to fix', async () => {
+    const t = await reset(['one']);
+    const outcome = await f.call('apply_diff', { expected_changedtick: t, diff: diff('@@ -1,3 +1 @@', '-one', '+ONE', 'trailing prose') });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/Diff line 4, in hunk 1, starts with neither/) } });
+    expect(await tick()).toBe(t);
+  });
+
+  it('targets the buffer named by number or path, and refuses an unknown one', async () => {
+    const other = await f.nvim.lua<number>('local b = vim.api.nvim_create_buf(true, false); vim.api.nvim_buf_set_lines(b, 0, -1, true, {"x"}); return b');
+    const t = await f.nvim.lua<number>('return vim.api.nvim_buf_get_changedtick(...)', other);
+    await f.ok('apply_diff', { buffer: other, expected_changedtick: t, diff: diff('@@ -1 +1 @@', '-x', '+y') });
+    expect(await f.lines(other)).toEqual(['y']);
+    expect(await f.call('apply_diff', { buffer: 'nope.txt', expected_changedtick: 1, diff: diff('@@ -1 +1 @@', '-x', '+y') })).toMatchObject({
+      ok: false,
+      error: { code: 'BUFFER_NOT_FOUND' },
+    });
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * The three ways an MCP client reaches an editor, as fixtures that each yield a connected SDK
+ * client and the real headless Neovim behind it, so that one behavioural suite runs over all:
+ *   relay  client -> wrangler dev (Worker + Hub) -> `vimrelay agent` process -> nvim
+ *   http   client -> `vimrelay serve --http` process (127.0.0.1, bearer token) -> nvim
+ *   stdio  client -> `vimrelay serve --stdio` process (spawned by the SDK's stdio transport) -> nvim
+ * Every process gets an isolated HOME/XDG and discovers editors only in its own directory.
+ */
+import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CLI, isolatedEnv, runCli, startAgentProcess } from '../helpers/agent-process.ts';
+import { callOk, connectMcp, connectStdio } from '../helpers/mcp.ts';
+import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { withRelay } from '../helpers/relay.ts';
+import { startServeHttp } from '../helpers/serve-process.ts';
+
+export type ChainKind = 'relay' | 'http' | 'stdio';
+
+export interface Chain {
+  readonly kind: ChainKind;
+  readonly client: Client;
+  readonly nvim: NvimFixture;
+  /** The device part of editor ids: the enrolled name through the relay, the hostname locally. */
+  readonly device: string;
+  /** The editor's public id, `<device>/nvim-<pid>`, once list_editors shows it. */
+  readonly editorId: string;
+  /** The HTTP endpoint and a valid token, for requests below the MCP layer; null over stdio. */
+  readonly http: { readonly mcpUrl: string; readonly token: string } | null;
+  /** What the server side (agent or serve process) logged, for failure messages. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+export interface ChainOptions {
+  /** Files in the editor's working directory, and the ones it opens (the first is shown). */
+  files: Record<string, string>;
+  open: string[];
+}
+
+/** Polls `probe` every 100 ms until it gives a value. */
+export async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export const START_CHAIN: Record<ChainKind, (options: ChainOptions) => Promise<Chain>> = {
+  relay: relayChain,
+  http: httpChain,
+  stdio: stdioChain,
+};
+
+/** The id list_editors gives the fixture's Neovim, once it shows it. */
+function listedId(client: Client, nvim: NvimFixture): Promise<string> {
+  return until(async () => {
+    const editors = (await callOk(client, 'list_editors')).editors as { id: string; pid: number }[];
+    return editors.find((e) => e.pid === nvim.pid)?.id;
+  }, 'the editor to appear in list_editors');
+}
+
+/** An isolated home with a discovery directory, and a Neovim listening in it. */
+async function homeWithNvim(options: ChainOptions): Promise<{ env: NodeJS.ProcessEnv; sockets: string; nvim: NvimFixture }> {
+  const env = isolatedEnv();
+  const sockets = join(String(env.HOME), 'sockets');
+  mkdirSync(sockets, { recursive: true });
+  const nvim = await startNvim({ files: options.files, open: options.open, listen: join(sockets, 'nvim.e2e.0') });
+  return { env, sockets, nvim };
+}
+
+async function relayChain(options: ChainOptions): Promise<Chain> {
+  const relay = await withRelay();
+  const { env, sockets, nvim } = await homeWithNvim(options);
+  const device = 'e2e-box';
+  const enrolled = runCli(['enroll', '--relay', relay.url, '--name', device], { ...env, VIMRELAY_OWNER_SECRET: relay.ownerSecret });
+  if (enrolled.status !== 0) throw new Error(`enroll failed: ${enrolled.stderr}`);
+  const agent = startAgentProcess(['--relay', relay.url, '--discover-dir', sockets], env);
+  await agent.waitFor('connected to relay');
+  const token = await relay.mint({ kind: 'access', name: 'e2e' });
+  const client = await connectMcp(relay.mcpUrl, token);
+  return {
+    kind: 'relay',
+    client,
+    nvim,
+    device,
+    editorId: await listedId(client, nvim),
+    http: { mcpUrl: relay.mcpUrl, token },
+    log: () => agent.output(),
+    async stop() {
+      await client.close();
+      await agent.stop();
+      await nvim.stop();
+      await relay.stop();
+    },
+  };
+}
+
+async function httpChain(options: ChainOptions): Promise<Chain> {
+  const { env, sockets, nvim } = await homeWithNvim(options);
+  const serve = await startServeHttp(['--port', '0', '--discover-dir', sockets], env);
+  const client = await connectMcp(serve.mcpUrl, serve.token);
+  return {
+    kind: 'http',
+    client,
+    nvim,
+    device: hostname(),
+    editorId: await listedId(client, nvim),
+    http: { mcpUrl: serve.mcpUrl, token: serve.token },
+    log: () => serve.stderr(),
+    async stop() {
+      await client.close();
+      await serve.stop();
+      await nvim.stop();
+    },
+  };
+}
+
+async function stdioChain(options: ChainOptions): Promise<Chain> {
+  const { env, sockets, nvim } = await homeWithNvim(options);
+  const serve = await connectStdio(process.execPath, [CLI, 'serve', '--stdio', '--discover-dir', sockets], env);
+  return {
+    kind: 'stdio',
+    client: serve.client,
+    nvim,
+    device: hostname(),
+    editorId: await listedId(serve.client, nvim),
+    http: null,
+    log: () => serve.stderr(),
+    async stop() {
+      // Closing ends the server's stdin, which ends its session and the process.
+      await serve.client.close();
+      await nvim.stop();
+    },
+  };
+}
