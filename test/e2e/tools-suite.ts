@@ -5,6 +5,7 @@
  * them side by side. Every successful result passes through `callOk`, which validates it against
  * the tool's listed outputSchema; every failure through `callErr`, which requires a code and a hint.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,6 +161,44 @@ export function describeTools(kind: ChainKind): void {
       expect((await snapshot()).lines).toEqual(['one', 'two']);
       await chain.nvim.client.command('buffer notes.md | undo');
       expect((await snapshot()).lines).toEqual(before.lines);
+    });
+  });
+
+  describe(`the rest of the catalog, over ${kind}`, () => {
+    it('opens, edits by diff and substitute, undoes, decorates and saves a file', async () => {
+      const opened = await callOk(chain.client, 'open_file', { path: 'more.txt' });
+      expect(opened).toMatchObject({ created: true, exists_on_disk: false, shown: false });
+      const buffer = opened.buf as number;
+
+      const diff = ['--- a/more.txt', '+++ b/more.txt', '@@ -0,0 +1,2 @@', '+alpha — ü', '+beta'].join('\n') + '\n';
+      const patched = await callOk(chain.client, 'apply_diff', { buffer, diff, expected_changedtick: opened.changedtick });
+      expect(patched).toMatchObject({ hunks_applied: 1, lines_added: 2 });
+      expect((await snapshot('more.txt')).lines).toEqual(['alpha — ü', 'beta']);
+
+      const replaced = await callOk(chain.client, 'substitute', { buffer, pattern: 'a', replacement: 'A', flags: ['g'] });
+      expect(replaced.count).toBe(3);
+      expect((await snapshot('more.txt')).lines).toEqual(['AlphA — ü', 'betA']);
+      const undone = await callOk(chain.client, 'undo', { buffer });
+      expect(undone).toMatchObject({ changed: true, steps_taken: 1 });
+      expect((await snapshot('more.txt')).lines).toEqual(['alpha — ü', 'beta']);
+
+      const mark = await callOk(chain.client, 'highlight_range', { buffer, start: { line: 1, col: 9 }, end: { line: 1, col: 10 }, color: 'warning' });
+      const before = await snapshot('more.txt');
+      expect((await callOk(chain.client, 'clear_decorations', { buffer, id: mark.id })).removed).toBe(1);
+      expect(await snapshot('more.txt')).toEqual(before);
+
+      const saved = await callOk(chain.client, 'save_buffer', { buffer, expected_changedtick: before.tick });
+      expect(saved).toMatchObject({ written: true, modified: false });
+      expect(readFileSync(join(chain.nvim.cwd, 'more.txt'), 'utf8')).toBe('alpha — ü\nbeta\n');
+    });
+
+    it('runs Ex commands and keys, stopping at the first error', async () => {
+      const ran = await callOk(chain.client, 'run_command', { commands: ['echo "one"', 'echo 1 + 1'] });
+      expect((ran.results as { output: string }[]).map((r) => r.output)).toEqual(['one', '2']);
+      const failed = await callErr(chain.client, 'run_command', { commands: ['echo "ok"', 'nosuchcommand', 'echo "never"'] });
+      expect(failed).toMatchObject({ code: 'EDITOR_ERROR', failed_index: 2 });
+      const keys = await callOk(chain.client, 'send_keys', { keys: 'gg' });
+      expect(keys.mode).toBe('n');
     });
   });
 
