@@ -63,8 +63,14 @@ async function main(): Promise<void> {
     if (!stopping) {
       stopping = true;
       startup.abort();
-      await agent?.stop();
-      await (await starting.catch(() => undefined))?.stop();
+      try {
+        await agent?.stop();
+      } catch (err) {
+        logger.error('the agent did not stop cleanly', { error: err instanceof Error ? err.message : String(err) });
+      } finally {
+        // Whatever happened above, the relay runs in its own process group: stop it.
+        await (await starting.catch(() => undefined))?.stop();
+      }
     }
     process.exit(code);
   };

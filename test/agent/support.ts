@@ -48,16 +48,7 @@ export async function startEditor(options: StartNvimOptions = {}): Promise<Edito
   };
 }
 
-/** Polls `check` until it returns a value other than undefined; fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { waitFor } from '../helpers/wait.ts';
 
 /** UTF-8 bytes of a page as the caps count them: each line plus its newline. */
 export function pageBytes(lines: readonly string[]): number {

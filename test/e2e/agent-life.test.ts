@@ -9,6 +9,7 @@ import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../he
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { withRelay, type TestRelay } from '../helpers/relay.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 let relay: TestRelay;
 let env: NodeJS.ProcessEnv;
@@ -20,12 +21,11 @@ async function editorCount(client: Client): Promise<number> {
   return (await callOk(client, 'list_editors')).count as number;
 }
 
+/** Waits until `probe` holds, failing with the agent's log. */
 async function eventually(probe: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await probe().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; agent log:\n${agent.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(async () => ((await probe().catch(() => false)) ? true : undefined), 30_000, what).catch((err: unknown) => {
+    throw new Error(`${String(err)}; agent log:\n${agent.output()}`);
+  });
 }
 
 beforeAll(async () => {

@@ -15,6 +15,7 @@ import { callOk, connectMcp, connectStdio } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { withRelay } from '../helpers/relay.ts';
 import { startServeHttp } from '../helpers/serve-process.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 export type ChainKind = 'relay' | 'http' | 'stdio';
 
@@ -39,17 +40,6 @@ export interface ChainOptions {
   open: string[];
 }
 
-/** Polls `probe` every 100 ms until it gives a value. */
-export async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 export const START_CHAIN: Record<ChainKind, (options: ChainOptions) => Promise<Chain>> = {
   relay: relayChain,
   http: httpChain,
@@ -58,10 +48,10 @@ export const START_CHAIN: Record<ChainKind, (options: ChainOptions) => Promise<C
 
 /** The id list_editors gives the fixture's Neovim, once it shows it. */
 function listedId(client: Client, nvim: NvimFixture): Promise<string> {
-  return until(async () => {
+  return waitFor(async () => {
     const editors = (await callOk(client, 'list_editors')).editors as { id: string; pid: number }[];
     return editors.find((e) => e.pid === nvim.pid)?.id;
-  }, 'the editor to appear in list_editors');
+  }, 15_000, 'the editor to appear in list_editors');
 }
 
 /** An isolated home with a discovery directory, and a Neovim listening in it. */

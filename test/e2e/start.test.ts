@@ -8,6 +8,7 @@ import { ROOT, freePort } from '../../scripts/local-relay.ts';
 import { isolatedEnv } from '../helpers/agent-process.ts';
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 let nvim: NvimFixture | undefined;
 afterAll(async () => {
@@ -53,12 +54,7 @@ it('npm start prints a working MCP URL and token, and Ctrl-C leaves nothing runn
 
   nvim = await startNvim({ files: { 'a.txt': 'started after the relay\n' }, open: ['a.txt'], listen: join(sockets, 'nvim.start.0') });
   const client = await connectMcp(printed.url, printed.token);
-  const deadline = Date.now() + 20_000;
-  let count = 0;
-  while (count === 0 && Date.now() < deadline) {
-    count = (await callOk(client, 'list_editors')).count as number;
-    if (count === 0) await new Promise((r) => setTimeout(r, 100));
-  }
+  const count = await waitFor(async () => ((await callOk(client, 'list_editors')).count as number) || undefined, 20_000, 'the editor to be listed');
   expect(count).toBe(1);
   expect((await callOk(client, 'read_buffer', {})).lines).toEqual(['started after the relay']);
   await client.close();
@@ -68,9 +64,8 @@ it('npm start prints a working MCP URL and token, and Ctrl-C leaves nothing runn
   process.kill(-start.pid!, 'SIGINT');
   await exited;
   // npm may exit before the launcher has finished stopping the relay: give the group a moment.
-  const gone = Date.now() + 30_000;
-  while (processesMentioning(persist).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
-  expect(processesMentioning(persist)).toEqual([]);
+  await waitFor(() => (processesMentioning(persist).length === 0 ? true : undefined), 30_000, 'every started process to exit').catch(() => {});
+  expect(processesMentioning(persist), err).toEqual([]);
   await expect(fetch(printed.url.replace('/mcp', '/health'))).rejects.toThrow();
 });
 
@@ -81,18 +76,15 @@ it('Ctrl-C while the relay is still starting stops it too', async () => {
     cwd: ROOT,
     env,
     detached: true,
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let err = '';
+  start.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
   const exited = new Promise<void>((resolve) => start.once('exit', () => resolve()));
   // As soon as wrangler is running, and before the launcher has printed anything.
-  const spawned = Date.now() + 30_000;
-  while (!processesMentioning(persist).some((p) => p.includes('wrangler dev')) && Date.now() < spawned) {
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  expect(processesMentioning(persist).some((p) => p.includes('wrangler dev'))).toBe(true);
+  await waitFor(() => (processesMentioning(persist).some((p) => p.includes('wrangler dev')) ? true : undefined), 30_000, 'wrangler to start');
   process.kill(-start.pid!, 'SIGINT');
   await exited;
-  const gone = Date.now() + 30_000;
-  while (processesMentioning(persist).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
-  expect(processesMentioning(persist)).toEqual([]);
+  await waitFor(() => (processesMentioning(persist).length === 0 ? true : undefined), 30_000, 'every started process to exit').catch(() => {});
+  expect(processesMentioning(persist), err).toEqual([]);
 });

@@ -11,7 +11,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listedTool, TOOLS } from '../../protocol/index.ts';
 import { callErr, callOk, errorOf, resultOf } from '../helpers/mcp.ts';
-import { START_CHAIN, until, type Chain, type ChainKind } from './chains.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { START_CHAIN, type Chain, type ChainKind } from './chains.ts';
 
 const TEXT = ['# Notes', 'héllo wörld — 日本語 🎉', 'café = "naïve"', 'twice', 'twice', ''].join('\n');
 
@@ -247,7 +248,7 @@ export function describeTools(kind: ChainKind): void {
   describe(`editors that go away, over ${kind}`, () => {
     it('a killed nvim leaves list_editors, and calls then answer NO_EDITOR', async () => {
       await chain.nvim.kill();
-      await until(async () => ((await callOk(chain.client, 'list_editors')).count === 0 ? true : undefined), 'the editor to leave');
+      await waitFor(async () => ((await callOk(chain.client, 'list_editors')).count === 0 ? true : undefined), 15_000, 'the editor to leave');
       const err = await callErr(chain.client, 'get_state_brief');
       expect(err.code).toBe('NO_EDITOR');
     });
