@@ -16,7 +16,7 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
   if (!token) throw new Error(`no device credential for ${relay}; run \`vimrelay enroll --relay ${relay}\` first`);
   mkdirSync(p.stateDir, { recursive: true });
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
-  const editors = createEditorSource({ logger, ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
+  const editors = createEditorSource({ logger, vim: true, ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
   const agent = startAgent({ relayUrl: relay, deviceToken: token, editors, logger, statusFile: p.status });
   const end = await Promise.race([agent.done, stopped]);
   await agent.stop();

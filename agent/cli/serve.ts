@@ -37,7 +37,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   const p = paths();
   mkdirSync(p.stateDir, { recursive: true });
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
-  const editors = createEditorSource({ logger, ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
+  const editors = createEditorSource({ logger, vim: true, ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
   const unannounce = announceEditors(editors, logger);
   const forwarder = new LocalForwarder({ editors, device: hostname(), client: channel ? 'local:stdio' : 'local:http' });
   try {

@@ -1,0 +1,144 @@
+/**
+ * One Vim JSON channel (`:h channel-use`, JSON mode) over a socket: newline-terminated JSON
+ * messages `[id, payload]`. Vim's own messages carry positive ids and go to `onMessage`; the agent's
+ * requests are `["call", fn, args, -n]` (`["expr", expr, -n]`), answered `[-n, result]`. Owns
+ * framing and request bookkeeping only: it never interprets a payload. A message longer than
+ * VIM_MAX_MESSAGE_BYTES, or one that is not JSON, closes the channel.
+ */
+import type { Socket } from 'node:net';
+
+/** The largest message accepted from Vim (bytes, newline excluded). */
+export const VIM_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** The channel closed before Vim answered. */
+export class ChannelClosed extends Error {
+  constructor() {
+    super('the Vim channel closed');
+    this.name = 'ChannelClosed';
+  }
+}
+
+/** A JSON channel to one Vim; see the module header. */
+export class VimChannel {
+  /** Settles when the socket has closed. */
+  readonly closed: Promise<void>;
+  readonly #socket: Socket;
+  readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  #onMessage: (id: number, payload: unknown) => void = () => {};
+  #nextId = 1;
+  #chunks: Buffer[] = [];
+  #buffered = 0;
+  #isClosed = false;
+
+  constructor(socket: Socket) {
+    this.#socket = socket;
+    socket.setNoDelay(true);
+    this.closed = new Promise((resolve) => {
+      socket.once('close', () => {
+        this.#isClosed = true;
+        for (const p of this.#pending.values()) p.reject(new ChannelClosed());
+        this.#pending.clear();
+        resolve();
+      });
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('data', (chunk: Buffer) => this.#onData(chunk));
+  }
+
+  get isClosed(): boolean {
+    return this.#isClosed;
+  }
+
+  /** Receives Vim's own messages (positive or zero ids). Replaces any earlier handler. */
+  onMessage(handler: (id: number, payload: unknown) => void): void {
+    this.#onMessage = handler;
+  }
+
+  /** Sends `[id, payload]`, e.g. the answer to one of Vim's requests. */
+  send(id: number, payload: unknown): void {
+    this.#write([id, payload]);
+  }
+
+  /** Calls the Vim function `fn` with `args` and resolves with its result. */
+  call(fn: string, args: unknown[], signal: AbortSignal): Promise<unknown> {
+    return this.#request((id) => ['call', fn, args, id], signal);
+  }
+
+  /** Evaluates the Vim expression `expr` and resolves with its value. */
+  expr(expr: string, signal: AbortSignal): Promise<unknown> {
+    return this.#request((id) => ['expr', expr, id], signal);
+  }
+
+  /** Closes the socket; pending requests reject with ChannelClosed. */
+  async close(): Promise<void> {
+    this.#socket.destroy();
+    await this.closed;
+  }
+
+  #request(message: (id: number) => unknown[], signal: AbortSignal): Promise<unknown> {
+    if (this.#isClosed) return Promise.reject(new ChannelClosed());
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const id = -this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        this.#pending.delete(id);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#pending.set(id, {
+        resolve: (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        reject: (error) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      });
+      this.#write(message(id));
+    });
+  }
+
+  #write(message: unknown): void {
+    if (!this.#isClosed) this.#socket.write(JSON.stringify(message) + '\n');
+  }
+
+  #onData(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+      this.#chunks.push(chunk.subarray(start, nl));
+      const line = Buffer.concat(this.#chunks).toString('utf8');
+      this.#chunks = [];
+      this.#buffered = 0;
+      start = nl + 1;
+      if (line.trim() !== '') this.#onLine(line);
+      // Nothing after a refusal or a protocol error reaches a handler ('close' comes later).
+      if (this.#socket.destroyed) return;
+    }
+    this.#chunks.push(chunk.subarray(start));
+    this.#buffered += chunk.length - start;
+    if (this.#buffered > VIM_MAX_MESSAGE_BYTES) this.#socket.destroy();
+  }
+
+  #onLine(line: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.#socket.destroy();
+      return;
+    }
+    if (!Array.isArray(message) || message.length !== 2 || typeof message[0] !== 'number') {
+      this.#socket.destroy();
+      return;
+    }
+    const [id, payload] = message as [number, unknown];
+    const pending = this.#pending.get(id);
+    if (id < 0) {
+      this.#pending.delete(id);
+      pending?.resolve(payload);
+    } else {
+      this.#onMessage(id, payload);
+    }
+  }
+}

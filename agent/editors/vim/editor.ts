@@ -1,0 +1,124 @@
+/**
+ * The Vim adapter: one Vim connected over its JSON channel (channel.ts) as an `Editor`.
+ *
+ * Contract: each `run` is ONE channel call of `vimrelay#call(tool, params)`, so a tool's
+ * changedtick guard and its edit run inside one Vim function call (atomic: Vim handles channel
+ * messages only between commands). Tools Vim does not implement yet answer UNSUPPORTED without a
+ * round trip. Long string parameters are sent ahead in pieces (staging.ts). Info is kept fresh by the plugin's info messages; the editor is gone when its channel
+ * closes. Every request honours the caller's AbortSignal.
+ */
+import { z } from 'zod';
+import { ErrorCode, fail, type ToolOutcome, type WireEditor } from '../../../protocol/index.ts';
+import { silentLogger, type Logger } from '../../log.ts';
+import type { Editor } from '../editor.ts';
+import { ChannelClosed, type VimChannel } from './channel.ts';
+import { VimInfoMessage, vimVersion, wireVimEditor, type VimHello } from './hello.ts';
+import { stageParams } from './staging.ts';
+import { vimTool } from './tools.ts';
+
+const VimResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), data: z.record(z.string(), z.unknown()) }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }).catchall(z.unknown()),
+  }),
+]);
+
+/** One connected Vim; see the module header. */
+export class VimEditor implements Editor {
+  readonly kind = 'vim' as const;
+  /** `vim-<pid>`. */
+  readonly id: string;
+  /** The instance id from the hello (stable across reconnects of one Vim process). */
+  readonly instance: string;
+  /** Settles when the channel has closed. */
+  readonly exited: Promise<void>;
+  readonly #channel: VimChannel;
+  readonly #version: string;
+  readonly #name: string;
+  readonly #logger: Logger;
+  readonly #listeners = new Set<(editor: VimEditor) => void>();
+  #info: WireEditor;
+  #staged = 0;
+
+  constructor(channel: VimChannel, hello: VimHello, name: string, logger: Logger = silentLogger) {
+    this.#channel = channel;
+    this.#version = vimVersion(hello.version);
+    this.#name = name;
+    this.#logger = logger;
+    this.instance = hello.instance;
+    this.id = `vim-${hello.pid}`;
+    this.#info = wireVimEditor(this.id, this.#version, name, hello);
+    this.exited = channel.closed;
+    channel.onMessage((_id, payload) => this.#onMessage(payload));
+  }
+
+  get isClosed(): boolean {
+    return this.#channel.isClosed;
+  }
+
+  info(): WireEditor {
+    return this.#info;
+  }
+
+  /** Calls `listener` whenever `info()` changes. Returns the unsubscribe function. */
+  onInfoChange(listener: (editor: VimEditor) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async run(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
+    const entry = vimTool(tool);
+    if (!entry) {
+      return fail('UNSUPPORTED', `${tool} is not yet implemented for Vim.`, {
+        hint: 'Use a Neovim editor for this tool (list_editors shows each editor\'s kind).',
+      });
+    }
+    try {
+      const { params, pieces } = stageParams(entry.params(args), () => String(++this.#staged));
+      await Promise.all(pieces.map(([id, piece]) => this.#channel.call('vimrelay#stage', [id, piece], signal)));
+      const raw = await this.#channel.call('vimrelay#call', [tool, params], signal);
+      const result = VimResult.safeParse(raw);
+      if (!result.success) return fail('INTERNAL', `Vim returned a malformed result for ${tool}.`);
+      if (!result.data.ok) {
+        const { code, message, ...details } = result.data.error;
+        const known = ErrorCode.safeParse(code);
+        return fail(known.success ? known.data : 'INTERNAL', message, details);
+      }
+      const data = entry.spec.output.safeParse(result.data.data);
+      if (!data.success) return fail('INTERNAL', `The ${tool} result does not match its output schema: ${z.prettifyError(data.error)}`);
+      return { ok: true, data: data.data as Record<string, unknown> };
+    } catch (error) {
+      if (error instanceof ChannelClosed) {
+        return fail('EDITOR_OFFLINE', 'The editor went away during the call; the change may or may not have been made.');
+      }
+      if (signal.aborted && error === signal.reason) {
+        return error instanceof Error && error.name === 'TimeoutError'
+          ? fail('TIMEOUT', 'The editor did not answer before the deadline.')
+          : fail('CANCELLED', 'The call was cancelled before the editor answered.');
+      }
+      return fail('INTERNAL', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** Evaluates a Vim expression through the channel (Vim's own "expr" command) and returns its value. */
+  evaluate(expr: string, signal: AbortSignal): Promise<unknown> {
+    return this.#channel.expr(expr, signal);
+  }
+
+  async close(): Promise<void> {
+    await this.#channel.close();
+  }
+
+  #onMessage(payload: unknown): void {
+    const info = VimInfoMessage.safeParse(payload);
+    if (!info.success) {
+      this.#logger.debug('unexpected message from Vim', { editor: this.id });
+      return;
+    }
+    const next = wireVimEditor(this.id, this.#version, this.#name, info.data);
+    if (JSON.stringify(next) === JSON.stringify(this.#info)) return;
+    this.#info = next;
+    for (const listener of this.#listeners) listener(this);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The messages a Vim sends on its own (plugin/vim/autoload/vimrelay.vim): the hello that opens a
+ * channel, and info updates after DirChanged/BufEnter. Pure: schemas and shaping.
+ */
+import { z } from 'zod';
+import type { WireEditor } from '../../../protocol/index.ts';
+
+/** What the agent shows about a Vim, as the plugin reports it. */
+export const VimInfo = z.object({
+  cwd: z.string(),
+  current_file: z.string().nullable(),
+  pid: z.number().int().positive(),
+});
+export type VimInfo = z.infer<typeof VimInfo>;
+
+/** The first message on a channel; anything else (or a wrong token) closes it. */
+export const VimHello = VimInfo.extend({
+  type: z.literal('hello'),
+  token: z.string().max(200),
+  name: z.string().max(200),
+  /** Identifies the Vim process across reconnects. */
+  instance: z.string().min(1).max(200),
+  /** `v:versionlong` (e.g. "9001378"), or `v:version` * 10000 where that is missing. */
+  version: z.string().regex(/^\d+$/),
+});
+export type VimHello = z.infer<typeof VimHello>;
+
+/** An info update. */
+export const VimInfoMessage = VimInfo.extend({ type: z.literal('info') });
+
+/** "9001378" -> "9.0.1378". */
+export function vimVersion(versionlong: string): string {
+  const n = Number(versionlong);
+  return `${Math.floor(n / 1_000_000)}.${Math.floor(n / 10_000) % 100}.${n % 10_000}`;
+}
+
+/** The WireEditor for a Vim, strings cut to the wire's limits. */
+export function wireVimEditor(id: string, version: string, name: string, info: VimInfo): WireEditor {
+  return {
+    id,
+    kind: 'vim',
+    version: version.slice(0, 100),
+    name: name.slice(0, 200),
+    cwd: info.cwd.slice(0, 4096),
+    current_file: info.current_file === null ? null : info.current_file.slice(0, 4096),
+    pid: info.pid,
+  };
+}

@@ -1,0 +1,85 @@
+" get_state_brief on Vim: mode, cwd, the active and alternate windows with cursor and context,
+" buffers (listed first), modified buffers and terminals (the key only when there are any). Each
+" list holds at most params.max_buffers entries and stops at params.max_bytes of JSON (windows are
+" never left out); buffers_truncated says either happened. Same contract as the Neovim tool
+" (agent/editors/nvim/lua/get_state_brief.lua).
+
+function! s:bool(x) abort
+  return a:x ? v:true : v:false
+endfunction
+
+function! s:buffer_summary(info) abort
+  let b = a:info.bufnr
+  let loaded = a:info.loaded
+  return {'buf': b, 'path': vimrelay#util#buf_path(b), 'name': bufname(b), 'listed': s:bool(a:info.listed),
+        \ 'loaded': s:bool(loaded), 'modified': s:bool(a:info.changed),
+        \ 'buftype': getbufvar(b, '&buftype'), 'filetype': getbufvar(b, '&filetype'),
+        \ 'line_count': loaded ? a:info.linecount : v:null,
+        \ 'changedtick': loaded ? a:info.changedtick : v:null}
+endfunction
+
+function! s:window_view(win, role, p) abort
+  let b = winbufnr(a:win)
+  let pos = getcurpos(a:win)
+  let line = pos[1]
+  let first = max([1, line - a:p.context_lines])
+  let lines = getbufline(b, first, line + a:p.context_lines)
+  let current = get(lines, line - first, '')
+  let any_cut = v:false
+  let cut = []
+  for l in lines
+    let c = vimrelay#util#cut(l, a:p.context_line_bytes)
+    let any_cut = any_cut || c !=# l
+    call add(cut, c)
+  endfor
+  return {'win': a:win, 'role': a:role, 'buf': b, 'path': vimrelay#util#buf_path(b),
+        \ 'cursor': {'line': line, 'col': vimrelay#util#char_col(current, pos[2])},
+        \ 'context': {'start_line': first, 'lines': cut, 'lines_cut': s:bool(any_cut)}}
+endfunction
+
+function! vimrelay#state#brief(p) abort
+  let active = win_getid()
+  let windows = [s:window_view(active, 'active', a:p)]
+  let alternate = winnr('#') > 0 ? win_getid(winnr('#')) : 0
+  if alternate != 0 && alternate != active
+    call add(windows, s:window_view(alternate, 'alternate', a:p))
+  endif
+  let used = 0
+  for w in windows
+    let used += vimrelay#util#json_size(w)
+  endfor
+  let state = {'used': used, 'truncated': v:false}
+  let infos = getbufinfo()
+  let buffers = []
+  let modified = []
+  let terminals = []
+  for info in filter(copy(infos), 'v:val.listed') + filter(copy(infos), '!v:val.listed')
+    call s:add(state, buffers, s:buffer_summary(info), a:p)
+  endfor
+  for info in infos
+    if info.changed
+      call s:add(state, modified, info.bufnr, a:p)
+    endif
+    if getbufvar(info.bufnr, '&buftype') ==# 'terminal'
+      call s:add(state, terminals, {'buf': info.bufnr, 'name': bufname(info.bufnr),
+            \ 'visible': s:bool(!empty(win_findbuf(info.bufnr)))}, a:p)
+    endif
+  endfor
+  let result = {'mode': mode(), 'cwd': getcwd(), 'buffers': buffers, 'buffers_truncated': state.truncated,
+        \ 'modified_buffers': modified, 'windows': windows}
+  if !empty(terminals)
+    let result.terminals = terminals
+  endif
+  return result
+endfunction
+
+" Appends `item` to `list` within the entry cap and the byte budget; notes a truncation otherwise.
+function! s:add(state, list, item, p) abort
+  let size = vimrelay#util#json_size(a:item)
+  if len(a:list) < a:p.max_buffers && a:state.used + size <= a:p.max_bytes
+    call add(a:list, a:item)
+    let a:state.used += size
+  else
+    let a:state.truncated = v:true
+  endif
+endfunction

@@ -1,0 +1,144 @@
+" Helpers shared by vimrelay's tools: failures, buffer references, changedticks, undo steps, sizes.
+" Columns in results are 1-based characters (code points); Vim's own columns are bytes.
+
+let s:failure = {}
+
+" Aborts the running tool with a tool error (a protocol error code, a message, extra keys such as
+" hint). vimrelay#call turns it into {'ok': v:false, 'error': ...}.
+function! vimrelay#util#fail(code, message, ...) abort
+  let s:failure = extend({'code': a:code, 'message': a:message}, a:0 ? a:1 : {})
+  throw 'vimrelay-fail'
+endfunction
+
+" The error of the last vimrelay#util#fail.
+function! vimrelay#util#failure() abort
+  return s:failure
+endfunction
+
+" Buffer types whose name is not a file path.
+let s:not_a_file = ['terminal', 'quickfix', 'prompt', 'nofile', 'popup']
+
+" `path` made absolute (relative ones are taken from the cwd), simplified, no trailing slash.
+function! vimrelay#util#absolute(path) abort
+  let p = a:path =~# '^/' ? a:path : getcwd() . '/' . a:path
+  let p = simplify(p)
+  return len(p) > 1 && p =~# '/$' ? p[: -2] : p
+endfunction
+
+" The absolute path of a buffer's file, or v:null when it has none.
+function! vimrelay#util#buf_path(b) abort
+  let name = bufname(a:b)
+  if empty(name) || index(s:not_a_file, getbufvar(a:b, '&buftype')) >= 0
+    return v:null
+  endif
+  return vimrelay#util#absolute(fnamemodify(name, ':p'))
+endfunction
+
+" The buffer whose name is `path`, by normalized absolute name then by real path; 0 when none.
+function! vimrelay#util#find_by_path(path) abort
+  let target = vimrelay#util#absolute(a:path)
+  let bufs = map(getbufinfo(), 'v:val.bufnr')
+  for b in bufs
+    if !empty(bufname(b)) && vimrelay#util#absolute(fnamemodify(bufname(b), ':p')) ==# target
+      return b
+    endif
+  endfor
+  if filereadable(target) || isdirectory(target)
+    let real = resolve(target)
+    for b in bufs
+      if !empty(bufname(b)) && resolve(vimrelay#util#absolute(fnamemodify(bufname(b), ':p'))) ==# real
+        return b
+      endif
+    endfor
+  endif
+  return 0
+endfunction
+
+" The buffer a tool argument names: absent = the current buffer, a number, or a path.
+function! vimrelay#util#resolve(params) abort
+  let ref = get(a:params, 'buffer', v:null)
+  if ref is v:null
+    return bufnr('%')
+  elseif type(ref) == v:t_number
+    if !bufexists(ref)
+      call vimrelay#util#fail('BUFFER_NOT_FOUND', 'There is no buffer number ' . ref . '.')
+    endif
+    return ref
+  endif
+  let b = vimrelay#util#find_by_path(ref)
+  if b == 0
+    let target = vimrelay#util#absolute(ref)
+    call vimrelay#util#fail('BUFFER_NOT_FOUND', 'No buffer has the path ' . target . '.', {'path': target,
+          \ 'hint': 'Open the file in the editor first, or call get_state_brief and pass a buffer number or path it lists.'})
+  endif
+  return b
+endfunction
+
+" Loads a buffer that exists but is not loaded.
+function! vimrelay#util#ensure_loaded(b) abort
+  if !bufloaded(a:b)
+    call bufload(a:b)
+  endif
+endfunction
+
+function! vimrelay#util#tick(b) abort
+  return getbufvar(a:b, 'changedtick')
+endfunction
+
+" Fails with STALE_CHANGEDTICK when `expected` is given (not v:null) and is not the changedtick.
+function! vimrelay#util#check_tick(b, expected) abort
+  let tick = vimrelay#util#tick(a:b)
+  if a:expected isnot v:null && a:expected != tick
+    call vimrelay#util#fail('STALE_CHANGEDTICK', 'The buffer changed: its changedtick is ' . tick . ', not '
+          \ . a:expected . '. Nothing was changed.', {'current_changedtick': tick})
+  endif
+  return tick
+endfunction
+
+" Closes the buffer's undo block, so that an edit between two calls is an undo step of its own:
+" setting 'undolevels', even to its own value, syncs undo (:h undo-break).
+function! vimrelay#util#break_undo(b) abort
+  call setbufvar(a:b, '&undolevels', getbufvar(a:b, '&undolevels'))
+endfunction
+
+" The number of lines of a loaded buffer.
+function! vimrelay#util#line_count(b) abort
+  return getbufinfo(a:b)[0].linecount
+endfunction
+
+" Replaces lines first..last (1-based, inclusive) of buffer b with `lines` (a list, maybe empty
+" only when the buffer keeps other lines). Fails with EDITOR_ERROR when Vim refuses.
+function! vimrelay#util#set_lines(b, first, last, lines) abort
+  let old = a:last - a:first + 1
+  let n = len(a:lines)
+  let failed = 0
+  if n > 0
+    let failed = setbufline(a:b, a:first, a:lines[: min([n, old]) - 1])
+  endif
+  if !failed && n > old
+    let failed = appendbufline(a:b, a:first + old - 1, a:lines[old :])
+  elseif !failed && n < old
+    let failed = deletebufline(a:b, a:first + n, a:last)
+  endif
+  if failed
+    call vimrelay#util#fail('EDITOR_ERROR', 'Vim refused to change buffer ' . a:b . ' (is it modifiable?).')
+  endif
+endfunction
+
+" Bytes the value takes as JSON, plus a separator.
+function! vimrelay#util#json_size(value) abort
+  return strlen(json_encode(a:value)) + 1
+endfunction
+
+" `s` cut to at most `max` bytes without splitting a character.
+function! vimrelay#util#cut(s, max) abort
+  if strlen(a:s) <= a:max
+    return a:s
+  endif
+  return strpart(a:s, 0, byteidx(a:s, charidx(a:s, a:max)))
+endfunction
+
+" The 1-based character column of the 1-based byte column `col` in `line`.
+function! vimrelay#util#char_col(line, col) abort
+  return strchars(strpart(a:line, 0, a:col - 1)) + 1
+endfunction

@@ -1,0 +1,140 @@
+/**
+ * `startVimAgent()`: the agent's Vim listener (agent/editors/vim/listener.ts) in an isolated
+ * temporary home (HOME, XDG_* and TMPDIR inside it), with a registry to watch; and `vim()` on it:
+ * a real `vim -N -u NONE -i NONE -n -es` loading plugin/vim, with stdin held open (Vim in -es mode
+ * exits at stdin EOF) and `:VimRelayConnect <name>` run at startup. Vims started with the same
+ * agent share its XDG directories (so they find its token and port) but each has its own working
+ * directory. `stop()` ends every Vim and the listener and removes the home.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EditorRegistry } from '../../agent/editors/registry.ts';
+import type { VimEditor } from '../../agent/editors/vim/editor.ts';
+import { VimListener } from '../../agent/editors/vim/listener.ts';
+import { waitFor } from './wait.ts';
+
+/** The plugin directory (what a `pack/<name>/start/vimrelay` package or vim-plug would add to 'runtimepath'). */
+export const VIM_PLUGIN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../plugin/vim');
+
+const QUIT_GRACE_MS = 3_000;
+
+export interface StartVimOptions {
+  /** Files to create in its working directory, with their content. */
+  files?: Record<string, string>;
+  /** Files to open at startup (first one shown), relative to the working directory. */
+  open?: string[];
+  /** The name given to :VimRelayConnect; null: do not connect. Default 'test'. */
+  name?: string | null;
+  /** Extra Ex commands run before the plugin loads (--cmd), e.g. settings of g:vimrelay_*. */
+  cmds?: string[];
+}
+
+export interface VimFixture {
+  pid: number;
+  cwd: string;
+  proc: ChildProcess;
+  /** Resolves with the exit code (or null when killed by a signal). */
+  exited: Promise<number | null>;
+  /** Runs an Ex command by writing it to Vim's stdin (no answer; check its effect through a tool). */
+  ex(command: string): void;
+  /** Kills the process (SIGKILL by default), as a crash would. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Quits (`qa!`), waits for the exit (killing after a grace period). */
+  stop(): Promise<void>;
+}
+
+export interface VimAgentFixture {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  registry: EditorRegistry;
+  listener: VimListener;
+  /** Starts a Vim that connects to this listener. */
+  vim(options?: StartVimOptions): Promise<VimFixture>;
+  /** The VimEditor for the Vim with this pid, once it has connected. */
+  editorOf(vim: VimFixture): Promise<VimEditor>;
+  /** Stops the listener only (the Vims keep running); `restart()` starts a new one. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts a Vim listener in an isolated home. */
+export async function startVimAgent(): Promise<VimAgentFixture> {
+  const home = mkdtempSync(join(tmpdir(), 'vimrelay-vim-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_DATA_HOME: join(home, 'data'),
+    XDG_STATE_HOME: join(home, 'state'),
+    XDG_CACHE_HOME: join(home, 'cache'),
+    XDG_RUNTIME_DIR: join(home, 'run'),
+    TMPDIR: join(home, 'tmp'),
+  };
+  for (const d of ['config', 'data', 'state', 'cache', 'run', 'tmp']) mkdirSync(join(home, d));
+  const registry = new EditorRegistry();
+  const vims: VimFixture[] = [];
+  let count = 0;
+  const fixture: VimAgentFixture = {
+    home,
+    env,
+    registry,
+    listener: await VimListener.start({ registry, env }),
+    async vim(options = {}) {
+      const cwd = join(home, `work${++count}`);
+      mkdirSync(cwd);
+      for (const [file, content] of Object.entries(options.files ?? {})) {
+        mkdirSync(dirname(join(cwd, file)), { recursive: true });
+        writeFileSync(join(cwd, file), content);
+      }
+      const name = options.name === undefined ? 'test' : options.name;
+      const args = ['-N', '-u', 'NONE', '-i', 'NONE', '-n', '-es'];
+      // Loaded before startup completes, as Vim loads an installed plugin (-u NONE loads none).
+      const cmds = ['let g:vimrelay_reconnect_ms = 100', ...(options.cmds ?? []), `set rtp^=${VIM_PLUGIN_DIR}`, 'runtime plugin/vimrelay.vim'];
+      for (const c of cmds) args.push('--cmd', c);
+      if (name !== null) args.push('-c', `VimRelayConnect ${name}`);
+      const proc = spawn('vim', [...args, ...(options.open ?? [])], { cwd, env, stdio: ['pipe', 'ignore', 'pipe'] });
+      proc.stderr?.resume();
+      proc.stdin?.on('error', () => {});
+      const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+      const pid = proc.pid;
+      if (pid === undefined) throw new Error('vim did not start');
+      const alive = (): boolean => proc.exitCode === null && proc.signalCode === null;
+      const vim: VimFixture = {
+        pid,
+        cwd,
+        proc,
+        exited,
+        ex: (command) => void proc.stdin?.write(command + '\n'),
+        async kill(signal = 'SIGKILL') {
+          if (alive()) proc.kill(signal);
+          await exited;
+        },
+        async stop() {
+          if (alive()) {
+            proc.stdin?.write('qa!\n');
+            const timer = setTimeout(() => proc.kill('SIGKILL'), QUIT_GRACE_MS);
+            await exited;
+            clearTimeout(timer);
+          }
+        },
+      };
+      vims.push(vim);
+      return vim;
+    },
+    editorOf: (vim) =>
+      waitFor(() => registry.get(`vim-${vim.pid}`) as VimEditor | undefined, 10_000, `Vim ${vim.pid} to connect`),
+    async restart() {
+      await fixture.listener.stop();
+      fixture.listener = await VimListener.start({ registry, env });
+    },
+    async stop() {
+      await Promise.all(vims.map((v) => v.stop()));
+      await fixture.listener.stop();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+  return fixture;
+}
