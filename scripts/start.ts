@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     });
     const deviceToken = await credential(relay.url, secret, 'device');
     const accessToken = await credential(relay.url, secret, 'access');
-    const editors = createEditorSource({ logger, ...(values['discover-dir'] ? { dirs: values['discover-dir'] } : {}) });
+    const editors = createEditorSource({ logger, vim: true, ...(values['discover-dir'] ? { dirs: values['discover-dir'] } : {}) });
     agent = startAgent({ relayUrl: relay.url, deviceToken, editors, logger, statusFile: paths().status });
     void agent.done.then((end) => {
       if (end.rejected) void shutdown(1);
