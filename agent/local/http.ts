@@ -158,27 +158,26 @@ function send(res: ServerResponse, refusal: EdgeRefusal, unread = false): void {
 }
 
 /**
- * The body as UTF-8 text; 'too-large' once it passes `maxBytes` (reading stops there); 'gone'
- * when the client went away before sending all of it.
+ * The body as UTF-8 text; 'too-large' when it passes `maxBytes`; 'gone' when the client went away
+ * before sending all of it. Past the cap the rest is read and dropped, and only then is the answer
+ * due: a client still uploading when the connection closes sees a broken pipe, not the 413. A body
+ * that goes on past DRAIN_LIMIT_BYTES is cut off ('gone').
  */
 function readCapped(req: IncomingMessage, maxBytes: number): Promise<{ text: string } | 'too-large' | 'gone'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    const onData = (chunk: Buffer): void => {
+    req.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received <= maxBytes) {
-        chunks.push(chunk);
-        return;
-      }
-      req.off('data', onData);
-      req.pause();
-      resolve('too-large');
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8') }));
-    // After 'end' or 'too-large' these change nothing: a promise settles once.
+      if (received <= maxBytes) chunks.push(chunk);
+      else if (received > maxBytes + DRAIN_LIMIT_BYTES) req.destroy();
+    });
+    req.once('end', () => resolve(received > maxBytes ? 'too-large' : { text: Buffer.concat(chunks).toString('utf8') }));
+    // After 'end' these change nothing: a promise settles once.
     req.once('error', () => resolve('gone'));
     req.once('close', () => resolve('gone'));
   });
 }
+
+/** How much of an oversized body is read and dropped before the connection is cut. */
+const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
