@@ -59,3 +59,11 @@ export const READ_ONLY: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
+
+/** Tools that change text or state in a way the user may not get back by themselves; not idempotent. */
+export const CHANGES_TEXT: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+};

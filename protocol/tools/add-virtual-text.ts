@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
-import { BufferId, bufferRef, editorArg } from './common.ts';
+import { BufferId, currentBufferArg, editorArg } from './common.ts';
 import { charCount, DecorationColor, decorationColorArg, DecorationId, VIRTUAL_TEXT_LIMITS } from './decorations.ts';
 
 const { maxChars, maxLines } = VIRTUAL_TEXT_LIMITS;
@@ -24,7 +24,7 @@ export const addVirtualText = defineTool({
   input: z
     .object({
       editor: editorArg,
-      buffer: bufferRef.optional().describe('Buffer number or path. Default: the current buffer.'),
+      buffer: currentBufferArg,
       line: z.number().int().positive().describe('1-based line the note belongs to; must exist.'),
       text: z
         .string()

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
-import { BufferId, bufferRef, changedtickArg, editorArg } from './common.ts';
+import { BufferId, changedtickArg, currentBufferArg, editorArg } from './common.ts';
 import { parseUnifiedDiff } from './unified-diff.ts';
 
 /** Caps of apply_diff. */
@@ -49,7 +49,7 @@ export const applyDiff = defineTool({
   input: z
     .object({
       editor: editorArg,
-      buffer: bufferRef.optional().describe('Buffer number or path. Default: the current buffer.'),
+      buffer: currentBufferArg,
       diff: diffText.describe(
         'A unified diff of this one buffer: optional ---/+++ header, then hunks "@@ -a,b +c,d @@" whose lines start with " " (context), "-" (removed) or "+" (added).',
       ),

@@ -15,6 +15,9 @@ export const bufferRef = z
   ])
   .describe('Buffer number, or a file path (absolute, or relative to the editor\'s cwd).');
 
+/** `buffer` where a tool defaults to the current buffer. */
+export const currentBufferArg = bufferRef.optional().describe('Buffer number or path. Default: the current buffer.');
+
 export const changedtickArg = z
   .number()
   .int()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool } from '../tool.ts';
-import { BufferId, bufferRef, changedtickArg, editorArg, Position } from './common.ts';
+import { CHANGES_TEXT, defineTool } from '../tool.ts';
+import { BufferId, changedtickArg, currentBufferArg, editorArg, Position } from './common.ts';
 
 export const findAndReplace = defineTool({
   name: 'find_and_replace',
@@ -11,11 +11,11 @@ export const findAndReplace = defineTool({
     'Prefer this for small edits. For many changes use apply_diff; to rewrite a whole buffer use write_buffer; for pattern replacements use substitute.',
   permission: 'write',
   routing: 'editor',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: CHANGES_TEXT,
   input: z
     .object({
       editor: editorArg,
-      buffer: bufferRef.optional().describe('Buffer number or path. Default: the current buffer.'),
+      buffer: currentBufferArg,
       old_text: z.string().min(1).describe('Text to replace; must occur exactly once, whitespace and line breaks included.'),
       new_text: z.string().describe('Replacement text; may be empty to delete.'),
       expected_changedtick: changedtickArg.optional(),

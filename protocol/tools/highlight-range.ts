@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
-import { BufferId, bufferRef, editorArg, Position } from './common.ts';
+import { BufferId, currentBufferArg, editorArg, Position } from './common.ts';
 import { DecorationColor, decorationColorArg, DecorationId } from './decorations.ts';
 
 export const highlightRange = defineTool({
@@ -17,7 +17,7 @@ export const highlightRange = defineTool({
   input: z
     .object({
       editor: editorArg,
-      buffer: bufferRef.optional().describe('Buffer number or path. Default: the current buffer.'),
+      buffer: currentBufferArg,
       start: Position.describe('First character of the range.'),
       end: Position.describe('Position just after the last character of the range (exclusive).'),
       color: decorationColorArg,

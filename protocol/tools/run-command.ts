@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
-import { defineTool } from '../tool.ts';
+import { CHANGES_TEXT, defineTool } from '../tool.ts';
 import { editorArg } from './common.ts';
 
 /** Caps of run_command. Output bytes are counted as the JSON text they become. */
@@ -61,7 +61,7 @@ export const runCommand = defineTool({
     'For buffer text prefer read_buffer, find_and_replace, substitute and save_buffer; for keystrokes use send_keys; to type into a terminal use send_to_terminal.',
   permission: 'exec',
   routing: 'editor',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: CHANGES_TEXT,
   timeoutHint: PROMPT_TIMEOUT_HINT,
   input: z
     .object({

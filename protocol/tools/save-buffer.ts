@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
-import { BufferId, bufferRef, changedtickArg, editorArg } from './common.ts';
+import { BufferId, changedtickArg, currentBufferArg, editorArg } from './common.ts';
 
 /** The TIMEOUT hint of save_buffer: a write can wait on a question only the user can answer. */
 export const SAVE_TIMEOUT_HINT =
@@ -27,7 +27,7 @@ export const saveBuffer = defineTool({
   input: z
     .object({
       editor: editorArg,
-      buffer: bufferRef.optional().describe('Buffer number or path. Default: the current buffer.'),
+      buffer: currentBufferArg,
       expected_changedtick: changedtickArg.optional(),
     })
     .strict(),

@@ -4,7 +4,7 @@
  * result can say the mode and cursor they left.
  */
 import { z } from 'zod';
-import { defineTool } from '../tool.ts';
+import { CHANGES_TEXT, defineTool } from '../tool.ts';
 import { BufferId, editorArg, Position } from './common.ts';
 import { PROMPT_TIMEOUT_HINT, RUN_COMMAND_LIMITS } from './run-command.ts';
 
@@ -35,7 +35,7 @@ export const sendKeys = defineTool({
     'use send_keys for what only keystrokes do (a plugin\'s mapping, window commands). To type into a terminal use send_to_terminal.',
   permission: 'exec',
   routing: 'editor',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: CHANGES_TEXT,
   timeoutHint: PROMPT_TIMEOUT_HINT,
   input: z
     .object({

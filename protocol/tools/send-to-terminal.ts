@@ -3,7 +3,7 @@
  * Nothing is submitted unless asked: trailing newlines are stripped, and `submit` adds the Enter.
  */
 import { z } from 'zod';
-import { defineTool } from '../tool.ts';
+import { CHANGES_TEXT, defineTool } from '../tool.ts';
 import { editorArg } from './common.ts';
 import { PROMPT_TIMEOUT_HINT } from './run-command.ts';
 
@@ -37,7 +37,7 @@ export const sendToTerminal = defineTool({
     'For Ex commands use run_command; for keystrokes in the editor itself use send_keys.',
   permission: 'terminal',
   routing: 'editor',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: CHANGES_TEXT,
   timeoutHint: PROMPT_TIMEOUT_HINT,
   input: z
     .object({

@@ -4,8 +4,8 @@
  * and puts the user's back), so any Vim regex is safe to pass.
  */
 import { z } from 'zod';
-import { defineTool } from '../tool.ts';
-import { BufferId, bufferRef, changedtickArg, editorArg } from './common.ts';
+import { CHANGES_TEXT, defineTool } from '../tool.ts';
+import { BufferId, changedtickArg, currentBufferArg, editorArg } from './common.ts';
 
 /** Caps of substitute. */
 export const SUBSTITUTE_LIMITS = {
@@ -64,11 +64,11 @@ export const substitute = defineTool({
     'expected_changedtick is optional; a stale one changes nothing. For one exact edit use find_and_replace; for a reviewed set of changes use apply_diff.',
   permission: 'write',
   routing: 'editor',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: CHANGES_TEXT,
   input: z
     .object({
       editor: editorArg,
-      buffer: bufferRef.optional().describe('Buffer number or path. Default: the current buffer.'),
+      buffer: currentBufferArg,
       pattern: pattern.describe(`A Vim regular expression (magic), at most ${L.patternChars} characters.`),
       replacement: replacement.describe(`The replacement, Vim :s syntax; may be empty to delete. At most ${L.replacementChars} characters.`),
       flags: flags.optional().describe('Any of "g" (all matches in a line), "i" (ignore case), "I" (match case). Default: none.'),

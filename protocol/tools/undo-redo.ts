@@ -3,8 +3,8 @@
  * where the buffer is in that tree afterwards. One definition serves both directions.
  */
 import { z } from 'zod';
-import { defineTool } from '../tool.ts';
-import { BufferId, bufferRef, changedtickArg, editorArg } from './common.ts';
+import { CHANGES_TEXT, defineTool } from '../tool.ts';
+import { BufferId, changedtickArg, currentBufferArg, editorArg } from './common.ts';
 
 /** Caps of undo and redo. */
 export const UNDO_LIMITS = {
@@ -36,11 +36,11 @@ function undoTool(direction: 'undo' | 'redo') {
       `${undo ? 'redo' : 'undo'} goes the other way; to see the text afterwards use read_buffer.`,
     permission: 'write',
     routing: 'editor',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    annotations: CHANGES_TEXT,
     input: z
       .object({
         editor: editorArg,
-        buffer: bufferRef.optional().describe('Buffer number or path. Default: the current buffer.'),
+        buffer: currentBufferArg,
         steps: z
           .number()
           .int()

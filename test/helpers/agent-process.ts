@@ -3,10 +3,9 @@
  * enrolled against a test relay, discovering editors only under the given directories.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../scripts/local-relay.ts';
+import { isolatedHome } from './home.ts';
 
 export const CLI = join(ROOT, 'agent', 'bin', 'vimrelay.js');
 
@@ -23,20 +22,7 @@ export interface AgentProcess {
 
 /** An isolated environment: its own XDG config/state/runtime directories. */
 export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const home = mkdtempSync(join(tmpdir(), 'vimrelay-home-'));
-  const inherited = { ...process.env };
-  // A test run inside a Neovim terminal must not hand that Neovim to the agent under test.
-  delete inherited.NVIM;
-  delete inherited.NVIM_LISTEN_ADDRESS;
-  return {
-    ...inherited,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_STATE_HOME: join(home, 'state'),
-    XDG_DATA_HOME: join(home, 'data'),
-    XDG_RUNTIME_DIR: join(home, 'run'),
-    ...extra,
-  };
+  return { ...isolatedHome('vimrelay-home-').env, ...extra };
 }
 
 /** Runs a CLI command to completion. */

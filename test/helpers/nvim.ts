@@ -6,11 +6,11 @@
  * directory; `kill()` simulates a crash. Shared by the agent and end-to-end tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { isolatedHome } from './home.ts';
 import { attach, type NeovimClient } from 'neovim';
 
 export interface StartNvimOptions {
@@ -53,7 +53,7 @@ const quietLogger = { level: 'error', info() {}, warn() {}, error() {}, debug() 
 
 /** Starts an isolated headless Neovim and connects a client to it. */
 export async function startNvim(options: StartNvimOptions = {}): Promise<NvimFixture> {
-  const home = mkdtempSync(join(tmpdir(), 'vimrelay-nvim-'));
+  const { home, env } = isolatedHome('vimrelay-nvim-');
   const cwd = join(home, 'work');
   mkdirSync(cwd);
   for (const [file, content] of Object.entries(options.files ?? {})) {
@@ -65,20 +65,6 @@ export async function startNvim(options: StartNvimOptions = {}): Promise<NvimFix
   const tcp = /^([^/]+):(\d+)$/.exec(socket);
   if (!tcp) mkdirSync(dirname(socket), { recursive: true });
 
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  // An nvim started inside another nvim's terminal would otherwise see the parent's server.
-  delete env.NVIM;
-  delete env.NVIM_LISTEN_ADDRESS;
-  Object.assign(env, {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_DATA_HOME: join(home, 'data'),
-    XDG_STATE_HOME: join(home, 'state'),
-    XDG_CACHE_HOME: join(home, 'cache'),
-    XDG_RUNTIME_DIR: join(home, 'run'),
-    TMPDIR: join(home, 'tmp'),
-  });
-  for (const d of ['config', 'data', 'state', 'cache', 'run', 'tmp']) mkdirSync(join(home, d));
   for (const [k, v] of Object.entries(options.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;

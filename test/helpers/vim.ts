@@ -7,14 +7,14 @@
  * directory. `stop()` ends every Vim and the listener and removes the home.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EditorRegistry } from '../../agent/editors/registry.ts';
 import type { VimEditor } from '../../agent/editors/vim/editor.ts';
 import { VimListener } from '../../agent/editors/vim/listener.ts';
 import { waitFor } from './wait.ts';
+import { isolatedHome } from './home.ts';
 
 /** The plugin directory (what a `pack/<name>/start/vimrelay` package or vim-plug would add to 'runtimepath'). */
 export const VIM_PLUGIN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../plugin/vim');
@@ -62,18 +62,7 @@ export interface VimAgentFixture {
 
 /** Starts a Vim listener in an isolated home. */
 export async function startVimAgent(): Promise<VimAgentFixture> {
-  const home = mkdtempSync(join(tmpdir(), 'vimrelay-vim-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_DATA_HOME: join(home, 'data'),
-    XDG_STATE_HOME: join(home, 'state'),
-    XDG_CACHE_HOME: join(home, 'cache'),
-    XDG_RUNTIME_DIR: join(home, 'run'),
-    TMPDIR: join(home, 'tmp'),
-  };
-  for (const d of ['config', 'data', 'state', 'cache', 'run', 'tmp']) mkdirSync(join(home, d));
+  const { home, env } = isolatedHome('vimrelay-vim-');
   const registry = new EditorRegistry();
   const vims: VimFixture[] = [];
   let count = 0;
