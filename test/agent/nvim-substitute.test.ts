@@ -2,17 +2,13 @@
 // widen, patterns and replacements that cannot break out of the command, the user's search state
 // and cursor left alone, the changedtick guard and one undo step.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEditor, type EditorFixture } from './support.ts';
+import { changedtick, type EditorFixture, resetLines, startEditor } from './support.ts';
 
 describe('substitute', () => {
   let f: EditorFixture;
   let buf: number;
-  /** Gives the scratch buffer fresh content, as its own undo step, and returns its changedtick. */
-  const reset = async (lines: string[]): Promise<number> => {
-    await f.nvim.lua('vim.api.nvim_buf_set_lines(..., 0, -1, true, select(2, ...)); vim.bo[...].undolevels = vim.bo[...].undolevels', buf, lines);
-    return f.nvim.lua<number>('return vim.api.nvim_buf_get_changedtick(...)', buf);
-  };
-  const tick = (): Promise<number> => f.nvim.lua<number>('return vim.api.nvim_buf_get_changedtick(...)', buf);
+  const reset = (lines: string[]): Promise<number> => resetLines(f.nvim, buf, lines);
+  const tick = (): Promise<number> => changedtick(f.nvim, buf);
   beforeAll(async () => {
     f = await startEditor();
     buf = await f.nvim.lua<number>('return vim.api.nvim_get_current_buf()');

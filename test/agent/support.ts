@@ -76,3 +76,17 @@ export async function fakeSocket(path: string): Promise<FakeSocket> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * Gives buffer `buf` fresh content as an undo step of its own (so a tool's edit cannot join it)
+ * and returns its changedtick.
+ */
+export async function resetLines(nvim: NvimFixture, buf: number, lines: string[]): Promise<number> {
+  await nvim.lua('vim.api.nvim_buf_set_lines(..., 0, -1, true, select(2, ...)); vim.bo[...].undolevels = vim.bo[...].undolevels', buf, lines);
+  return changedtick(nvim, buf);
+}
+
+/** The changedtick of buffer `buf`, read directly. */
+export function changedtick(nvim: NvimFixture, buf: number): Promise<number> {
+  return nvim.lua<number>('return vim.api.nvim_buf_get_changedtick(...)', buf);
+}
