@@ -57,11 +57,12 @@ async function main(): Promise<void> {
   // through shutdown(), which waits for the relay to be stopped before exiting.
   const startup = new AbortController();
   const starting = startLocalRelay({ port, persistTo: values['persist-to'], logFile, signal: startup.signal });
-  let stopping = false;
   let agent: ReturnType<typeof startAgent> | undefined;
-  const shutdown = async (code: number): Promise<never> => {
-    if (!stopping) {
-      stopping = true;
+  // One shutdown, whoever asks first: a Ctrl-C reaches this process both from the terminal and
+  // forwarded by npm and tsx, and a later request must wait for the relay too, not exit early.
+  let stopped: Promise<never> | undefined;
+  const shutdown = (code: number): Promise<never> =>
+    (stopped ??= (async () => {
       startup.abort();
       try {
         await agent?.stop();
@@ -71,16 +72,15 @@ async function main(): Promise<void> {
         // Whatever happened above, the relay runs in its own process group: stop it.
         await (await starting.catch(() => undefined))?.stop();
       }
-    }
-    process.exit(code);
-  };
+      process.exit(code);
+    })());
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
 
   try {
     const relay = await starting;
     relay.process.once('exit', (code) => {
-      if (!stopping) {
+      if (stopped === undefined) {
         logger.error('the relay (wrangler dev) exited', { code, log: logFile });
         void shutdown(1);
       }
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   } catch (err) {
-    if (stopping) return;
+    if (stopped !== undefined) return;
     logger.error(err instanceof Error ? err.message : String(err));
     await shutdown(1);
   }

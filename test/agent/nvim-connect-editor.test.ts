@@ -138,13 +138,18 @@ describe('connect_editor', () => {
     const inner = await waitFor(() => (source?.list().length === 2 ? source.list().find((e) => e.info().pid !== outer.pid) : undefined), 10_000, 'both attached');
     const innerPid = inner.info().pid;
     // In the inner one, a job without $NVIM (`env -u` execs sleep without it): only the chain leads on.
-    const opened = await inner.run('run_command', { commands: ['terminal env -u NVIM sleep 600', 'echo b:terminal_job_pid'] }, AbortSignal.timeout(5_000));
+    // termopen() with a list runs env directly, whatever the user's 'shell' does with `-c`.
+    const commands = ['enew', "call termopen(['env', '-u', 'NVIM', '-u', 'NVIM_LISTEN_ADDRESS', 'sleep', '600'])", 'echo b:terminal_job_pid'];
+    const opened = await inner.run('run_command', { commands }, AbortSignal.timeout(5_000));
     if (!opened.ok) throw new Error(JSON.stringify(opened.error));
-    const job = Number((opened.data.results as { output: string }[])[1]?.output);
+    const job = Number((opened.data.results as { output: string }[])[2]?.output);
+    let seen = '';
     const chain = await waitFor(async () => {
       const c = await ancestry(job, 8);
-      return (await serverAddressesOf(job)).length === 0 && c[0]?.name === 'sleep' ? c : undefined;
-    }, 5_000, 'sleep to run');
+      const addresses = await serverAddressesOf(job);
+      seen = JSON.stringify({ job, chain: c, addresses });
+      return addresses.length === 0 && c[0]?.name === 'sleep' ? c : undefined;
+    }, 10_000, () => `sleep to run without $NVIM (last seen ${seen})`);
     const pids = chain.map((e) => e.pid);
     expect(pids[1]).toBe(innerPid);
     expect(pids).toContain(outer.pid);
