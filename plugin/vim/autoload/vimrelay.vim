@@ -164,6 +164,18 @@ let s:tools = {
       \ 'set_cursor': 'vimrelay#cursor#set',
       \ 'undo': 'vimrelay#undo#step',
       \ 'redo': 'vimrelay#undo#step',
+      \ 'run_command': 'vimrelay#exec#run_command',
+      \ 'send_keys': 'vimrelay#exec#send_keys',
+      \ 'send_to_terminal': 'vimrelay#terminal#send',
+      \ 'highlight_range': 'vimrelay#decorations#highlight',
+      \ 'add_virtual_text': 'vimrelay#decorations#virtual_text',
+      \ 'clear_decorations': 'vimrelay#decorations#clear',
+      \ 'get_diagnostics': 'vimrelay#diagnostics#get',
+      \ 'grep_buffers': 'vimrelay#search#grep',
+      \ 'open_file': 'vimrelay#files#open',
+      \ 'save_buffer': 'vimrelay#files#save',
+      \ 'substitute': 'vimrelay#substitute#run',
+      \ 'apply_diff': 'vimrelay#patch#apply',
       \ }
 
 " Pieces of long parameters the agent sends ahead of a call (agent/editors/vim/staging.ts): id ->

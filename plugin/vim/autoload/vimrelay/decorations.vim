@@ -1,0 +1,173 @@
+" highlight_range, add_virtual_text and clear_decorations on Vim: same contracts as the Neovim
+" tools (agent/editors/nvim/lua/highlight_range.lua, add_virtual_text.lua, clear_decorations.lua),
+" with text properties (:h textprop) instead of extmarks. Each color has one global property type,
+" vimrelay_<color>, highlighted with the VimRelay<Color> group; only those types are ever cleared.
+" Every decoration gets a positive id of ours: a highlight is one property with that id; virtual
+" text is one property per line of text ('text' with text_align after/above/below at column 0),
+" whose ids Vim chooses (negative, per buffer), so they are remembered under ours. Decorations
+" change neither the text nor the changedtick and are not undone; but Vim keeps properties with the
+" line's text, so undoing a change to a decorated line restores that line without them. Virtual
+" text needs Vim 9.0.0067 or later (prop_add() with 'text'); before, add_virtual_text answers
+" UNSUPPORTED.
+
+" Decoration color -> the standard group VimRelay<Color> links to by default: Diagnostic* where
+" defined (by a colorscheme or an LSP plugin), else a group every Vim has.
+let s:links = {
+      \ 'info': ['DiagnosticInfo', 'Identifier'],
+      \ 'hint': ['DiagnosticHint', 'Comment'],
+      \ 'success': ['DiagnosticOk', 'MoreMsg'],
+      \ 'warning': ['DiagnosticWarn', 'WarningMsg'],
+      \ 'error': ['DiagnosticError', 'ErrorMsg'],
+      \ }
+
+let s:next_id = 1
+" Our id of a virtual text -> {'buf': b, 'ids': [Vim's property ids]}.
+let s:virtual = {}
+" '<buf>:<Vim's id>' of a virtual-text property -> our id.
+let s:owner = {}
+
+" Our property types defined so far (prop_list() and prop_remove() refuse unknown ones).
+function! s:type_names() abort
+  return filter(map(keys(s:links), '"vimrelay_" . v:val'), '!empty(prop_type_get(v:val))')
+endfunction
+
+function! s:group(color) abort
+  return 'VimRelay' . toupper(a:color[0]) . a:color[1 :]
+endfunction
+
+" Defines every VimRelay<Color> group as a default link, so a user's own definition wins (Vim's
+" :highlight clear, run by :colorscheme, keeps default links).
+function! s:define_groups() abort
+  for [color, links] in items(s:links)
+    execute 'highlight default link ' . s:group(color) . ' ' . (hlexists(links[0]) ? links[0] : links[1])
+  endfor
+endfunction
+
+" The property type of `color`, defining it and the highlight groups when needed.
+function! s:prop_type(color) abort
+  let name = 'vimrelay_' . a:color
+  if empty(prop_type_get(name))
+    call s:define_groups()
+    call prop_type_add(name, {'highlight': s:group(a:color)})
+  endif
+  return name
+endfunction
+
+" The buffer, loaded, and its line count.
+function! s:target(p) abort
+  let b = vimrelay#util#resolve(a:p)
+  call vimrelay#util#ensure_loaded(b)
+  return [b, vimrelay#util#line_count(b)]
+endfunction
+
+" [byte column (1-based), position after clamping] of a {line, col} in buffer b of `line_count` lines.
+function! s:locate(b, line_count, pos, name) abort
+  if a:pos.line > a:line_count
+    call vimrelay#util#fail('INVALID_ARGUMENT', a:name . '.line ' . a:pos.line . ' is past the end of the buffer, which has '
+          \ . a:line_count . ' lines. Nothing was highlighted.', {'line_count': a:line_count, 'hint': 'Pass lines from 1 to ' . a:line_count
+          \ . '; to reach the end of the last line, use {line = ' . a:line_count . ', col = 9999}.'})
+  endif
+  let text = getbufline(a:b, a:pos.line)[0]
+  let col = min([a:pos.col, strchars(text) + 1])
+  let byte = byteidx(text, col - 1)
+  return [(byte < 0 ? strlen(text) : byte) + 1, {'line': a:pos.line, 'col': col}]
+endfunction
+
+function! vimrelay#decorations#highlight(p) abort
+  let [b, line_count] = s:target(a:p)
+  let [start_byte, start] = s:locate(b, line_count, a:p.start, 'start')
+  let [end_byte, stop] = s:locate(b, line_count, a:p.end, 'end')
+  if stop.line < start.line || (stop.line == start.line && end_byte <= start_byte)
+    call vimrelay#util#fail('INVALID_ARGUMENT', 'The range is empty: end (' . stop.line . ':' . stop.col
+          \ . ', after clamping) does not come after start (' . start.line . ':' . start.col . '). Nothing was highlighted.',
+          \ {'hint': 'end is exclusive: to highlight one character at {line, col}, pass end = {line, col + 1}.'})
+  endif
+  let id = s:next_id
+  let s:next_id += 1
+  call prop_add(start.line, start_byte, {'bufnr': b, 'type': s:prop_type(a:p.color), 'id': id,
+        \ 'end_lnum': stop.line, 'end_col': end_byte})
+  return {'id': id, 'buf': b, 'path': vimrelay#util#buf_path(b), 'start': start, 'end': stop, 'color': a:p.color}
+endfunction
+
+function! vimrelay#decorations#virtual_text(p) abort
+  if !has('patch-9.0.0067')
+    call vimrelay#util#fail('UNSUPPORTED', 'This Vim cannot show virtual text (it needs 9.0.0067 or later).',
+          \ {'hint': 'Use highlight_range, or a newer Vim or a Neovim editor.'})
+  endif
+  let [b, line_count] = s:target(a:p)
+  if a:p.line > line_count
+    call vimrelay#util#fail('INVALID_ARGUMENT', 'Line ' . a:p.line . ' is past the end of the buffer, which has ' . line_count
+          \ . ' lines. Nothing was added.', {'line_count': line_count, 'hint': 'Pass a line from 1 to ' . line_count . '.'})
+  endif
+  let type = s:prop_type(a:p.color)
+  let lines = a:p.position ==# 'eol' ? [a:p.text] : split(substitute(a:p.text, '\r\n', '\n', 'g'), "\n", 1)
+  let align = a:p.position ==# 'eol' ? 'after' : a:p.position
+  let id = s:next_id
+  let s:next_id += 1
+  let ids = []
+  for text in lines
+    " An empty 'text' is not shown as a line; a space is.
+    let vim_id = prop_add(a:p.line, 0, {'bufnr': b, 'type': type, 'text': empty(text) ? ' ' : text, 'text_align': align})
+    call add(ids, vim_id)
+    let s:owner[b . ':' . vim_id] = id
+  endfor
+  let s:virtual[id] = {'buf': b, 'ids': ids}
+  return {'id': id, 'buf': b, 'path': vimrelay#util#buf_path(b), 'line': a:p.line, 'position': a:p.position, 'color': a:p.color}
+endfunction
+
+" Our ids of the decorations in buffer b.
+function! s:ids_in(b) abort
+  if empty(s:type_names())
+    return []
+  endif
+  let ids = {}
+  for prop in prop_list(1, {'bufnr': a:b, 'end_lnum': -1, 'types': s:type_names()})
+    let id = prop.id > 0 ? prop.id : get(s:owner, a:b . ':' . prop.id, 0)
+    if id > 0
+      let ids[id] = 1
+    endif
+  endfor
+  return map(keys(ids), 'str2nr(v:val)')
+endfunction
+
+" Removes decoration `id` (ours) from buffer b; returns whether it was there.
+function! s:remove(b, id) abort
+  return index(s:ids_in(a:b), a:id) >= 0 ? s:remove_present(a:b, a:id) : 0
+endfunction
+
+" Removes decoration `id` (ours), which buffer b has; returns 1.
+function! s:remove_present(b, id) abort
+  let entry = get(s:virtual, a:id, {'buf': a:b, 'ids': [a:id]})
+  for vim_id in entry.ids
+    call prop_remove({'bufnr': a:b, 'id': vim_id, 'types': s:type_names(), 'both': 1, 'all': 1})
+    silent! call remove(s:owner, a:b . ':' . vim_id)
+  endfor
+  silent! call remove(s:virtual, a:id)
+  return 1
+endfunction
+
+" Removes every decoration of buffer b (loaded only: unloading drops properties); returns how many.
+function! s:clear(b) abort
+  if !bufloaded(a:b)
+    return 0
+  endif
+  let n = 0
+  for id in s:ids_in(a:b)
+    let n += s:remove_present(a:b, id)
+  endfor
+  return n
+endfunction
+
+function! vimrelay#decorations#clear(p) abort
+  if get(a:p, 'all_buffers', v:false)
+    let removed = 0
+    for info in getbufinfo()
+      let removed += s:clear(info.bufnr)
+    endfor
+    return {'removed': removed, 'buf': v:null, 'path': v:null}
+  endif
+  let b = vimrelay#util#resolve(a:p)
+  let id = get(a:p, 'id', v:null)
+  let removed = id is v:null ? s:clear(b) : (bufloaded(b) ? s:remove(b, id) : 0)
+  return {'removed': removed, 'buf': b, 'path': vimrelay#util#buf_path(b)}
+endfunction
