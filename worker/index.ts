@@ -6,6 +6,7 @@
  *   POST /mcp      MCP Streamable HTTP (stateless), bearer access token
  *   GET  /agent    agents' WebSocket, bearer device token
  *   *    /admin/*  token API, bearer OWNER_SECRET
+ *   GET|POST /signin, POST /signout   the owner's browser session for the pages
  */
 import { Hono } from 'hono';
 import { jsonError } from './http/responses.ts';
@@ -13,6 +14,7 @@ import { admin } from './routes/admin.ts';
 import { agent } from './routes/agent.ts';
 import { health } from './routes/health.ts';
 import { mcp } from './routes/mcp.ts';
+import { signin } from './routes/signin.ts';
 import type { AppEnv } from './routes/types.ts';
 
 export { Hub } from './hub/hub.ts';
@@ -23,6 +25,7 @@ app.route('/health', health);
 app.route('/mcp', mcp);
 app.route('/agent', agent);
 app.route('/admin', admin);
+app.route('/', signin);
 
 app.notFound(() => jsonError(404, 'NOT_FOUND', 'No such endpoint.'));
 // Never echo internal errors: they may carry storage or token details.

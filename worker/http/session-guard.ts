@@ -1,0 +1,65 @@
+/**
+ * Guards for the owner's pages. `requireSession` lets a request through with its verified session
+ * (in `c.var.session`) or sends the browser to sign in and come back; `checkedForm` reads a posted
+ * form and refuses it unless it carries the session's CSRF token (`auth/session.ts`).
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { csrfValid, readSession, type Session } from '../auth/session.ts';
+import { html } from '../pages/html.ts';
+import { page } from '../pages/layout.ts';
+import type { AppEnv } from '../routes/types.ts';
+
+/** Hono environment of routes behind `requireSession`. */
+export type SessionEnv = AppEnv & { Variables: { session: Session } };
+
+/** Largest form the pages accept (bytes): they post a few short fields. */
+export const MAX_FORM_BYTES = 16 * 1024;
+
+/** 503 page when OWNER_SECRET is not set: nobody can sign in. */
+export function notConfigured(): Response {
+  return page({
+    title: 'Not configured',
+    status: 503,
+    body: html`<h1>Sign-in is off</h1><p>This relay has no owner secret. Set <code>OWNER_SECRET</code> (<code>wrangler secret put OWNER_SECRET</code>) and reload.</p>`,
+  });
+}
+
+/** Lets a signed-in owner through; else redirects to `/signin?next=<this path>` (303). */
+export const requireSession: MiddlewareHandler<SessionEnv> = async (c, next) => {
+  const secret = c.env.OWNER_SECRET;
+  if (!secret) return notConfigured();
+  const session = await readSession(c.req.raw, secret, Date.now());
+  if (!session) {
+    const url = new URL(c.req.url);
+    return c.redirect(`/signin?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
+  }
+  c.set('session', session);
+  await next();
+};
+
+/** A 403 page for a form without a valid CSRF token. */
+export function csrfRefused(): Response {
+  return page({
+    title: 'Form expired',
+    status: 403,
+    signedIn: true,
+    body: html`<h1>This form has expired</h1><p>It was not sent from a page of this session. Go back, reload the page and try again.</p>`,
+  });
+}
+
+/**
+ * The posted form of a request behind `requireSession`, or a Response refusing it: 413 when too
+ * large, 400 when not a form, 403 without this session's CSRF token (field `csrf`).
+ */
+export async function checkedForm(c: Context<SessionEnv>): Promise<FormData | Response> {
+  const length = Number(c.req.header('Content-Length') ?? '0');
+  if (length > MAX_FORM_BYTES) return new Response('Form too large.', { status: 413 });
+  let form: FormData;
+  try {
+    form = await c.req.raw.formData();
+  } catch {
+    return new Response('Expected a form.', { status: 400 });
+  }
+  if (!(await csrfValid(c.env.OWNER_SECRET ?? '', c.var.session, form.get('csrf')))) return csrfRefused();
+  return form;
+}

@@ -1,0 +1,60 @@
+/**
+ * Signing the owner in and out of the relay's pages with OWNER_SECRET.
+ *
+ *   GET  /signin?next=/path   the form (already signed in: straight to `next`)
+ *   POST /signin              {secret, next} -> 303 to `next` with the session cookie | 401 page
+ *   POST /signout             ends the session in this browser -> 303 /signin
+ *
+ * `next` is only ever a path on this origin (`localPath`), so this is no open redirect.
+ */
+import { Hono } from 'hono';
+import { ownerSecretMatches } from '../auth/owner.ts';
+import { endSessionCookie, localPath, readSession, startSession } from '../auth/session.ts';
+import { MAX_FORM_BYTES, notConfigured } from '../http/session-guard.ts';
+import { html } from '../pages/html.ts';
+import { page } from '../pages/layout.ts';
+import type { AppEnv } from './types.ts';
+
+function signInPage(next: string, failed: boolean): Response {
+  return page({
+    title: 'Sign in',
+    status: failed ? 401 : 200,
+    body: html`<h1>Sign in</h1>
+<p class="muted">Enter this relay's owner secret (<code>OWNER_SECRET</code>; with <code>npm start</code> it is in <code>.dev.vars</code>).</p>
+${failed ? html`<p class="bad" role="alert">That is not the owner secret.</p>` : ''}
+<form method="post" action="/signin">
+<input type="hidden" name="next" value="${next}">
+<label>Owner secret <input type="password" name="secret" autocomplete="current-password" required autofocus></label>
+<p><button class="primary" type="submit">Sign in</button></p>
+</form>`,
+  });
+}
+
+export const signin = new Hono<AppEnv>();
+
+signin.get('/signin', async (c) => {
+  const secret = c.env.OWNER_SECRET;
+  if (!secret) return notConfigured();
+  const next = localPath(c.req.query('next'));
+  if (await readSession(c.req.raw, secret, Date.now())) return c.redirect(next, 303);
+  return signInPage(next, false);
+});
+
+signin.post('/signin', async (c) => {
+  const secret = c.env.OWNER_SECRET;
+  if (!secret) return notConfigured();
+  if (Number(c.req.header('Content-Length') ?? '0') > MAX_FORM_BYTES) return new Response('Form too large.', { status: 413 });
+  let form: FormData;
+  try {
+    form = await c.req.raw.formData();
+  } catch {
+    return new Response('Expected a form.', { status: 400 });
+  }
+  const next = localPath(form.get('next'));
+  const presented = form.get('secret');
+  if (typeof presented !== 'string' || !(await ownerSecretMatches(presented, secret))) return signInPage(next, true);
+  const { setCookie } = await startSession(secret, Date.now());
+  return new Response(null, { status: 303, headers: { Location: next, 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } });
+});
+
+signin.post('/signout', () => new Response(null, { status: 303, headers: { Location: '/signin', 'Set-Cookie': endSessionCookie(), 'Cache-Control': 'no-store' } }));
