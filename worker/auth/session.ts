@@ -105,5 +105,5 @@ export function csrfValid(secret: string, session: Session, presented: unknown):
  */
 export function localPath(next: unknown, fallback = '/dashboard'): string {
   if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
-  return /[\u0000-\u001f\u007f]/.test(next) ? fallback : next;
+  return [...next].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f) ? fallback : next;
 }
