@@ -10,7 +10,8 @@ import { RelayLink, type LinkState } from './relay/connection.ts';
 
 export interface AgentOptions {
   relayUrl: string;
-  deviceToken: string;
+  /** The device credential; the link trades it for short-lived JWTs. */
+  deviceCredential: string;
   editors: EditorSource;
   logger: Logger;
   statusFile: string;
@@ -44,7 +45,7 @@ export function startAgent(opts: AgentOptions): RunningAgent {
 
   const link = new RelayLink({
     relayUrl: opts.relayUrl,
-    deviceToken: opts.deviceToken,
+    deviceCredential: opts.deviceCredential,
     editors: opts.editors,
     logger: opts.logger,
     onState: (s, detail) => {

@@ -2,8 +2,8 @@
  * `npm start`: the relay in local workerd with this machine's agent attached.
  *
  * Generates the owner secret into `.dev.vars` (0600, git-ignored) on first run, starts
- * `wrangler dev` on 127.0.0.1:$PORT (default 8787) with persistence under `.wrangler/`, enrolls
- * this machine and mints a local access token through the admin route (reusing stored ones while
+ * `wrangler dev` on 127.0.0.1:$PORT (default 8787) with persistence under `.wrangler/`, creates
+ * this machine's device and a local access token through the admin API (reusing stored ones while
  * the relay still accepts them), starts the agent, and prints the MCP URL and the token. Ctrl-C
  * stops everything it started.
  */
@@ -16,7 +16,8 @@ import { paths } from '../agent/config/paths.ts';
 import { readOptionalFile, writePrivateFile } from '../agent/config/private-file.ts';
 import { createEditorSource } from '../agent/editors/source.ts';
 import { createLogger } from '../agent/log.ts';
-import { mintToken, tokenIsValid } from '../agent/relay/admin.ts';
+import { createDevice, mintToken, tokenIsValid } from '../agent/relay/admin.ts';
+import { CredentialRefused, DeviceTokens } from '../agent/relay/device-token.ts';
 import { startAgent } from '../agent/run.ts';
 import { ROOT, startLocalRelay } from './local-relay.ts';
 
@@ -38,13 +39,30 @@ function ownerSecret(): string {
   return secret;
 }
 
-async function credential(relay: string, secret: string, kind: 'device' | 'access'): Promise<string> {
+/** The stored device credential while the relay accepts it; else a new device's. */
+async function deviceCredential(relay: string, secret: string): Promise<string> {
   const file = paths().credentials;
-  const key = kind === 'device' ? 'device_token' : 'access_token';
-  const stored = relayCredentials(file, relay)[key];
-  if (stored && (await tokenIsValid(relay, secret, stored, kind))) return stored;
-  const minted = await mintToken(relay, secret, { kind, name: kind === 'device' ? hostname() : 'local' });
-  saveRelayCredentials(file, relay, { [key]: minted.token });
+  const stored = relayCredentials(file, relay).device_credential;
+  if (stored) {
+    try {
+      await new DeviceTokens({ relayUrl: relay, credential: stored }).get();
+      return stored;
+    } catch (err) {
+      if (!(err instanceof CredentialRefused)) throw err;
+    }
+  }
+  const { credential } = await createDevice(relay, secret, hostname(), hostname());
+  saveRelayCredentials(file, relay, { device_credential: credential });
+  return credential;
+}
+
+/** The stored local access token while the relay accepts it; else a new one. */
+async function accessToken(relay: string, secret: string): Promise<string> {
+  const file = paths().credentials;
+  const stored = relayCredentials(file, relay).access_token;
+  if (stored && (await tokenIsValid(relay, secret, stored))) return stored;
+  const minted = await mintToken(relay, secret, { kind: 'access', name: 'local' });
+  saveRelayCredentials(file, relay, { access_token: minted.token });
   return minted.token;
 }
 
@@ -85,10 +103,10 @@ async function main(): Promise<void> {
         void shutdown(1);
       }
     });
-    const deviceToken = await credential(relay.url, secret, 'device');
-    const accessToken = await credential(relay.url, secret, 'access');
+    const credential = await deviceCredential(relay.url, secret);
+    const token = await accessToken(relay.url, secret);
     const editors = createEditorSource({ logger, vim: true, ...(values['discover-dir'] ? { dirs: values['discover-dir'] } : {}) });
-    agent = startAgent({ relayUrl: relay.url, deviceToken, editors, logger, statusFile: paths().status });
+    agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, editors, logger, statusFile: paths().status });
     void agent.done.then((end) => {
       if (end.rejected) void shutdown(1);
     });
@@ -96,7 +114,7 @@ async function main(): Promise<void> {
       [
         `vimrelay relay running in local workerd, with this machine's agent attached.`,
         `MCP URL: ${relay.url}/mcp`,
-        `Access token: ${accessToken}`,
+        `Access token: ${token}`,
         `Claude Code: claude mcp add --transport http vimrelay ${relay.url}/mcp --header "Authorization: Bearer <access token>"`,
         `Press Ctrl-C to stop.`,
         '',

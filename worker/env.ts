@@ -10,4 +10,8 @@ export interface Env extends Vars {
   readonly HUB: DurableObjectNamespace<Hub>;
   /** Bearer credential of `/admin/*` (a Worker secret). Unset: the admin API answers 503. */
   readonly OWNER_SECRET?: string;
+  /** The OAuth authorization server's storage: clients, grants, hashed tokens (auth/oauth.ts). */
+  readonly OAUTH_KV: KVNamespace;
+  /** Comma-separated exact OAuth redirect URIs accepted besides the built-in ones (auth/redirect-policy.ts). */
+  readonly REDIRECT_URIS?: string;
 }

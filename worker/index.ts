@@ -1,19 +1,37 @@
 /**
- * The vimrelay Worker: mounts the routes and exports the Hub Durable Object class. Owns nothing
- * else; each route module owns its endpoint.
+ * The vimrelay Worker: the OAuth provider (auth/oauth.ts) in front of the routes, and the Hub
+ * Durable Object class. Owns nothing else; each route module owns its endpoint.
+ *
+ * A request goes: `/mcp` edge checks (routes/mcp.ts `mcpEdgeRefusal`) -> the OAuth provider, which
+ * serves the metadata documents, `/oauth/token` and `/oauth/register`, authenticates `/mcp` and
+ * hands it to `mcpApi`, and passes everything else to the Hono app below -> CORS completed on
+ * `/mcp` and the metadata (http/cors.ts).
  *
  *   GET  /health   liveness
- *   POST /mcp      MCP Streamable HTTP (stateless), bearer access token
- *   GET  /agent    agents' WebSocket, bearer device token
+ *   POST /mcp      MCP Streamable HTTP (stateless), bearer OAuth access token or PAT
+ *   GET  /.well-known/oauth-protected-resource[/mcp], /.well-known/oauth-authorization-server
+ *   POST /oauth/token, /oauth/register   OAuth token endpoint (and RFC 7009 revocation), DCR
+ *   GET|POST /authorize   OAuth consent (session + CSRF)
+ *   GET  /agent    agents' WebSocket, bearer device JWT
+ *   POST /agent/token   a device credential for a short-lived device JWT
+ *   POST /pair/device, /pair/token   RFC 8628 device pairing; GET /pair, POST /pair/approve|deny (session + CSRF)
  *   *    /admin/*  token API, bearer OWNER_SECRET
  *   GET|POST /signin, POST /signout   the owner's browser session for the pages
+ *   GET|POST /dashboard/*   the owner's dashboard (session + CSRF)
  */
 import { Hono } from 'hono';
+import { oauthProvider } from './auth/oauth.ts';
+import { relayOrigin } from './config.ts';
+import type { Env } from './env.ts';
+import { withMcpCors } from './http/cors.ts';
 import { jsonError } from './http/responses.ts';
 import { admin } from './routes/admin.ts';
 import { agent } from './routes/agent.ts';
+import { authorize } from './routes/authorize.ts';
+import { dashboard } from './routes/dashboard.ts';
 import { health } from './routes/health.ts';
-import { mcp } from './routes/mcp.ts';
+import { mcpApi, mcpEdgeRefusal } from './routes/mcp.ts';
+import { pair } from './routes/pair.ts';
 import { signin } from './routes/signin.ts';
 import type { AppEnv } from './routes/types.ts';
 
@@ -22,10 +40,12 @@ export { Hub } from './hub/hub.ts';
 const app = new Hono<AppEnv>();
 
 app.route('/health', health);
-app.route('/mcp', mcp);
 app.route('/agent', agent);
 app.route('/admin', admin);
+app.route('/pair', pair);
 app.route('/', signin);
+app.route('/', authorize);
+app.route('/dashboard', dashboard);
 
 app.notFound(() => jsonError(404, 'NOT_FOUND', 'No such endpoint.'));
 // Never echo internal errors: they may carry storage or token details.
@@ -34,4 +54,32 @@ app.onError((err) => {
   return jsonError(500, 'INTERNAL', 'Internal error.');
 });
 
-export default app;
+const ROOT_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
+
+/**
+ * `request` as the relay at `origin` sees it. With PUBLIC_URL set, a request that reached another
+ * host name (the workers.dev alias, say) is served as if at PUBLIC_URL, because the provider holds
+ * every URL (resource, issuer, endpoints) to that one origin. The root protected resource metadata
+ * URL is served as the path-aware one: MCP clients fall back to the root when the path-aware URL
+ * is not in the challenge (MCP 2025-11-25 "Protected Resource Metadata Discovery Requirements"),
+ * and this origin has one resource.
+ */
+function servedAt(request: Request, origin: string): Request {
+  const url = new URL(request.url);
+  const path = url.pathname === ROOT_RESOURCE_METADATA ? `${ROOT_RESOURCE_METADATA}/mcp` : url.pathname;
+  if (url.origin === origin && path === url.pathname) return request;
+  return new Request(`${origin}${path}${url.search}`, request);
+}
+
+export default {
+  async fetch(request, env, ctx): Promise<Response> {
+    const path = new URL(request.url).pathname;
+    if (path === '/mcp' || path.startsWith('/mcp/')) {
+      const refused = mcpEdgeRefusal(request, env);
+      if (refused) return refused;
+    }
+    const origin = relayOrigin(env, request.url);
+    const response = await oauthProvider(origin, env, { api: mcpApi, app }).fetch(servedAt(request, origin), env, ctx);
+    return withMcpCors(request, response);
+  },
+} satisfies ExportedHandler<Env>;

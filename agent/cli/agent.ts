@@ -11,17 +11,22 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
   const stopped = interrupted();
   const p = paths();
   const relay = opts.relay ? normaliseRelayUrl(opts.relay) : defaultRelay(p.credentials);
-  if (!relay) throw new Error(`no relay given and no single enrolled relay in ${p.credentials}; pass --relay URL`);
-  const token = relayCredentials(p.credentials, relay).device_token;
-  if (!token) throw new Error(`no device credential for ${relay}; run \`vimrelay enroll --relay ${relay}\` first`);
+  if (!relay) {
+    throw new Error(`no relay given and no single paired relay in ${p.credentials}; pass --relay URL, or pair first: vimrelay pair <relay-url>`);
+  }
+  const credential = relayCredentials(p.credentials, relay).device_credential;
+  if (!credential) {
+    // Files written before device credentials held a `device_token`, which is ignored now.
+    throw new Error(`no device credential for ${relay} (tokens from older versions no longer work); pair this machine: vimrelay pair ${relay}`);
+  }
   mkdirSync(p.stateDir, { recursive: true });
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
   const editors = createEditorSource({ logger, vim: true, ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
-  const agent = startAgent({ relayUrl: relay, deviceToken: token, editors, logger, statusFile: p.status });
+  const agent = startAgent({ relayUrl: relay, deviceCredential: credential, editors, logger, statusFile: p.status });
   const end = await Promise.race([agent.done, stopped]);
   await agent.stop();
   if (end !== 'interrupted' && end.rejected) {
-    process.stderr.write(`vimrelay: ${end.reason}; enroll this machine again\n`);
+    process.stderr.write(`vimrelay: ${end.reason}; pair this machine again: vimrelay pair ${relay}\n`);
     return 1;
   }
   return 0;

@@ -3,13 +3,17 @@
  *   agent   connect to the relay and serve this machine's editors
  *   serve   serve this machine's editors as a local MCP server (stdio, or HTTP on loopback)
  *   status  show what the running agent is doing
- *   enroll  mint this machine's device credential (owner secret required)
+ *   pair    pair this machine with a relay: a code the owner approves in the browser
+ *   devices list the relay's devices, or revoke one (owner secret required)
+ *   enroll  create this machine's device credential directly (owner secret required)
  *   token   mint a personal access token for an MCP client (owner secret required)
  * The owner secret is read from $VIMRELAY_OWNER_SECRET, never from the command line (which other
  * users can see in the process list).
  */
 import { parseArgs } from 'node:util';
 import { agentCommand } from './agent.ts';
+import { devicesCommand } from './devices.ts';
+import { pairCommand } from './pair.ts';
 import { serveCommand } from './serve.ts';
 import { enrollCommand, tokenCommand } from './tokens.ts';
 import { statusCommand } from './status.ts';
@@ -23,12 +27,17 @@ const USAGE = `usage: vimrelay <command> [options]
          stdin/stdout for a client that starts it, or on http://127.0.0.1:N/mcp
          (default port 8788) with the access token it prints.
   status Show the running agent's state and editors.
+  pair   <relay-url> [--name NAME]
+         Pair this machine with a relay: shows a code for the relay's owner to approve in the
+         browser, then stores the device credential. Then run \`vimrelay agent\`.
+  devices [--relay URL] [--revoke ID]
+         List the relay's devices with their last-seen times, or revoke one.
   enroll --relay URL [--name NAME]
-         Mint and store this machine's device credential.
+         Create and store this machine's device credential directly, without pairing.
   token create --relay URL --name NAME [--scopes read,write,...] [--ttl-days N]
          Mint a personal access token for an MCP client and print it.
 
-Environment: VIMRELAY_OWNER_SECRET (enroll, token), XDG_CONFIG_HOME, XDG_STATE_HOME.
+Environment: VIMRELAY_OWNER_SECRET (devices, enroll, token), XDG_CONFIG_HOME, XDG_STATE_HOME.
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -58,6 +67,13 @@ export async function main(argv: string[]): Promise<number> {
       case 'status':
         parseArgs({ args: rest, options: {} });
         return statusCommand();
+      case 'pair':
+        return await pairCommand(parseArgs({ args: rest, allowPositionals: true, options: { name: { type: 'string' } } }));
+      case 'devices':
+        return await devicesCommand(parseArgs({
+          args: rest,
+          options: { relay: { type: 'string' }, revoke: { type: 'string' } },
+        }).values);
       case 'enroll':
         return await enrollCommand(parseArgs({
           args: rest,

@@ -1,11 +1,16 @@
-/** `vimrelay enroll` and `vimrelay token create`: mint credentials through the relay's admin route. */
+/**
+ * `vimrelay enroll` and `vimrelay token create`: credentials made directly through the relay's
+ * admin API with the owner secret (from $VIMRELAY_OWNER_SECRET, never the command line). `enroll`
+ * creates this machine's device without the pairing dance, for scripts and the owner's own machine.
+ */
 import { hostname } from 'node:os';
 import { ALL_SCOPES, PermissionClass } from '../../protocol/index.ts';
 import { normaliseRelayUrl, saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
-import { mintToken } from '../relay/admin.ts';
+import { createDevice, mintToken } from '../relay/admin.ts';
 
-function ownerSecret(): string {
+/** The owner secret from $VIMRELAY_OWNER_SECRET; throws with what to do when it is unset. */
+export function ownerSecret(): string {
   const secret = process.env.VIMRELAY_OWNER_SECRET;
   if (!secret) throw new Error('set VIMRELAY_OWNER_SECRET to the relay\'s owner secret');
   return secret;
@@ -18,9 +23,9 @@ function requireRelay(relay: string | undefined): string {
 
 export async function enrollCommand(opts: { relay?: string; name?: string }): Promise<number> {
   const relay = requireRelay(opts.relay);
-  const minted = await mintToken(relay, ownerSecret(), { kind: 'device', name: opts.name ?? hostname() });
-  saveRelayCredentials(paths().credentials, relay, { device_token: minted.token });
-  process.stdout.write(`enrolled as device ${minted.name}; credential saved (expires ${minted.expires_at})\n`);
+  const enrolled = await createDevice(relay, ownerSecret(), opts.name ?? hostname(), hostname());
+  saveRelayCredentials(paths().credentials, relay, { device_credential: enrolled.credential });
+  process.stdout.write(`enrolled as device ${enrolled.device.name}; credential saved\n`);
   return 0;
 }
 

@@ -1,14 +1,16 @@
 /**
  * Credentials per relay, kept in `credentials.json` (mode 0600):
- * `{ "relays": { "<relay url>": { "device_token"?: "...", "access_token"?: "..." } } }`.
- * The device token lets the agent connect; the access token is the local MCP token that the
- * launcher prints. Tokens are never logged.
+ * `{ "relays": { "<relay url>": { "device_credential"?: "vrd_...", "access_token"?: "..." } } }`.
+ * The device credential (from `vimrelay pair` or `vimrelay enroll`) buys the agent short-lived
+ * JWTs to connect with; the access token is the local MCP token that the launcher prints.
+ * Secrets are never logged. Older files held a `device_token` instead, which no longer works: it
+ * is ignored, and `vimrelay agent` says to pair again.
  */
 import { z } from 'zod';
 import { readOptionalFile, writePrivateFile } from './private-file.ts';
 
 const RelayCredentials = z.object({
-  device_token: z.string().optional(),
+  device_credential: z.string().optional(),
   access_token: z.string().optional(),
 });
 export type RelayCredentials = z.infer<typeof RelayCredentials>;
@@ -43,8 +45,8 @@ export function saveRelayCredentials(file: string, relayUrl: string, update: Rel
   writePrivateFile(file, JSON.stringify(all, null, 2) + '\n');
 }
 
-/** The only relay with a device token, for `vimrelay agent` without `--relay`. */
+/** The only relay with a device credential, for `vimrelay agent` without `--relay`. */
 export function defaultRelay(file: string): string | undefined {
-  const withDevice = Object.entries(readCredentials(file).relays).filter(([, c]) => c.device_token);
+  const withDevice = Object.entries(readCredentials(file).relays).filter(([, c]) => c.device_credential);
   return withDevice.length === 1 ? withDevice[0]?.[0] : undefined;
 }

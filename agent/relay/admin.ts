@@ -1,6 +1,7 @@
 /**
- * Client of the relay's owner-only admin routes (`/admin/tokens`), authenticated with the owner
- * secret. Used by `vimrelay enroll`, `vimrelay token create` and the local launcher.
+ * Client of the relay's owner-only admin routes (`/admin/tokens`, `/admin/devices`),
+ * authenticated with the owner secret. Used by `vimrelay enroll`, `vimrelay token create`,
+ * `vimrelay devices` and the local launcher. Never logs the secret or what it mints.
  */
 import { z } from 'zod';
 import { PermissionClass } from '../../protocol/index.ts';
@@ -8,19 +9,37 @@ import { PermissionClass } from '../../protocol/index.ts';
 export const MintedToken = z.object({
   token: z.string(),
   jti: z.string(),
-  kind: z.enum(['device', 'access']),
+  kind: z.literal('access'),
   name: z.string(),
   scopes: z.array(z.string()),
   expires_at: z.string(),
 });
 export type MintedToken = z.infer<typeof MintedToken>;
 
+/** A personal access token to mint. */
 export interface MintRequest {
-  kind: 'device' | 'access';
+  kind: 'access';
   name: string;
   scopes?: PermissionClass[];
   ttl_seconds?: number;
 }
+
+const DeviceRef = z.object({ id: z.string(), name: z.string() });
+
+export const EnrolledDevice = z.object({ device: DeviceRef, credential: z.string() });
+export type EnrolledDevice = z.infer<typeof EnrolledDevice>;
+
+export const DeviceRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  hostname: z.string().nullable(),
+  created_at: z.string(),
+  last_seen_at: z.string().nullable(),
+  online: z.boolean(),
+  revoked_at: z.string().nullable(),
+  revoked: z.boolean(),
+});
+export type DeviceRecord = z.infer<typeof DeviceRecord>;
 
 export class AdminError extends Error {
   constructor(
@@ -31,29 +50,41 @@ export class AdminError extends Error {
   }
 }
 
-async function adminFetch(relayUrl: string, ownerSecret: string, path: string, body: unknown): Promise<unknown> {
+async function adminFetch(relayUrl: string, ownerSecret: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(relayUrl.replace(/\/+$/, '') + path, {
-    method: 'POST',
+    method,
     headers: { Authorization: `Bearer ${ownerSecret}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
   if (!res.ok) throw new AdminError(`${path} answered HTTP ${res.status}: ${text.slice(0, 300)}`, res.status);
   return JSON.parse(text);
 }
 
-/** Mints a device credential or a personal access token. */
+/** Mints a personal access token. */
 export async function mintToken(relayUrl: string, ownerSecret: string, req: MintRequest): Promise<MintedToken> {
-  return MintedToken.parse(await adminFetch(relayUrl, ownerSecret, '/admin/tokens', req));
+  return MintedToken.parse(await adminFetch(relayUrl, ownerSecret, 'POST', '/admin/tokens', req));
 }
 
-/** Whether a stored token is still accepted by the relay (signature, expiry, revocation). */
-export async function tokenIsValid(
-  relayUrl: string,
-  ownerSecret: string,
-  token: string,
-  kind: MintRequest['kind'],
-): Promise<boolean> {
-  const res = z.object({ valid: z.boolean() }).parse(await adminFetch(relayUrl, ownerSecret, '/admin/tokens/verify', { token, kind }));
+/** Whether a stored access token is still accepted by the relay (signature, expiry, revocation). */
+export async function tokenIsValid(relayUrl: string, ownerSecret: string, token: string): Promise<boolean> {
+  const res = z.object({ valid: z.boolean() }).parse(await adminFetch(relayUrl, ownerSecret, 'POST', '/admin/tokens/verify', { token, kind: 'access' }));
   return res.valid;
+}
+
+/** Creates a device and its credential directly, without pairing. */
+export async function createDevice(relayUrl: string, ownerSecret: string, name: string, hostname?: string): Promise<EnrolledDevice> {
+  return EnrolledDevice.parse(await adminFetch(relayUrl, ownerSecret, 'POST', '/admin/devices', { name, ...(hostname === undefined ? {} : { hostname }) }));
+}
+
+/** Every device of the relay's account. */
+export async function listDevices(relayUrl: string, ownerSecret: string): Promise<DeviceRecord[]> {
+  return z.object({ devices: z.array(DeviceRecord) }).parse(await adminFetch(relayUrl, ownerSecret, 'GET', '/admin/devices')).devices;
+}
+
+/** Revokes a device: it is disconnected at once and its credential stops working. */
+export async function revokeDevice(relayUrl: string, ownerSecret: string, id: string): Promise<{ device: { id: string; name: string }; disconnected: number }> {
+  return z
+    .object({ device: DeviceRef, disconnected: z.number() })
+    .parse(await adminFetch(relayUrl, ownerSecret, 'DELETE', `/admin/devices/${encodeURIComponent(id)}`));
 }

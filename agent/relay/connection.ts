@@ -1,9 +1,14 @@
 /**
- * The agent's link to the relay: dials OUT to `<relay>/agent` over a WebSocket with the device
- * token in the Authorization header, says hello with the current editors, keeps the Hub told of
+ * The agent's link to the relay: before each attempt gets a short-lived device JWT for the
+ * device credential (`device-token.ts`), dials OUT to `<relay>/agent` over a WebSocket with that
+ * JWT in the Authorization header, says hello with the current editors, keeps the Hub told of
  * every change, runs the calls it sends, and heartbeats. Expects to be dropped (every deploy
- * restarts the Hub) and reconnects with full-jitter backoff (1 s -> 30 s). A 401/403 on the
- * upgrade means the credential is bad or revoked: retrying cannot help, so it stops and says so.
+ * restarts the Hub) and reconnects with full-jitter backoff (1 s -> 30 s).
+ *
+ * A refused credential (401/403 at `/agent/token`), or a 401/403 at the upgrade for a JWT fetched
+ * for that very attempt, means the device is unknown or revoked: retrying cannot help, so it stops
+ * and says so. A reused JWT refused at the upgrade (it expired) is dropped and the link retries
+ * with a fresh one.
  */
 import { hostname, platform } from 'node:os';
 import WebSocket from 'ws';
@@ -19,6 +24,7 @@ import {
 import type { EditorSource } from '../editors/editor.ts';
 import type { Logger } from '../log.ts';
 import { fullJitterDelay } from './backoff.ts';
+import { CredentialRefused, DeviceTokens, type DeviceJwt } from './device-token.ts';
 import { Dispatcher } from './dispatcher.ts';
 
 export const AGENT_VERSION = '0.1.0';
@@ -27,7 +33,8 @@ export type LinkState = 'connecting' | 'connected' | 'waiting' | 'rejected' | 's
 
 export interface RelayLinkOptions {
   relayUrl: string;
-  deviceToken: string;
+  /** The device credential (`vrd_...`); never logged. */
+  deviceCredential: string;
   editors: EditorSource;
   logger: Logger;
   /** Called on every state change, e.g. to write the status file. */
@@ -40,6 +47,7 @@ export interface RelayLinkOptions {
 export class RelayLink {
   readonly #opts: RelayLinkOptions;
   readonly #dispatcher: Dispatcher;
+  readonly #tokens: DeviceTokens;
   #ws: WebSocket | undefined;
   #attempt = 0;
   #state: LinkState = 'stopped';
@@ -53,6 +61,7 @@ export class RelayLink {
   constructor(opts: RelayLinkOptions) {
     this.#opts = opts;
     this.#dispatcher = new Dispatcher(opts.editors);
+    this.#tokens = new DeviceTokens({ relayUrl: opts.relayUrl, credential: opts.deviceCredential });
   }
 
   get state(): LinkState {
@@ -91,10 +100,22 @@ export class RelayLink {
   #connect(): void {
     if (this.#stopped) return;
     this.#setState('connecting');
+    this.#tokens.get().then(
+      (jwt) => this.#open(jwt),
+      (err: unknown) => {
+        if (this.#stopped) return;
+        if (err instanceof CredentialRefused) this.#reject(err.message);
+        else this.#scheduleReconnect(`no device token: ${err instanceof Error ? err.message : String(err)}`);
+      },
+    );
+  }
+
+  #open(jwt: DeviceJwt): void {
+    if (this.#stopped) return;
     const url = new URL(this.#opts.relayUrl.replace(/\/+$/, '') + '/agent');
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(url, {
-      headers: { Authorization: `Bearer ${this.#opts.deviceToken}` },
+      headers: { Authorization: `Bearer ${jwt.token}` },
       maxPayload: LIMITS.maxWireMessageBytes,
       handshakeTimeout: 15_000,
     });
@@ -103,8 +124,12 @@ export class RelayLink {
     ws.on('unexpected-response', (_req, res) => {
       const status = res.statusCode ?? 0;
       res.resume();
-      if (status === 401 || status === 403) {
+      if ((status === 401 || status === 403) && jwt.fresh) {
         this.#reject(`the relay refused this device's credential (HTTP ${status})`);
+      } else if (status === 401 || status === 403) {
+        // A JWT kept from an earlier attempt may have expired: the next attempt fetches a new one.
+        this.#tokens.invalidate();
+        this.#opts.logger.info('relay refused a reused device token; fetching a new one', { status });
       } else {
         this.#opts.logger.warn('relay refused the connection', { status });
       }

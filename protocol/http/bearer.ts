@@ -1,8 +1,8 @@
 /**
  * Bearer credentials in HTTP (RFC 6750): reading `Authorization: Bearer <token>` and writing the
  * `WWW-Authenticate` challenge of a 401. Pure string handling, shared by the relay and the local
- * server (`vimrelay serve --http`); which token is valid is decided elsewhere. The OAuth work
- * (later) adds `resource_metadata` (RFC 9728 §5.1) to the challenge here.
+ * server (`vimrelay serve --http`); which token is valid is decided elsewhere. The relay's `/mcp`
+ * challenges (with `resource_metadata`, RFC 9728 §5.1) come from its OAuth provider instead.
  */
 
 /** The realm every vimrelay challenge names (RFC 6750 §3). */

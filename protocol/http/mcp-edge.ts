@@ -92,6 +92,7 @@ export function parseMcpBody(text: string): McpBody {
 export const MCP_CORS = {
   allowMethods: ['POST'],
   allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Last-Event-ID'],
-  exposeHeaders: ['WWW-Authenticate'],
+  // Mcp-Session-Id: a stateless server sends none, but a client must be able to read it if one did.
+  exposeHeaders: ['WWW-Authenticate', 'Mcp-Session-Id'],
   maxAgeSeconds: 86_400,
 } as const;

@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../protocol/index.ts';
-import { admin, mint, relay, uniqueName, type Minted } from './helpers.ts';
+import { admin, agentToken, deviceJwt, enrollDevice, mint, relay, uniqueName, type Minted } from './helpers.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -71,20 +71,10 @@ describe('POST /admin/tokens', () => {
     expect(claims.exp).toBe(Math.floor(expires / 1000));
   });
 
-  it('mints a device token, creating a device with a unique name', async () => {
-    const first = await mint({ kind: 'device', name: 'workstation' });
-    const second = await mint({ kind: 'device', name: 'workstation' });
-    const third = await mint({ kind: 'device', name: 'workstation' });
-    expect([first.device?.name, second.device?.name, third.device?.name]).toEqual(['workstation', 'workstation-2', 'workstation-3']);
-    expect(first.scopes).toEqual([]);
-    expect(headerOf(first.token)).toMatchObject({ alg: 'ES256', typ: 'vimrelay-device+jwt' });
-    const claims = payloadOf(first.token);
-    expect(claims).toMatchObject({ iss: 'https://relay.test', aud: 'https://relay.test/agent', sub: first.device?.id, jti: first.jti });
-    expect(claims.scope).toBeUndefined();
-    // One signing key: every token names the same kid.
-    expect(headerOf(second.token).kid).toBe(headerOf(first.token).kid);
-    const days = (Date.parse(first.expires_at) - Date.now()) / DAY_MS;
-    expect(Math.round(days)).toBe(365);
+  it('one signing key: every token names the same kid', async () => {
+    const first = await mint({ kind: 'access', name: uniqueName('kid') });
+    const device = await deviceJwt(uniqueName('kid-dev'));
+    expect(headerOf(device.token).kid).toBe(headerOf(first.token).kid);
   });
 
   it('honours scopes (deduplicated) and ttl_seconds', async () => {
@@ -99,11 +89,11 @@ describe('POST /admin/tokens', () => {
     ['unknown kind', { kind: 'admin', name: 'x' }],
     ['empty name', { kind: 'access', name: '' }],
     ['name too long', { kind: 'access', name: 'n'.repeat(65) }],
-    ['name with a slash', { kind: 'device', name: 'a/b' }],
-    ['name with a control character', { kind: 'device', name: 'a\u0007b' }],
+    ['name with a slash', { kind: 'access', name: 'a/b' }],
+    ['name with a control character', { kind: 'access', name: 'a\u0007b' }],
     ['unknown scope', { kind: 'access', name: 'x', scopes: ['read', 'root'] }],
     ['empty scopes', { kind: 'access', name: 'x', scopes: [] }],
-    ['scopes on a device token', { kind: 'device', name: 'x', scopes: ['read'] }],
+    ['a device (created at /admin/devices, never minted here)', { kind: 'device', name: 'x' }],
     ['ttl of zero', { kind: 'access', name: 'x', ttl_seconds: 0 }],
     ['ttl over a year', { kind: 'access', name: 'x', ttl_seconds: 31_536_001 }],
     ['fractional ttl', { kind: 'access', name: 'x', ttl_seconds: 1.5 }],
@@ -136,19 +126,16 @@ describe('POST /admin/tokens', () => {
 describe('GET /admin/tokens', () => {
   it('lists tokens with their status, never the token text', async () => {
     const a = await mint({ kind: 'access', name: uniqueName('listed') });
-    const d = await mint({ kind: 'device', name: uniqueName('listed-dev') });
     expect((await admin('DELETE', `/tokens/${a.jti}`)).status).toBe(200);
 
     const res = await admin('GET', '/tokens');
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toContain(a.token);
-    expect(text).not.toContain(d.token);
     const { tokens } = JSON.parse(text) as { tokens: Record<string, unknown>[] };
     const byJti = new Map(tokens.map((t) => [t.jti, t]));
     expect(byJti.get(a.jti)).toMatchObject({ kind: 'access', name: a.name, status: 'revoked', revoked_at: expect.any(String), device: null });
-    expect(byJti.get(d.jti)).toMatchObject({ kind: 'device', status: 'active', revoked_at: null, device: d.device, scopes: [] });
-    expect(Object.keys(byJti.get(d.jti) ?? {}).sort()).toEqual(['created_at', 'device', 'expires_at', 'jti', 'kind', 'name', 'revoked_at', 'scopes', 'status']);
+    expect(Object.keys(byJti.get(a.jti) ?? {}).sort()).toEqual(['created_at', 'device', 'expires_at', 'jti', 'kind', 'name', 'revoked_at', 'scopes', 'status']);
   });
 });
 
@@ -166,8 +153,8 @@ describe('POST /admin/tokens/verify', () => {
     expect(result.claims).toMatchObject({ jti: access.jti, sub: 'owner', scope: ALL_SCOPES.join(' ') });
     expect(result.reason).toBeUndefined();
 
-    const device = await mint({ kind: 'device', name: uniqueName('verify-dev') });
-    expect(await verify(device.token, 'device')).toMatchObject({ valid: true, claims: { sub: device.device?.id } });
+    const device = await deviceJwt(uniqueName('verify-dev'));
+    expect(await verify(device.token, 'device')).toMatchObject({ valid: true, claims: { sub: device.device.id } });
   });
 
   it('says why a token is refused', async () => {
@@ -189,13 +176,72 @@ describe('DELETE /admin/tokens/:jti', () => {
     const minted = await mint({ kind: 'access', name: uniqueName('revoke') });
     const first = await admin('DELETE', `/tokens/${minted.jti}`);
     expect(first.status).toBe(200);
-    const body = (await first.json()) as { jti: string; kind: string; revoked_at: string; disconnected: number };
-    expect(body).toMatchObject({ jti: minted.jti, kind: 'access', disconnected: 0, device: null });
+    const body = (await first.json()) as { jti: string; kind: string; revoked_at: string };
+    expect(body).toEqual({ jti: minted.jti, kind: 'access', revoked_at: expect.any(String) });
     const again = (await (await admin('DELETE', `/tokens/${minted.jti}`)).json()) as { revoked_at: string };
     expect(again.revoked_at).toBe(body.revoked_at);
 
     const missing = await admin('DELETE', '/tokens/no-such-jti');
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('/admin/devices', () => {
+  it('creates a device with a unique name and a credential shown once, and trades it for a device JWT', async () => {
+    const first = await enrollDevice('workstation', 'ws.example');
+    const second = await enrollDevice('workstation');
+    expect([first.device.name, second.device.name]).toEqual(['workstation', 'workstation-2']);
+    expect(first.credential).toMatch(/^vrd_[A-Za-z0-9_-]{43}$/);
+
+    const res = await agentToken(first.credential);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
+    const body = (await res.json()) as { token: string; token_type: string; expires_in: number; device: unknown };
+    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 600, device: first.device });
+    expect(headerOf(body.token)).toMatchObject({ alg: 'ES256', typ: 'vimrelay-device+jwt' });
+    const claims = payloadOf(body.token);
+    expect(claims).toMatchObject({ iss: 'https://relay.test', aud: 'https://relay.test/agent', sub: first.device.id });
+    expect((claims.exp as number) - (claims.iat as number)).toBe(600);
+    expect(claims.scope).toBeUndefined();
+
+    const listed = await admin('GET', '/devices');
+    const text = await listed.text();
+    expect(text).not.toContain(first.credential);
+    const { devices } = JSON.parse(text) as { devices: Record<string, unknown>[] };
+    expect(devices.find((d) => d.id === first.device.id)).toEqual({
+      id: first.device.id,
+      name: 'workstation',
+      hostname: 'ws.example',
+      created_at: expect.any(String),
+      last_seen_at: null,
+      online: false,
+      revoked_at: null,
+      revoked: false,
+    });
+  });
+
+  it('a wrong, missing or revoked credential gets 401 at /agent/token', async () => {
+    const enrolled = await enrollDevice(uniqueName('revokee'));
+    expect((await agentToken(null)).status).toBe(401);
+    expect((await agentToken(`${enrolled.credential}x`)).status).toBe(401);
+    expect((await agentToken('vrd_guess')).status).toBe(401);
+    const revoked = await admin('DELETE', `/devices/${enrolled.device.id}`);
+    expect(revoked.status).toBe(200);
+    expect(await revoked.json()).toMatchObject({ device: enrolled.device, revoked_at: expect.any(String), disconnected: 0 });
+    const refused = await agentToken(enrolled.credential);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('WWW-Authenticate')).toContain('error="invalid_token"');
+    const { devices } = (await (await admin('GET', '/devices')).json()) as { devices: Record<string, unknown>[] };
+    expect(devices.find((d) => d.id === enrolled.device.id)).toMatchObject({ revoked: true, revoked_at: expect.any(String) });
+    expect((await admin('DELETE', '/devices/no-such-id')).status).toBe(404);
+  });
+
+  it('refuses bad names and needs the owner secret', async () => {
+    expect((await admin('POST', '/devices', { name: 'a/b' })).status).toBe(400);
+    expect((await admin('POST', '/devices', { name: 'x', hostname: 'h\u0000' })).status).toBe(400);
+    expect((await admin('POST', '/devices', { name: 'x', extra: 1 })).status).toBe(400);
+    expect((await admin('POST', '/devices', { name: 'x' }, 'wrong secret')).status).toBe(401);
+    expect((await admin('GET', '/devices', undefined, null)).status).toBe(401);
   });
 });

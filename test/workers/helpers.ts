@@ -34,11 +34,38 @@ export interface Minted {
   device: { id: string; name: string } | null;
 }
 
-/** Mints a token through `POST /admin/tokens`; fails the test unless it answers 201. */
-export async function mint(body: { kind: 'device' | 'access'; name: string; scopes?: string[]; ttl_seconds?: number }): Promise<Minted> {
+/** Mints an access token through `POST /admin/tokens`; fails the test unless it answers 201. */
+export async function mint(body: { kind: 'access'; name: string; scopes?: string[]; ttl_seconds?: number }): Promise<Minted> {
   const res = await admin('POST', '/tokens', body);
   if (res.status !== 201) throw new Error(`mint answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as Minted;
+}
+
+/** A device created through `POST /admin/devices`, with its credential (shown once). */
+export interface EnrolledDevice {
+  device: { id: string; name: string };
+  credential: string;
+}
+
+/** Creates a device through `POST /admin/devices`; fails the test unless it answers 201. */
+export async function enrollDevice(name: string, hostname?: string): Promise<EnrolledDevice> {
+  const res = await admin('POST', '/devices', { name, ...(hostname === undefined ? {} : { hostname }) });
+  if (res.status !== 201) throw new Error(`enroll answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as EnrolledDevice;
+}
+
+/** Trades a device credential for a device JWT at `POST /agent/token` (the raw response). */
+export function agentToken(credential: string | null): Promise<Response> {
+  return relay('/agent/token', { method: 'POST', headers: credential === null ? {} : { Authorization: `Bearer ${credential}` } });
+}
+
+/** A new device, its credential and a fresh device JWT for the `/agent` upgrade. */
+export async function deviceJwt(name: string): Promise<EnrolledDevice & { token: string }> {
+  const enrolled = await enrollDevice(name);
+  const res = await agentToken(enrolled.credential);
+  if (res.status !== 200) throw new Error(`/agent/token answered ${res.status}: ${await res.text()}`);
+  const { token } = (await res.json()) as { token: string };
+  return { ...enrolled, token };
 }
 
 let names = 0;

@@ -3,7 +3,7 @@
 import { env, exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../protocol/index.ts';
-import { admin, mcpHeaders, mint, postMcp, relay, uniqueName } from './helpers.ts';
+import { admin, deviceJwt, mcpHeaders, mint, postMcp, relay, uniqueName } from './helpers.ts';
 
 const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
 
@@ -37,24 +37,28 @@ describe('/mcp methods', () => {
   });
 });
 
+// The challenge points at the protected resource metadata (RFC 9728 §5.1) and names the baseline
+// scope (MCP 2025-11-25 "Scope Selection Strategy").
+const METADATA = 'resource_metadata="https://relay.test/.well-known/oauth-protected-resource/mcp"';
+
 describe('/mcp authentication (RFC 6750)', () => {
   it('no Authorization: 401 with a bare Bearer challenge', async () => {
     const res = await postMcp(null, listTools);
     expect(res.status).toBe(401);
-    expect(res.headers.get('WWW-Authenticate')).toBe('Bearer realm="vimrelay"');
+    expect(res.headers.get('WWW-Authenticate')).toBe(`Bearer realm="OAuth", ${METADATA}, scope="read"`);
   });
 
   it('a non-bearer scheme counts as missing', async () => {
     const res = await postMcp(null, listTools, { Authorization: `Basic ${btoa('a:b')}` });
     expect(res.status).toBe(401);
-    expect(res.headers.get('WWW-Authenticate')).toBe('Bearer realm="vimrelay"');
+    expect(res.headers.get('WWW-Authenticate')).toBe(`Bearer realm="OAuth", ${METADATA}, scope="read"`);
   });
 
   it('garbage token: 401 invalid_token', async () => {
     const res = await postMcp('not.a.jwt', listTools);
     expect(res.status).toBe(401);
     expect(res.headers.get('WWW-Authenticate')).toBe(
-      'Bearer realm="vimrelay", error="invalid_token", error_description="The token is not a well-formed vimrelay JWT."',
+      `Bearer realm="OAuth", ${METADATA}, error="invalid_token", error_description="The token is not a well-formed vimrelay JWT.", scope="read"`,
     );
   });
 
@@ -72,7 +76,7 @@ describe('/mcp authentication (RFC 6750)', () => {
   });
 
   it('a device token is the wrong kind for /mcp', async () => {
-    const device = await mint({ kind: 'device', name: uniqueName('wrongkind') });
+    const device = await deviceJwt(uniqueName('wrongkind'));
     const res = await postMcp(device.token, listTools);
     expect(res.status).toBe(401);
     expect(res.headers.get('WWW-Authenticate')).toContain('error_description="The token is of the wrong type for this endpoint."');

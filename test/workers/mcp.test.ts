@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listedTool, TOOLS } from '../../protocol/index.ts';
-import { errorCode, mcpClient, mint, outcomeOf, rawCall, uniqueName } from './helpers.ts';
+import { mcpClient, mint, outcomeOf, postMcp, rawCall, uniqueName } from './helpers.ts';
 
 let client: Client;
 let token: string;
@@ -94,16 +94,20 @@ describe('tools/call without an agent', () => {
 });
 
 describe('scopes', () => {
+  // MCP 2025-11-25 "Scope Challenge Handling": a call outside the token's scopes is HTTP 403
+  // insufficient_scope, before the Hub (which enforces them again, hub.test.ts).
   it('a read-only token may read but not write', async () => {
     const reader = await mint({ kind: 'access', name: uniqueName('reader'), scopes: ['read'] });
     expect(outcomeOf(await rawCall(reader.token, 'list_editors', {})).ok).toBe(true);
-    const denied = outcomeOf(await rawCall(reader.token, 'write_buffer', { buffer: 1, text: 'x' }));
-    expect(errorCode(denied)).toBe('PERMISSION_DENIED');
-    // The scope check comes before routing: with no editor online it still says PERMISSION_DENIED.
+    const denied = await postMcp(reader.token, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write_buffer', arguments: { buffer: 1, text: 'x' } } });
+    expect(denied.status).toBe(403);
+    expect(denied.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope", scope="read write"');
   });
 
   it('a write-only token may not even list editors', async () => {
     const writer = await mint({ kind: 'access', name: uniqueName('writer'), scopes: ['write'] });
-    expect(errorCode(outcomeOf(await rawCall(writer.token, 'list_editors', {})))).toBe('PERMISSION_DENIED');
+    const denied = await postMcp(writer.token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_editors', arguments: {} } });
+    expect(denied.status).toBe(403);
+    expect(denied.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope", scope="read"');
   });
 });

@@ -21,8 +21,11 @@ function project(name: string, include: string[], bindings: Record<string, strin
 export default defineConfig({
   test: {
     projects: [
-      // A throwaway owner secret, for tests only.
-      project('workers', ['test/workers/*.test.ts'], { OWNER_SECRET: 'test-owner-secret-not-for-production' }),
+      // A throwaway owner secret, for tests only; one extra OAuth redirect URI (oauth.test.ts).
+      project('workers', ['test/workers/*.test.ts'], {
+        OWNER_SECRET: 'test-owner-secret-not-for-production',
+        REDIRECT_URIS: 'https://app.example/oauth/callback, https://tool.example/cb',
+      }),
       project('workers-config', ['test/workers/config/*.test.ts'], {
         // Empty, not absent: it overrides the .dev.vars that `npm start` writes into the checkout.
         OWNER_SECRET: '',

@@ -1,15 +1,30 @@
 /**
- * Devices: the machines whose agents may connect. Owns the `devices` table. A device is created
- * when a device token is minted (device-code pairing will create them the same way); its name is
- * unique in the account because it prefixes the public ids of the editors it serves.
+ * Devices: the machines whose agents may connect. Owns the `devices` table (id, unique name,
+ * times) and the `device_credentials` table (the SHA-256 of each device's long-lived credential,
+ * its hostname, and when it was revoked). A device is created with its credential, by pairing
+ * (`hub/pairings.ts`) or by the owner's admin API, through `enroll` alone. Its name is unique in
+ * the account because it prefixes the public ids of the editors it serves.
+ *
+ * A device is usable while it has a credential that is not revoked. The credential itself is never
+ * stored: it is shown once, and presented later it is hashed, looked up by hash and compared in
+ * constant time. Sockets are not this module's business: the Hub disconnects a revoked device.
  */
+import { hashSecret, newCredential, sameHash } from './pairing.ts';
 
-const SCHEMA = `CREATE TABLE IF NOT EXISTS devices (
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS devices (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL UNIQUE,
   created_at INTEGER NOT NULL,
   last_seen_at INTEGER
-)`;
+)`,
+  `CREATE TABLE IF NOT EXISTS device_credentials (
+  device_id TEXT PRIMARY KEY REFERENCES devices(id),
+  credential_hash TEXT NOT NULL UNIQUE,
+  hostname TEXT,
+  revoked_at INTEGER
+)`,
+];
 
 /** A device as other modules see it. */
 export interface Device {
@@ -17,28 +32,125 @@ export interface Device {
   readonly name: string;
 }
 
+/** A device as the owner sees it listed. Times are ISO 8601. */
+export interface DeviceRecord {
+  id: string;
+  name: string;
+  hostname: string | null;
+  created_at: string;
+  /** When its agent was last heard from; null if never. */
+  last_seen_at: string | null;
+  /** Whether its agent has a live socket now (filled in by the Hub). */
+  online: boolean;
+  /** When it was revoked, or null. A device without a credential counts as revoked. */
+  revoked_at: string | null;
+  revoked: boolean;
+}
+
+/** A freshly created device and its credential: the only time the credential is returned. */
+export interface EnrolledDevice {
+  device: Device;
+  credential: string;
+}
+
 /** Longest device name; suffixes (`-2`) come on top. */
 export const MAX_DEVICE_NAME = 64;
 
+/** Longest hostname (RFC 1035 §2.3.4: 253 characters of text). */
+export const MAX_HOSTNAME = 253;
+
+type ListRow = {
+  id: string;
+  name: string;
+  hostname: string | null;
+  created_at: number;
+  last_seen_at: number | null;
+  revoked_at: number | null;
+  has_credential: number;
+};
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
 export class DeviceStore {
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(SCHEMA);
+  private readonly sql: SqlStorage;
+
+  constructor(private readonly storage: DurableObjectStorage) {
+    this.sql = storage.sql;
+    for (const statement of SCHEMA) this.sql.exec(statement);
   }
 
   /**
-   * Records a device named `wanted`, or `wanted-2`, `wanted-3`, ... when that name is taken.
-   * Synchronous, so that the check and the insert cannot interleave with another request.
+   * Creates a device named `wanted` (or `wanted-2`, `wanted-3`, ... when that name is taken) with
+   * a fresh credential. The name check and both inserts are one synchronous transaction.
    */
-  create(id: string, wanted: string, nowMs: number): Device {
-    let name = wanted;
-    for (let n = 2; this.nameTaken(name); n++) name = `${wanted}-${n}`;
-    this.sql.exec('INSERT INTO devices (id, name, created_at) VALUES (?, ?, ?)', id, name, nowMs);
-    return { id, name };
+  async enroll(wanted: string, hostname: string | null, nowMs: number): Promise<EnrolledDevice> {
+    const credential = newCredential();
+    const hash = await hashSecret(credential);
+    const id = crypto.randomUUID();
+    const device = this.storage.transactionSync(() => {
+      let name = wanted;
+      for (let n = 2; this.nameTaken(name); n++) name = `${wanted}-${n}`;
+      this.sql.exec('INSERT INTO devices (id, name, created_at) VALUES (?, ?, ?)', id, name, nowMs);
+      this.sql.exec('INSERT INTO device_credentials (device_id, credential_hash, hostname) VALUES (?, ?, ?)', id, hash, hostname);
+      return { id, name };
+    });
+    return { device, credential };
   }
 
-  /** The device with this id, or undefined. */
-  get(id: string): Device | undefined {
-    return this.sql.exec<{ id: string; name: string }>('SELECT id, name FROM devices WHERE id = ?', id).toArray()[0];
+  /** The usable device whose credential is `credential`, or undefined (unknown or revoked). */
+  async byCredential(credential: string): Promise<Device | undefined> {
+    const hash = await hashSecret(credential);
+    const row = this.sql
+      .exec<{ id: string; name: string; credential_hash: string; revoked_at: number | null }>(
+        `SELECT d.id, d.name, c.credential_hash, c.revoked_at FROM device_credentials c JOIN devices d ON d.id = c.device_id
+         WHERE c.credential_hash = ?`,
+        hash,
+      )
+      .toArray()[0];
+    if (!row || !sameHash(row.credential_hash, hash) || row.revoked_at !== null) return undefined;
+    return { id: row.id, name: row.name };
+  }
+
+  /** The device with this id if it is usable (has a credential, not revoked); else undefined. */
+  usable(id: string): Device | undefined {
+    return this.sql
+      .exec<{ id: string; name: string }>(
+        'SELECT d.id, d.name FROM devices d JOIN device_credentials c ON c.device_id = d.id WHERE d.id = ? AND c.revoked_at IS NULL',
+        id,
+      )
+      .toArray()[0];
+  }
+
+  /** Every device, by name; `online` is false here (only the Hub knows the sockets). */
+  list(): DeviceRecord[] {
+    return this.sql
+      .exec<ListRow>(
+        `SELECT d.id, d.name, c.hostname, d.created_at, d.last_seen_at, c.revoked_at, c.device_id IS NOT NULL AS has_credential
+         FROM devices d LEFT JOIN device_credentials c ON c.device_id = d.id ORDER BY d.name`,
+      )
+      .toArray()
+      .map((row) => ({
+        id: row.id,
+        name: row.name,
+        hostname: row.hostname,
+        created_at: iso(row.created_at),
+        last_seen_at: row.last_seen_at === null ? null : iso(row.last_seen_at),
+        online: false,
+        revoked_at: row.revoked_at === null ? null : iso(row.revoked_at),
+        revoked: row.revoked_at !== null || row.has_credential === 0,
+      }));
+  }
+
+  /**
+   * Revokes the device's credential (idempotent: a second call keeps the first time). Undefined
+   * when no device has this id.
+   */
+  revoke(id: string, nowMs: number): { device: Device; revoked_at: string } | undefined {
+    const device = this.sql.exec<{ id: string; name: string }>('SELECT id, name FROM devices WHERE id = ?', id).toArray()[0];
+    if (!device) return undefined;
+    this.sql.exec('UPDATE device_credentials SET revoked_at = ? WHERE device_id = ? AND revoked_at IS NULL', nowMs, id);
+    const row = this.sql.exec<{ revoked_at: number | null }>('SELECT revoked_at FROM device_credentials WHERE device_id = ?', id).toArray()[0];
+    return { device: { id: device.id, name: device.name }, revoked_at: iso(row?.revoked_at ?? nowMs) };
   }
 
   /** Records that the device's agent was heard from. */

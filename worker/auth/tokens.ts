@@ -1,23 +1,24 @@
 /**
  * Token minting, verification, listing and revocation over the Hub's SQLite storage. Owns the
- * `tokens` table: every token ever minted is recorded by jti, so that verification can refuse
- * unknown and revoked tokens (a JWT's signature alone cannot be revoked). Sockets are not its
- * business: the Hub disconnects a revoked device.
+ * `tokens` table: every access token ever minted is recorded by jti, so that verification can
+ * refuse unknown and revoked tokens (a JWT's signature alone cannot be revoked).
  *
- * Today the owner mints tokens through /admin; device-code pairing and OAuth (later) mint through
- * the same `mint`, with their own names, scopes and subjects.
+ * Device JWTs are different: short-lived (DEVICE_JWT_TTL_S), minted for a device credential at
+ * each connect (`mintDeviceJwt`) and not recorded; one is valid while its device is usable, so
+ * revoking the device (`devices.ts`) refuses all of them at once. Sockets are not this module's
+ * business: the Hub disconnects a revoked device.
  */
 import type { PermissionClass } from '../../protocol/index.ts';
 import { audienceFor, patClientId, type Checked, type Rejection, type TokenClaims, type TokenKind } from './claims.ts';
 import { DeviceStore, type Device } from './devices.ts';
+import { DEVICE_JWT_TTL_S } from './pairing.ts';
 import { signToken, verifyToken } from './jwt.ts';
 import { SigningKeys } from './keys.ts';
 
 const DAY_S = 24 * 60 * 60;
 
-/** Token lifetimes (seconds): defaults per kind and the most anyone may ask for. */
+/** Access token lifetimes (seconds): the default and the most anyone may ask for. */
 export const TOKEN_TTL = {
-  deviceDefault: 365 * DAY_S,
   accessDefault: 90 * DAY_S,
   max: 365 * DAY_S,
 } as const;
@@ -33,11 +34,11 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS tokens (
   revoked_at INTEGER
 )`;
 
-/** What to mint. `subject` is the account for access tokens; device tokens use the device id. */
+/** An access token to mint. `subject` is the account. */
 export interface MintRequest {
-  kind: TokenKind;
+  kind: 'access';
   name: string;
-  /** Access tokens: the scopes granted (already validated). Ignored for device tokens. */
+  /** The scopes granted (already validated). */
   scopes: readonly PermissionClass[];
   ttlSeconds: number;
   /** Relay origin: becomes `iss` and the base of `aud`. */
@@ -53,8 +54,16 @@ export interface MintedToken {
   name: string;
   scopes: string[];
   expires_at: string;
-  /** Device tokens: the device created for it (its name may carry a `-2` suffix). */
+  /** Always null: kept so that listings of tokens minted before device credentials keep their shape. */
   device: Device | null;
+}
+
+/** A short-lived device JWT for the `/agent` upgrade. */
+export interface DeviceJwt {
+  token: string;
+  /** Seconds until it expires. */
+  expires_in: number;
+  device: Device;
 }
 
 /** A recorded token, without the token text. Times are ISO 8601 strings. */
@@ -75,12 +84,11 @@ export type Verification =
   | { valid: true; claims: TokenClaims; device: Device | null }
   | { valid: false; reason: Rejection };
 
-/** The result of a revocation: the device whose sockets must be closed, if any. */
+/** The result of a revocation. */
 export interface Revocation {
   jti: string;
   kind: TokenKind;
   revoked_at: string;
-  device: Device | null;
 }
 
 type TokenRow = {
@@ -108,62 +116,68 @@ export class TokenStore {
   constructor(private readonly storage: DurableObjectStorage) {
     storage.sql.exec(SCHEMA);
     this.keys = new SigningKeys(storage.sql);
-    this.devices = new DeviceStore(storage.sql);
+    this.devices = new DeviceStore(storage);
   }
 
-  /** Mints and records a token; device tokens also create their device. */
+  /** Mints and records an access token. */
   async mint(req: MintRequest, nowMs: number): Promise<MintedToken> {
     const key = await this.keys.get(nowMs);
     const jti = crypto.randomUUID();
-    const deviceId = req.kind === 'device' ? crypto.randomUUID() : null;
     const iat = Math.floor(nowMs / 1000);
     const exp = iat + req.ttlSeconds;
-    const scopes = req.kind === 'access' ? [...req.scopes] : [];
+    const scopes = [...req.scopes];
     const claims: TokenClaims = {
       iss: req.origin,
-      aud: audienceFor(req.kind, req.origin),
-      sub: deviceId ?? req.subject,
+      aud: audienceFor('access', req.origin),
+      sub: req.subject,
       exp,
       iat,
       jti,
-      ...(req.kind === 'access' ? { scope: scopes.join(' '), client_id: patClientId(req.name) } : {}),
+      scope: scopes.join(' '),
+      client_id: patClientId(req.name),
     };
-    const token = await signToken(req.kind, claims, key);
-    // One synchronous transaction: the device's unique name and the token row land together.
-    const device = this.storage.transactionSync(() => {
-      const created = deviceId === null ? null : this.devices.create(deviceId, req.name, nowMs);
-      this.storage.sql.exec(
-        'INSERT INTO tokens (jti, kind, name, scopes, device_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        jti,
-        req.kind,
-        req.name,
-        scopes.join(' '),
-        deviceId,
-        nowMs,
-        exp * 1000,
-      );
-      return created;
-    });
-    return { token, jti, kind: req.kind, name: req.name, scopes, expires_at: iso(exp * 1000), device };
+    const token = await signToken('access', claims, key);
+    this.storage.sql.exec(
+      'INSERT INTO tokens (jti, kind, name, scopes, device_id, created_at, expires_at) VALUES (?, ?, ?, ?, NULL, ?, ?)',
+      jti,
+      'access',
+      req.name,
+      scopes.join(' '),
+      nowMs,
+      exp * 1000,
+    );
+    return { token, jti, kind: 'access', name: req.name, scopes, expires_at: iso(exp * 1000), device: null };
   }
 
   /**
-   * Verifies signature and claims (`jwt.ts`, `claims.ts`), then that the jti is recorded as a
-   * token of this kind and not revoked. `nowMs` is the verifier's clock.
+   * A device JWT for `device` (`sub` = its id, `aud` = `<origin>/agent`), valid DEVICE_JWT_TTL_S
+   * from `nowMs`. The caller has checked the device's credential.
+   */
+  async mintDeviceJwt(device: Device, origin: string, nowMs: number): Promise<DeviceJwt> {
+    const key = await this.keys.get(nowMs);
+    const iat = Math.floor(nowMs / 1000);
+    const claims: TokenClaims = { iss: origin, aud: audienceFor('device', origin), sub: device.id, exp: iat + DEVICE_JWT_TTL_S, iat, jti: crypto.randomUUID() };
+    return { token: await signToken('device', claims, key), expires_in: DEVICE_JWT_TTL_S, device };
+  }
+
+  /**
+   * Verifies signature and claims (`jwt.ts`, `claims.ts`), then, for an access token, that its
+   * jti is recorded and not revoked; for a device JWT, that its device (`sub`) is still usable.
+   * `nowMs` is the verifier's clock.
    */
   async verify(token: string, kind: TokenKind, origin: string, nowMs: number): Promise<Verification> {
     const key = await this.keys.get(nowMs);
     const checked: Checked<TokenClaims> = await verifyToken(token, { kind, origin }, key, nowMs);
     if (!checked.ok) return { valid: false, reason: checked.reason };
     const claims = checked.value;
+    if (kind === 'device') {
+      const device = this.devices.usable(claims.sub);
+      return device ? { valid: true, claims, device } : { valid: false, reason: 'revoked' };
+    }
     const row = this.row(claims.jti);
     if (!row) return { valid: false, reason: 'unknown' };
     if (row.kind !== kind) return { valid: false, reason: 'wrong_type' };
     if (row.revoked_at !== null) return { valid: false, reason: 'revoked' };
-    if (kind === 'device') {
-      if (row.device_id === null || row.device_id !== claims.sub || row.device_name === null) return { valid: false, reason: 'unknown' };
-      return { valid: true, claims, device: { id: row.device_id, name: row.device_name } };
-    }
     return { valid: true, claims, device: null };
   }
 
@@ -187,7 +201,7 @@ export class TokenStore {
       revokedAt = nowMs;
       this.storage.sql.exec('UPDATE tokens SET revoked_at = ? WHERE jti = ?', revokedAt, jti);
     }
-    return { jti, kind: row.kind as TokenKind, revoked_at: iso(revokedAt), device: deviceOf(row) };
+    return { jti, kind: row.kind as TokenKind, revoked_at: iso(revokedAt) };
   }
 
   private row(jti: string): TokenRow | undefined {

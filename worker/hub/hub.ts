@@ -23,14 +23,17 @@ import {
   type ToolSpec,
 } from '../../protocol/index.ts';
 import { describe, type TokenKind } from '../auth/claims.ts';
-import { TokenStore, type MintedToken, type MintRequest, type Revocation, type TokenRecord, type Verification } from '../auth/tokens.ts';
+import { TokenStore, type DeviceJwt, type MintedToken, type MintRequest, type Revocation, type TokenRecord, type Verification } from '../auth/tokens.ts';
+import type { DeviceRecord, EnrolledDevice, Device } from '../auth/devices.ts';
+import { PairingStore, type Limited, type PairingView, type PollResult, type StartedPairing } from './pairings.ts';
 import { bearerToken } from '../../protocol/http/bearer.ts';
 import { callDeadlineMs, relayOrigin, type Vars } from '../config.ts';
 import { jsonError, unauthorized } from '../http/responses.ts';
+import { CallLog, type LoggedCall } from './call-log.ts';
 import { CallTable, type CallSlot } from './calls.ts';
 import { resolveDevice, type OnlineDevice } from '../../protocol/index.ts';
 import { Registry } from './registry.ts';
-import { checkScope, listEditorsOutcome, resolveEditor } from '../../protocol/index.ts';
+import { checkScope, listEditorsOutcome, resolveEditor, type EditorInfo } from '../../protocol/index.ts';
 import { attachmentOf, CLOSE, closeQuietly, send, type Attachment } from './sockets.ts';
 
 /** A tool call as the Worker forwards it (arguments already validated against the catalog). */
@@ -47,24 +50,23 @@ export interface HubCall {
   callKey: string;
 }
 
-/** The revocation, plus how many live agent sockets it closed. */
-export interface RevokeResult extends Revocation {
-  disconnected: number;
-}
-
 const OFFLINE_HINT =
   'The link to the editor dropped during the call, so the call may or may not have been applied. ' +
   'Call list_editors, then read_buffer to see the current state before retrying an edit; never repeat an edit blindly.';
 
 export class Hub extends DurableObject<Vars> {
   private readonly tokens: TokenStore;
+  private readonly pairings: PairingStore;
   private readonly registry: Registry;
   private readonly calls = new CallTable();
+  private readonly callLog: CallLog;
 
   constructor(ctx: DurableObjectState, env: Vars) {
     super(ctx, env);
     this.tokens = new TokenStore(ctx.storage);
+    this.pairings = new PairingStore(ctx.storage.sql, this.tokens.devices);
     this.registry = new Registry(ctx.storage);
+    this.callLog = new CallLog(ctx.storage);
     // Heartbeats are answered by the runtime without waking the object (DESIGN.md "The relay").
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
     // A restart (deploy, eviction) closes every socket; waking from hibernation keeps them.
@@ -100,7 +102,6 @@ export class Hub extends DurableObject<Vars> {
     const attachment: Attachment = {
       deviceId: device.id,
       deviceName: device.name,
-      jti: verdict.claims.jti,
       connId: crypto.randomUUID(),
       greeted: false,
     };
@@ -216,9 +217,38 @@ export class Hub extends DurableObject<Vars> {
    * Runs one tool call: scope check, then list_editors from the registry, or routing to one editor
    * (by `editor`) or, for an agent-level tool, to one device's agent (by `device`), and waiting
    * for its result until the deadline (CALL_DEADLINE_MS). Never throws for a tool failure: every
-   * failure is a ToolOutcome.
+   * failure is a ToolOutcome. Every call is recorded in the recent-calls log (never its arguments).
    */
   async callTool(call: HubCall): Promise<ToolOutcome> {
+    const startedMs = Date.now();
+    const editor = this.callTarget(call);
+    const outcome = await this.routeCall(call);
+    this.callLog.record({
+      atMs: startedMs,
+      tool: call.tool,
+      editor,
+      client: call.client,
+      outcome: outcome.ok ? 'ok' : outcome.error.code,
+      durationMs: Date.now() - startedMs,
+    });
+    return outcome;
+  }
+
+  /** The public id of the editor (or the device name) a call will reach, for the log; '' if none. */
+  private callTarget(call: HubCall): string {
+    const tool = toolByName(call.tool);
+    if (!tool || tool.routing === 'hub') return '';
+    if (tool.routing === 'agent') {
+      const device = call.args.device;
+      const route = resolveDevice(this.onlineDevices(), typeof device === 'string' ? device : undefined);
+      return route.ok ? route.device.name : '';
+    }
+    const route = resolveEditor(this.registry.online(), call.editor);
+    return route.ok ? route.editor.info.id : (call.editor ?? '');
+  }
+
+  /** What callTool does, before the log: scope check, then routing as described there. */
+  private async routeCall(call: HubCall): Promise<ToolOutcome> {
     const tool = toolByName(call.tool);
     if (!tool) return fail('INVALID_ARGUMENT', `Unknown tool: ${call.tool}`);
     const denied = checkScope(tool, call.scopes);
@@ -299,9 +329,87 @@ export class Hub extends DurableObject<Vars> {
     }
   }
 
+  // ---- Dashboard (RPC from the dashboard routes; read-only) ---------------------------------
+
+  /** The newest `limit` tool calls (at most 200), newest first: no arguments, no results. */
+  async recentCalls(limit: number): Promise<LoggedCall[]> {
+    return this.callLog.recent(limit);
+  }
+
+  /** The editors online now, as list_editors shows them. */
+  async editorsOnline(): Promise<EditorInfo[]> {
+    return this.registry.online().map((e) => e.info);
+  }
+
+  // ---- Devices and pairing (RPC from the pair, agent, admin and dashboard routes) -----------
+
+  /** Creates a device and its credential for the owner (admin API); the credential is shown once. */
+  async enrollDevice(name: string, hostname: string | null): Promise<EnrolledDevice> {
+    return this.tokens.devices.enroll(name, hostname, Date.now());
+  }
+
+  /** A short-lived device JWT for a device credential; null when the credential is unknown or revoked. */
+  async deviceJwt(credential: string, origin: string): Promise<DeviceJwt | null> {
+    const device = await this.tokens.devices.byCredential(credential);
+    return device ? this.tokens.mintDeviceJwt(device, origin, Date.now()) : null;
+  }
+
+  /**
+   * Every device, by name, with its hostname, last-seen time (heartbeats answered without waking
+   * the Hub count too), whether its agent is online now, and whether it is revoked.
+   */
+  async listDevices(): Promise<DeviceRecord[]> {
+    const seen = new Map<string, number>();
+    for (const ws of this.ctx.getWebSockets()) {
+      const a = attachmentOf(ws);
+      if (!a?.greeted || ws.readyState !== WebSocket.READY_STATE_OPEN) continue;
+      const heartbeat = this.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0;
+      seen.set(a.deviceId, Math.max(seen.get(a.deviceId) ?? 0, heartbeat));
+    }
+    return this.tokens.devices.list().map((d) => {
+      const heartbeat = seen.get(d.id);
+      if (heartbeat === undefined) return d;
+      const last = Math.max(d.last_seen_at === null ? 0 : Date.parse(d.last_seen_at), heartbeat);
+      return { ...d, online: true, last_seen_at: last > 0 ? new Date(last).toISOString() : d.last_seen_at };
+    });
+  }
+
+  /**
+   * Revokes a device: its credential stops working, its JWTs are refused at the upgrade, and its
+   * live sockets get a REVOKED fault and are closed at once. Null when no device has this id.
+   */
+  async revokeDevice(id: string): Promise<{ device: Device; revoked_at: string; disconnected: number } | null> {
+    const revoked = this.tokens.devices.revoke(id, Date.now());
+    if (!revoked) return null;
+    const disconnected = this.disconnect(id, () => true, CLOSE.revoked, 'device revoked', (ws) =>
+      send(ws, { type: 'error', code: 'REVOKED', message: 'This device was revoked; pair it again with `vimrelay pair`.' }),
+    );
+    return { ...revoked, disconnected };
+  }
+
+  /** RFC 8628 §3.1: a device asks to be paired. */
+  async startPairing(name: string, hostname: string): Promise<StartedPairing | Limited> {
+    return this.pairings.start(name, hostname, Date.now());
+  }
+
+  /** RFC 8628 §3.4: the device polls with its device code. */
+  async pollPairing(deviceCode: string): Promise<PollResult> {
+    return this.pairings.poll(deviceCode, Date.now());
+  }
+
+  /** The pending request with this user code, for the owner's page (RFC 8628 §3.3). */
+  async findPairing(userCode: string): Promise<PairingView | Limited | undefined> {
+    return this.pairings.find(userCode, Date.now());
+  }
+
+  /** The owner approves or denies the pending request with this user code. */
+  async decidePairing(userCode: string, approve: boolean): Promise<PairingView | Limited | undefined> {
+    return this.pairings.decide(userCode, approve, Date.now());
+  }
+
   // ---- Tokens (RPC from the admin and auth routes) ------------------------------------------
 
-  /** Mints and records a token (a device token also creates its device). */
+  /** Mints and records an access token. */
   async mintToken(request: MintRequest): Promise<MintedToken> {
     return this.tokens.mint(request, Date.now());
   }
@@ -316,20 +424,9 @@ export class Hub extends DurableObject<Vars> {
     return this.tokens.list(Date.now());
   }
 
-  /**
-   * Revokes a token; a device token's live sockets get a REVOKED fault and are closed at once.
-   * Null when no token has this jti.
-   */
-  async revokeToken(jti: string): Promise<RevokeResult | null> {
-    const revocation = this.tokens.revoke(jti, Date.now());
-    if (!revocation) return null;
-    const disconnected =
-      revocation.device === null
-        ? 0
-        : this.disconnect(revocation.device.id, (a) => a.jti === jti, CLOSE.revoked, 'device token revoked', (ws) =>
-            send(ws, { type: 'error', code: 'REVOKED', message: 'This device token was revoked; pair the device again.' }),
-          );
-    return { ...revocation, disconnected };
+  /** Revokes an access token (devices are revoked with `revokeDevice`). Null when no token has this jti. */
+  async revokeToken(jti: string): Promise<Revocation | null> {
+    return this.tokens.revoke(jti, Date.now()) ?? null;
   }
 }
 

@@ -9,8 +9,6 @@ import type { HubMessage } from '../../protocol/index.ts';
 export interface Attachment {
   readonly deviceId: string;
   readonly deviceName: string;
-  /** The device token the socket authenticated with: revoking it closes the socket. */
-  readonly jti: string;
   /** Unique per connection: tells an old socket of a device from its replacement. */
   readonly connId: string;
   /** True once the agent's `hello` was accepted. */
@@ -25,7 +23,7 @@ export const CLOSE = {
   normal: 1000,
   /** A newer connection of the same device took over. */
   replaced: 4000,
-  /** The device token was revoked. */
+  /** The device was revoked. */
   revoked: 4001,
   /** The agent speaks another wire version. */
   versionMismatch: 4002,

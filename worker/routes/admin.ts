@@ -1,15 +1,17 @@
 /**
- * `/admin/*`: the owner's token API, authenticated by `Authorization: Bearer <OWNER_SECRET>`.
- * Mints, lists, revokes and verifies device and access tokens (the Hub stores them). Validates
- * request bodies with zod; every failure is `{error: {code, message}}`.
+ * `/admin/*`: the owner's API, authenticated by `Authorization: Bearer <OWNER_SECRET>`.
+ * Mints, lists, revokes and verifies access tokens, and creates, lists and revokes devices (the
+ * Hub stores both). Validates request bodies with zod; every failure is `{error: {code, message}}`.
  *
- *   POST   /admin/tokens          {kind, name, scopes?, ttl_seconds?}  -> 201 minted token
+ *   POST   /admin/tokens          {kind: "access", name, scopes?, ttl_seconds?} -> 201 minted token
  *   GET    /admin/tokens                                               -> 200 {tokens: [...]}
  *   DELETE /admin/tokens/:jti                                          -> 200 revocation | 404
  *   POST   /admin/tokens/verify   {token, kind}                        -> 200 {valid, reason?, claims?}
+ *   POST   /admin/devices         {name, hostname?}                    -> 201 {device, credential}
+ *   GET    /admin/devices                                              -> 200 {devices: [...]}
+ *   DELETE /admin/devices/:id                                          -> 200 revocation | 404
  *
- * The dashboard and device pairing (later) replace the owner-secret bearer with a session and
- * call the same Hub methods.
+ * The dashboard and the pairing page use the owner's session instead and call the same Hub methods.
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
@@ -17,10 +19,10 @@ import { ALL_SCOPES, PermissionClass } from '../../protocol/index.ts';
 import { hubFor, OWNER_ACCOUNT } from '../account.ts';
 import { bearerToken } from '../../protocol/http/bearer.ts';
 import type { TokenKind } from '../auth/claims.ts';
-import { MAX_DEVICE_NAME } from '../auth/devices.ts';
 import { ownerSecretMatches } from '../auth/owner.ts';
 import { TOKEN_TTL } from '../auth/tokens.ts';
 import { relayOrigin } from '../config.ts';
+import { DeviceName, Hostname } from './names.ts';
 import { readCapped } from '../http/body.ts';
 import { jsonError, unauthorized } from '../http/responses.ts';
 import type { AppEnv } from './types.ts';
@@ -30,25 +32,17 @@ const MAX_ADMIN_BODY_BYTES = 16 * 1024;
 
 const Kind = z.enum(['access', 'device']) satisfies z.ZodType<TokenKind>;
 
-// Names end up in editor ids (`<device>/<editor>`) and client ids (`pat:<name>`): no control
-// characters and no `/`.
-const Name = z
-  .string()
-  .min(1)
-  .max(MAX_DEVICE_NAME)
-  .refine((name) => ![...name].some((ch) => ch === '/' || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f), {
-    message: 'must not contain control characters or "/"',
-  });
-
 const MintBody = z
   .object({
-    kind: Kind,
-    name: Name,
+    // Devices are created with POST /admin/devices (or by pairing), never minted here.
+    kind: z.literal('access', { message: 'only access tokens are minted here; create devices with POST /admin/devices' }),
+    name: DeviceName,
     scopes: z.array(PermissionClass).min(1).optional(),
     ttl_seconds: z.number().int().min(1).max(TOKEN_TTL.max).optional(),
   })
-  .strict()
-  .refine((b) => b.kind === 'access' || b.scopes === undefined, { message: 'scopes apply to access tokens only', path: ['scopes'] });
+  .strict();
+
+const DeviceBody = z.object({ name: DeviceName, hostname: Hostname.optional() }).strict();
 
 const VerifyBody = z.object({ kind: Kind, token: z.string().min(1).max(8192) }).strict();
 
@@ -82,12 +76,11 @@ admin.use('*', async (c, next) => {
 admin.post('/tokens', async (c) => {
   const req = await body(c, MintBody);
   if (req instanceof Response) return req;
-  const scopes = req.kind === 'access' ? [...new Set(req.scopes ?? ALL_SCOPES)] : [];
   const minted = await hubFor(c.env).mintToken({
-    kind: req.kind,
+    kind: 'access',
     name: req.name,
-    scopes,
-    ttlSeconds: req.ttl_seconds ?? (req.kind === 'device' ? TOKEN_TTL.deviceDefault : TOKEN_TTL.accessDefault),
+    scopes: [...new Set(req.scopes ?? ALL_SCOPES)],
+    ttlSeconds: req.ttl_seconds ?? TOKEN_TTL.accessDefault,
     origin: relayOrigin(c.env, c.req.url),
     subject: OWNER_ACCOUNT,
   });
@@ -106,5 +99,19 @@ admin.post('/tokens/verify', async (c) => {
 admin.delete('/tokens/:jti', async (c) => {
   const revoked = await hubFor(c.env).revokeToken(c.req.param('jti'));
   if (!revoked) return jsonError(404, 'NOT_FOUND', 'No token has this jti.');
+  return c.json(revoked);
+});
+
+admin.post('/devices', async (c) => {
+  const req = await body(c, DeviceBody);
+  if (req instanceof Response) return req;
+  return c.json(await hubFor(c.env).enrollDevice(req.name, req.hostname ?? null), 201, { 'Cache-Control': 'no-store' });
+});
+
+admin.get('/devices', async (c) => c.json({ devices: await hubFor(c.env).listDevices() }));
+
+admin.delete('/devices/:id', async (c) => {
+  const revoked = await hubFor(c.env).revokeDevice(c.req.param('id'));
+  if (!revoked) return jsonError(404, 'NOT_FOUND', 'No device has this id.');
   return c.json(revoked);
 });

@@ -2,82 +2,114 @@
  * `/mcp`: the MCP endpoint, Streamable HTTP (spec 2025-11-25 "Transports"), stateless: a fresh
  * server and transport per POST, no `Mcp-Session-Id`, and no GET stream or DELETE (405).
  *
- * Before the MCP layer, in the order protocol/http/mcp-edge.ts gives (the local server applies the
- * same): Origin (403), declared body size (413), bearer access token (401 with an RFC 6750
- * challenge), body read under the cap (413), JSON (-32700), JSON-RPC shape (-32600).
+ * Two halves around the OAuth provider (auth/oauth.ts), which authenticates the bearer token:
+ *   - `mcpEdgeRefusal`, before authentication, in the order protocol/http/mcp-edge.ts gives (the
+ *     local server applies the same): method (405), Origin (403), declared body size (413);
+ *   - `mcpApi`, the provider's `apiHandler`, with the verified token in `ctx.auth` and our
+ *     `McpProps` in `ctx.props`: body read under the cap (413), JSON (-32700), JSON-RPC shape
+ *     (-32600), scopes (403 `insufficient_scope`), cancellations, then the MCP server.
  */
+import { insufficientScope, type OAuthResourceContext } from '@cloudflare/workers-oauth-provider';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { Hono, type Context } from 'hono';
-import { cors } from 'hono/cors';
-import { bearerToken } from '../../protocol/http/bearer.ts';
-import { MCP_CORS, parseMcpBody, REFUSAL, unauthorizedRefusal } from '../../protocol/http/mcp-edge.ts';
+import { parseMcpBody, REFUSAL } from '../../protocol/http/mcp-edge.ts';
 import { originAllowed } from '../../protocol/http/origin.ts';
-import { LIMITS, parseScopes } from '../../protocol/index.ts';
+import { LIMITS, parseScopes, toolByName, type PermissionClass } from '../../protocol/index.ts';
 import { hubFor } from '../account.ts';
-import { describe } from '../auth/claims.ts';
+import { REQUIRED_SCOPES, type McpProps } from '../auth/oauth.ts';
 import { extraAllowedOrigins, relayOrigin } from '../config.ts';
+import type { Env } from '../env.ts';
 import { declaredTooLarge, readCapped } from '../http/body.ts';
-import { refusal } from '../http/responses.ts';
-import { buildRelayMcpServer, cancelledCallKeys } from '../mcp/server.ts';
-import type { AppEnv } from './types.ts';
+import { jsonError, refusal } from '../http/responses.ts';
+import { buildRelayMcpServer, cancelledCallKeys, type Principal } from '../mcp/server.ts';
 
-function allowed(c: Context<AppEnv>, origin: string | null): boolean {
-  return originAllowed(origin, new URL(c.req.url).origin, relayOrigin(c.env, c.req.url), extraAllowedOrigins(c.env));
+/**
+ * The refusal of a `/mcp` request that must not reach authentication, or null. OPTIONS passes
+ * (the provider answers preflights) unless its Origin is refused.
+ */
+export function mcpEdgeRefusal(request: Request, env: Env): Response | null {
+  if (request.method !== 'POST' && request.method !== 'OPTIONS') return refusal(REFUSAL.method);
+  const origin = request.headers.get('Origin');
+  // DNS rebinding protection (MCP 2025-11-25 "Transports", Security Warning).
+  if (!originAllowed(origin, new URL(request.url).origin, relayOrigin(env, request.url), extraAllowedOrigins(env))) return refusal(REFUSAL.origin);
+  if (declaredTooLarge(request, LIMITS.maxMcpBodyBytes)) return refusal(REFUSAL.tooLarge);
+  return null;
 }
 
-export const mcp = new Hono<AppEnv>();
-
-// Browser-based clients (e.g. the MCP Inspector) need CORS, and must be able to read the
-// challenge of a 401 to start authorization (DESIGN.md "The relay").
-mcp.use(
-  '/',
-  cors({
-    origin: (origin, c) => (allowed(c, origin) ? origin : null),
-    allowMethods: [...MCP_CORS.allowMethods],
-    allowHeaders: [...MCP_CORS.allowHeaders],
-    exposeHeaders: [...MCP_CORS.exposeHeaders],
-    maxAge: MCP_CORS.maxAgeSeconds,
-  }),
-);
-
-mcp.all('/', async (c) => {
-  const request = c.req.raw;
-  if (request.method !== 'POST') return refusal(REFUSAL.method);
-  if (!allowed(c, request.headers.get('Origin'))) return refusal(REFUSAL.origin);
-  if (declaredTooLarge(request, LIMITS.maxMcpBodyBytes)) return refusal(REFUSAL.tooLarge);
-
-  const token = bearerToken(request.headers.get('Authorization'));
-  if (token === null) return refusal(unauthorizedRefusal(null));
-  const hub = hubFor(c.env);
-  const verdict = await hub.verifyToken(token, 'access', relayOrigin(c.env, request.url));
-  if (!verdict.valid) return refusal(unauthorizedRefusal(describe(verdict.reason)));
-
-  const body = await readCapped(request, LIMITS.maxMcpBodyBytes);
-  if (!body.ok) return refusal(REFUSAL.tooLarge);
-  const parsed = parseMcpBody(body.text);
-  if (!parsed.ok) return refusal(parsed.refusal);
-
-  const { claims } = verdict;
-  // Cancellations reach the Hub before the 202, so that a client that was told "accepted" has
-  // in fact stopped its call.
-  await Promise.all(cancelledCallKeys(parsed.messages, claims.jti).map((key) => hub.cancel(key)));
-
-  const server = buildRelayMcpServer({
-    principal: { jti: claims.jti, scopes: parseScopes(claims.scope), clientId: claims.client_id ?? claims.sub },
-    hub,
-    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-    signal: request.signal,
-  });
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-    maxRequestBodySize: LIMITS.maxMcpBodyBytes,
-  });
-  await server.connect(transport);
-  try {
-    // The body was read (under the cap) and checked above; the transport takes it as parsed.
-    return await transport.handleRequest(request, { parsedBody: parsed.parsedBody });
-  } finally {
-    await server.close();
+/** Who is calling, from what the provider verified; null when the props are not ours. */
+export function principalOf(props: unknown, auth: OAuthResourceContext<unknown>['auth']): Principal | null {
+  if (typeof props !== 'object' || props === null) return null;
+  const p = props as Partial<McpProps>;
+  if (p.kind === 'pat' && typeof p.jti === 'string' && Array.isArray(p.scopes) && typeof p.clientId === 'string') {
+    return { jti: p.jti, scopes: parseScopes(p.scopes.join(' ')), clientId: p.clientId };
   }
-});
+  if (p.kind === 'oauth' && typeof p.grant === 'string' && auth.clientId !== undefined) {
+    // The token's own scopes: a refresh may have narrowed them below the grant's.
+    return { jti: `grant:${p.grant}`, scopes: parseScopes(auth.scope.join(' ')), clientId: auth.clientId };
+  }
+  return null;
+}
+
+/**
+ * The permission classes the tools/call messages among `messages` need that `scopes` lacks.
+ * Unknown tools need nothing here: the MCP server answers them -32602.
+ */
+export function missingScopes(messages: readonly unknown[], scopes: readonly PermissionClass[]): PermissionClass[] {
+  const missing = new Set<PermissionClass>();
+  for (const message of messages) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
+    const permission = toolByName(params.name)?.permission;
+    if (permission !== undefined && !scopes.includes(permission)) missing.add(permission);
+  }
+  return [...missing];
+}
+
+/** The provider's `apiHandler` for `/mcp`. */
+export const mcpApi = {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    // The provider hands over `/mcp` and the paths below it (RFC 9728 path-boundary matching);
+    // only `/mcp` itself is an endpoint.
+    if (new URL(request.url).pathname !== '/mcp') return jsonError(404, 'NOT_FOUND', 'No such endpoint.');
+    // The provider sets `auth` beside `props` on the context of its apiHandler.
+    const { props, auth } = ctx as OAuthResourceContext<unknown>;
+    const principal = principalOf(props, auth);
+    if (principal === null) return refusal({ status: 500, code: -32603, message: 'Internal error: unknown token properties.' });
+
+    const body = await readCapped(request, LIMITS.maxMcpBodyBytes);
+    if (!body.ok) return refusal(REFUSAL.tooLarge);
+    const parsed = parseMcpBody(body.text);
+    if (!parsed.ok) return refusal(parsed.refusal);
+
+    // MCP 2025-11-25 "Scope Challenge Handling" / RFC 6750 §3.1: a call outside the token's
+    // scopes is 403 insufficient_scope naming every scope it needs, the baseline included.
+    const missing = missingScopes(parsed.messages, principal.scopes);
+    if (missing.length > 0) {
+      return insufficientScope(auth, [...new Set([...REQUIRED_SCOPES, ...missing])], `This call needs the ${missing.join(', ')} scope.`);
+    }
+
+    const hub = hubFor(env);
+    // Cancellations reach the Hub before the 202, so that a client that was told "accepted" has
+    // in fact stopped its call.
+    await Promise.all(cancelledCallKeys(parsed.messages, principal.jti).map((key) => hub.cancel(key)));
+
+    const server = buildRelayMcpServer({
+      principal,
+      hub,
+      waitUntil: (promise) => ctx.waitUntil(promise),
+      signal: request.signal,
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: LIMITS.maxMcpBodyBytes,
+    });
+    await server.connect(transport);
+    try {
+      // The body was read (under the cap) and checked above; the transport takes it as parsed.
+      return await transport.handleRequest(request, { parsedBody: parsed.parsedBody });
+    } finally {
+      await server.close();
+    }
+  },
+};

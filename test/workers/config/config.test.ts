@@ -10,8 +10,16 @@ import { admin, editor, errorCode, FakeAgent, outcomeOf, postMcp, rawCall } from
 const PUBLIC = 'https://public.example';
 const hub = () => env.HUB.get(env.HUB.idFromName('owner'));
 
-function mintRpc(kind: 'access' | 'device', name: string) {
+function mintRpc(kind: 'access', name: string) {
   return hub().mintToken({ kind, name, scopes: [...ALL_SCOPES], ttlSeconds: TOKEN_TTL.accessDefault, origin: PUBLIC, subject: 'owner' });
+}
+
+/** A new device and a device JWT for it, over the Hub's RPC as the admin and agent routes do. */
+async function deviceRpc(name: string): Promise<{ token: string }> {
+  const { credential } = await hub().enrollDevice(name, null);
+  const jwt = await hub().deviceJwt(credential, PUBLIC);
+  if (!jwt) throw new Error('a fresh credential was refused');
+  return jwt;
 }
 
 let access: string;
@@ -57,7 +65,7 @@ describe('ALLOWED_ORIGINS', () => {
 
 describe('CALL_DEADLINE_MS', () => {
   it('an unanswered call is cancelled on the agent and answered TIMEOUT; a late result is dropped', async () => {
-    const device = await mintRpc('device', 'slow');
+    const device = await deviceRpc('slow');
     const { agent } = await FakeAgent.online(device.token, [editor('nvim-1')]);
 
     const pending = rawCall(access, 'write_buffer', { buffer: 1, text: 'x', expected_changedtick: 1 });
@@ -82,7 +90,7 @@ describe('CALL_DEADLINE_MS', () => {
   });
 
   it('a tool with its own TIMEOUT hint (run_command: a prompt may hold the editor) gets it', async () => {
-    const device = await mintRpc('device', 'prompting');
+    const device = await deviceRpc('prompting');
     const { agent } = await FakeAgent.online(device.token, [editor('nvim-1')]);
     const pending = rawCall(access, 'run_command', { commands: "call input('x')" });
     await agent.next('call');

@@ -1,0 +1,41 @@
+/**
+ * `vimrelay devices [--relay URL] [--revoke ID]`: lists the relay's devices with their hostname,
+ * state and last-seen time, or revokes one (it is disconnected at once and its credential stops
+ * working). Uses the owner's admin API, with the owner secret from $VIMRELAY_OWNER_SECRET as
+ * `vimrelay token` does.
+ */
+import { defaultRelay, normaliseRelayUrl } from '../config/credentials.ts';
+import { paths } from '../config/paths.ts';
+import { listDevices, revokeDevice, type DeviceRecord } from '../relay/admin.ts';
+import { ownerSecret } from './tokens.ts';
+
+/** `2026-12-01T02:15:01.000Z` as `2026-12-01 02:15:01Z`; `never` for null. */
+function when(isoTime: string | null): string {
+  return isoTime === null ? 'never' : `${isoTime.slice(0, 10)} ${isoTime.slice(11, 19)}Z`;
+}
+
+function state(d: DeviceRecord): string {
+  return d.revoked ? 'revoked' : d.online ? 'online' : 'offline';
+}
+
+/** The devices as an aligned table, one per line. */
+export function formatDevices(devices: readonly DeviceRecord[]): string {
+  if (devices.length === 0) return 'No devices. Pair one with: vimrelay pair <relay-url>\n';
+  const rows = [['ID', 'NAME', 'HOSTNAME', 'STATE', 'LAST SEEN'], ...devices.map((d) => [d.id, d.name, d.hostname ?? '-', state(d), when(d.last_seen_at)])];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
+}
+
+export async function devicesCommand(opts: { relay?: string; revoke?: string }): Promise<number> {
+  const file = paths().credentials;
+  const relay = opts.relay ? normaliseRelayUrl(opts.relay) : defaultRelay(file);
+  if (!relay) throw new Error('--relay URL is required (no single paired relay to default to)');
+  const secret = ownerSecret();
+  if (opts.revoke !== undefined) {
+    const revoked = await revokeDevice(relay, secret, opts.revoke);
+    process.stdout.write(`revoked device "${revoked.device.name}" (${revoked.device.id}); ${revoked.disconnected} connection(s) closed\n`);
+    return 0;
+  }
+  process.stdout.write(formatDevices(await listDevices(relay, secret)));
+  return 0;
+}

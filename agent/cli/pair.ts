@@ -1,0 +1,85 @@
+/**
+ * `vimrelay pair <relay-url> [--name NAME]`: pairs this machine with a relay by the device flow
+ * (RFC 8628). Prints the user code and the verification URL (and a QR code of the URL with the
+ * code in it when stdout is a terminal), waits for the owner with a spinner on stderr (terminal
+ * only), and on approval saves the device credential for that relay in the credentials file
+ * (0600). Exit codes: 0 paired, 1 denied / expired / failed, 130 interrupted.
+ */
+import { hostname } from 'node:os';
+import { renderUnicodeCompact } from 'uqr';
+import { normaliseRelayUrl, saveRelayCredentials } from '../config/credentials.ts';
+import { paths } from '../config/paths.ts';
+import { PairingFailed, pollPairing, startPairing } from '../relay/pairing.ts';
+import { interrupted } from './signals.ts';
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** A one-line spinner on stderr when it is a terminal; nothing otherwise. */
+function spinner(expiresAtMs: number): { stop(): void } {
+  if (!process.stderr.isTTY) {
+    process.stderr.write('Waiting for approval...\n');
+    return { stop() {} };
+  }
+  let frame = 0;
+  const draw = (): void => {
+    const left = Math.max(0, Math.round((expiresAtMs - Date.now()) / 1000));
+    const clock = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+    process.stderr.write(`\r\x1b[2K${SPINNER[frame++ % SPINNER.length]} Waiting for approval (code expires in ${clock}; Ctrl-C to cancel)`);
+  };
+  draw();
+  const timer = setInterval(draw, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      process.stderr.write('\r\x1b[2K');
+    },
+  };
+}
+
+export async function pairCommand(parsed: { positionals: string[]; values: { name?: string } }): Promise<number> {
+  const [url, ...extra] = parsed.positionals;
+  if (!url || extra.length > 0) throw new Error('usage: vimrelay pair <relay-url> [--name NAME]');
+  const relay = normaliseRelayUrl(url);
+  const stopped = interrupted();
+  const abort = new AbortController();
+  void stopped.then(() => abort.abort(new Error('interrupted')));
+
+  const started = await startPairing(relay, parsed.values.name ?? hostname(), hostname());
+  const expiresAtMs = Date.now() + started.expires_in * 1000;
+  const tty = process.stdout.isTTY;
+  const code = tty ? `\x1b[1m${[...started.user_code].join(' ')}\x1b[0m` : started.user_code;
+  process.stdout.write(
+    [
+      'To pair this machine, open this page, sign in as the relay owner, and check the code:',
+      '',
+      `  ${started.verification_uri_complete}`,
+      '',
+      `  Code: ${code}`,
+      '',
+      `(Or open ${started.verification_uri} and type the code.)`,
+      ...(tty ? ['', renderUnicodeCompact(started.verification_uri_complete)] : []),
+      '',
+    ].join('\n'),
+  );
+
+  const spin = spinner(expiresAtMs);
+  try {
+    const granted = await pollPairing(relay, started, { signal: abort.signal });
+    spin.stop();
+    const file = paths().credentials;
+    saveRelayCredentials(file, relay, { device_credential: granted.credential });
+    process.stdout.write(`Paired as device "${granted.device.name}". Credential saved in ${file}.\nNext: vimrelay agent --relay ${relay}\n`);
+    return 0;
+  } catch (err) {
+    spin.stop();
+    if (abort.signal.aborted) {
+      process.stderr.write('vimrelay: pairing cancelled; nothing was saved\n');
+      return 130;
+    }
+    if (err instanceof PairingFailed) {
+      process.stderr.write(`vimrelay: not paired: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The agent's short-lived device JWTs: trades the device credential for one at the relay's
+ * `POST /agent/token` and hands it to each connection attempt. A JWT is reused while it has more
+ * than `refreshBeforeMs` left and replaced before that, so a reconnect never presents an expired
+ * one. Never logs the credential or a token.
+ */
+import { z } from 'zod';
+
+/** The relay refused the credential itself (401/403): unknown or revoked. Retrying cannot help. */
+export class CredentialRefused extends Error {
+  constructor(readonly status: number) {
+    super(`the relay refused this device's credential (HTTP ${status})`);
+  }
+}
+
+const TokenResponse = z.object({ token: z.string().min(1), expires_in: z.number().int().positive() });
+
+/** A JWT for one connection attempt; `fresh` when it was fetched for this attempt. */
+export interface DeviceJwt {
+  token: string;
+  fresh: boolean;
+}
+
+export interface DeviceTokensOptions {
+  relayUrl: string;
+  credential: string;
+  /** Replace a JWT this long before it expires (default 60 s). */
+  refreshBeforeMs?: number;
+  /** Bound on one request to the relay (default 15 s). */
+  timeoutMs?: number;
+}
+
+export class DeviceTokens {
+  readonly #opts: DeviceTokensOptions;
+  #current: { token: string; expiresAtMs: number } | undefined;
+
+  constructor(opts: DeviceTokensOptions) {
+    this.#opts = opts;
+  }
+
+  /**
+   * A device JWT with time to spare. Throws CredentialRefused when the relay refuses the
+   * credential, another Error when the relay cannot be reached or answers otherwise.
+   */
+  async get(): Promise<DeviceJwt> {
+    const spare = this.#opts.refreshBeforeMs ?? 60_000;
+    if (this.#current && this.#current.expiresAtMs - Date.now() > spare) return { token: this.#current.token, fresh: false };
+    const res = await fetch(`${this.#opts.relayUrl.replace(/\/+$/, '')}/agent/token`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${this.#opts.credential}` },
+      signal: AbortSignal.timeout(this.#opts.timeoutMs ?? 15_000),
+    });
+    const text = await res.text();
+    if (res.status === 401 || res.status === 403) throw new CredentialRefused(res.status);
+    if (!res.ok) throw new Error(`/agent/token answered HTTP ${res.status}`);
+    const parsed = TokenResponse.parse(JSON.parse(text));
+    this.#current = { token: parsed.token, expiresAtMs: Date.now() + parsed.expires_in * 1000 };
+    return { token: parsed.token, fresh: true };
+  }
+
+  /** Forgets the current JWT (the relay refused it), so that the next `get` fetches a new one. */
+  invalidate(): void {
+    this.#current = undefined;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Client of the relay's device pairing endpoints (RFC 8628): asks for a user code, then polls
+ * until the owner decides, honouring `interval` and `slow_down` (§3.5: +5 s for every later
+ * request). Pure protocol: `cli/pair.ts` shows the code and the progress. Never logs the device
+ * code or the credential.
+ */
+import { z } from 'zod';
+
+const Started = z.object({
+  device_code: z.string().min(1),
+  user_code: z.string().min(1),
+  verification_uri: z.string().url(),
+  verification_uri_complete: z.string().url(),
+  expires_in: z.number().int().positive(),
+  interval: z.number().int().positive().default(5),
+});
+export type StartedPairing = z.infer<typeof Started>;
+
+const Granted = z.object({ credential: z.string().min(1), device: z.object({ id: z.string(), name: z.string() }) });
+export type GrantedPairing = z.infer<typeof Granted>;
+
+/** How pairing ended without a credential: the owner denied it, or it expired. */
+export class PairingFailed extends Error {
+  constructor(
+    readonly reason: 'access_denied' | 'expired_token' | 'invalid_grant',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** RFC 8628 §3.1: asks the relay to pair a device named `name` on `hostname`. */
+export async function startPairing(relayUrl: string, name: string, hostname: string): Promise<StartedPairing> {
+  const res = await fetch(`${relayUrl}/pair/device`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name, hostname }),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  if (res.status === 429) throw new Error(`the relay is refusing pairing requests for now; try again in ${res.headers.get('Retry-After') ?? 'a few'} seconds`);
+  if (!res.ok) throw new Error(`${relayUrl}/pair/device answered HTTP ${res.status}: ${text.slice(0, 300)}`);
+  return Started.parse(JSON.parse(text));
+}
+
+export interface PollOptions {
+  /** Called before each wait, with the interval in seconds (grows on slow_down). */
+  onWait?: (intervalS: number) => void;
+  signal?: AbortSignal;
+}
+
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * RFC 8628 §3.4/§3.5: polls until the owner approves (the credential) or denies, or the request
+ * expires (PairingFailed). Waits `interval` before each poll; `slow_down` adds 5 s for good.
+ */
+export async function pollPairing(relayUrl: string, started: StartedPairing, opts: PollOptions = {}): Promise<GrantedPairing> {
+  let intervalS = started.interval;
+  for (;;) {
+    opts.onWait?.(intervalS);
+    await sleep(intervalS * 1000, opts.signal);
+    const res = await fetch(`${relayUrl}/pair/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.device_code }),
+      signal: opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(15_000)]) : AbortSignal.timeout(15_000),
+    });
+    const text = await res.text();
+    if (res.ok) return Granted.parse(JSON.parse(text));
+    const error = z.object({ error: z.string() }).safeParse(jsonOrNull(text));
+    if (!error.success) throw new Error(`${relayUrl}/pair/token answered HTTP ${res.status}`);
+    switch (error.data.error) {
+      case 'authorization_pending':
+        continue;
+      case 'slow_down':
+        intervalS += 5;
+        continue;
+      case 'access_denied':
+        throw new PairingFailed('access_denied', 'the owner denied this device');
+      case 'expired_token':
+        throw new PairingFailed('expired_token', 'the code expired before it was approved; run vimrelay pair again');
+      case 'invalid_grant':
+        throw new PairingFailed('invalid_grant', 'the relay no longer knows this pairing request; run vimrelay pair again');
+      default:
+        throw new Error(`${relayUrl}/pair/token answered ${error.data.error}`);
+    }
+  }
+}

@@ -1,0 +1,176 @@
+// End to end, real wrangler dev, a real agent process and a real headless Neovim: an MCP SDK
+// client authorizes itself with OAuth (its own `auth()` through an OAuthClientProvider: discovery
+// from the 401, dynamic registration with a loopback redirect URI, PKCE S256, the resource
+// indicator), the owner consents through the real sign-in and consent forms, and the client then
+// reads the editor's buffer. Then refresh rotation and a revoked grant.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
+import { approve, signIn, type Fetcher } from '../helpers/consent-flow.ts';
+import { callOk } from '../helpers/mcp.ts';
+import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { withRelay, type TestRelay } from '../helpers/relay.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+// Nothing listens here: the test reads the code off the redirect, as a client's listener would.
+const REDIRECT = 'http://127.0.0.1:43118/callback';
+const TEXT = 'première ligne\nzweite Zeile\n';
+
+/** An in-memory OAuthClientProvider, as a local MCP client keeps one per server. */
+class MemoryProvider implements OAuthClientProvider {
+  client: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = '';
+  authorizationUrl: URL | undefined;
+
+  get redirectUrl(): string {
+    return REDIRECT;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'vimrelay e2e client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  state(): string {
+    return 'e2e-state';
+  }
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.client;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed): void {
+    this.client = info;
+  }
+  tokens(): OAuthTokens | undefined {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens): void {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL): void {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+  codeVerifier(): string {
+    return this.verifier;
+  }
+}
+
+const manual: Fetcher = (url, init) => fetch(url, { ...init, redirect: 'manual' });
+
+let relay: TestRelay;
+let agent: AgentProcess;
+let nvim: NvimFixture;
+let session: string;
+
+beforeAll(async () => {
+  relay = await withRelay();
+  const env = isolatedEnv();
+  const sockets = join(String(env.HOME), 'sockets');
+  mkdirSync(sockets, { recursive: true });
+  nvim = await startNvim({ files: { 'notes.txt': TEXT }, open: ['notes.txt'], listen: join(sockets, 'nvim.oauth.0') });
+  const enrolled = runCli(['enroll', '--relay', relay.url, '--name', 'oauth-box'], { ...env, VIMRELAY_OWNER_SECRET: relay.ownerSecret });
+  if (enrolled.status !== 0) throw new Error(`enroll failed: ${enrolled.stderr}`);
+  agent = startAgentProcess(['--relay', relay.url, '--discover-dir', sockets], env);
+  await agent.waitFor('connected to relay');
+  session = await signIn(manual, relay.url, relay.ownerSecret);
+}, 60_000);
+
+afterAll(async () => {
+  await agent?.stop();
+  await nvim?.stop();
+  await relay?.stop();
+});
+
+function newClient(): Client {
+  return new Client({ name: 'vimrelay-oauth-e2e', version: '0.0.0' });
+}
+
+/** Runs the whole authorization with the SDK: 401 -> discovery -> DCR -> consent -> tokens. */
+async function authorize(provider: MemoryProvider, scopes: string[]): Promise<void> {
+  const first = new StreamableHTTPClientTransport(new URL(relay.mcpUrl), { authProvider: provider });
+  // No tokens yet: the SDK discovers, registers, and sends the user to the authorization URL.
+  await expect(newClient().connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+  const url = provider.authorizationUrl;
+  if (!url) throw new Error('the SDK never asked for authorization');
+  expect(url.origin + url.pathname).toBe(`${relay.url}/authorize`);
+  expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(url.searchParams.get('resource')).toBe(relay.mcpUrl);
+  const back = await approve(manual, relay.url, url.toString(), session, scopes);
+  expect(back.origin + back.pathname).toBe(REDIRECT);
+  expect(back.searchParams.get('state')).toBe('e2e-state');
+  expect(back.searchParams.get('iss')).toBe(relay.url);
+  await first.finishAuth(back.searchParams.get('code') ?? '');
+  await first.close();
+}
+
+function tokenEndpoint(params: Record<string, string>): Promise<Response> {
+  return fetch(`${relay.url}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
+}
+
+function listTools(accessToken: string): Promise<Response> {
+  return fetch(relay.mcpUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${accessToken}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+}
+
+describe('OAuth end to end', () => {
+  const provider = new MemoryProvider();
+
+  it('the SDK client registers, the owner consents, and the client reads the live buffer', async () => {
+    await authorize(provider, ['read', 'write']);
+    expect(provider.client?.client_id).toBeTruthy();
+    expect(provider.saved?.scope?.split(' ').sort()).toEqual(['read', 'write']);
+
+    const client = newClient();
+    await client.connect(new StreamableHTTPClientTransport(new URL(relay.mcpUrl), { authProvider: provider }));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('read_buffer');
+      const editor = await waitFor(async () => {
+        const editors = (await callOk(client, 'list_editors')).editors as { id: string; pid: number }[];
+        return editors.find((e) => e.pid === nvim.pid)?.id;
+      }, 15_000, 'the editor to appear in list_editors');
+      const read = await callOk(client, 'read_buffer', { editor, buffer: 'notes.txt' });
+      expect(read.lines).toEqual(['première ligne', 'zweite Zeile']);
+      // Outside the granted scopes: HTTP 403 insufficient_scope. The SDK tries to step up with its
+      // refresh token, which can only narrow a grant (RFC 6749 §6), gets the same 403, and stops.
+      await expect(client.callTool({ name: 'save_buffer', arguments: { editor, buffer: 'notes.txt' } })).rejects.toThrow(/403/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refresh rotates: the new refresh token works, and once it is used the old one is refused', async () => {
+    const clientId = provider.client?.client_id ?? '';
+    const old = provider.saved?.refresh_token ?? '';
+    const r1 = await tokenEndpoint({ grant_type: 'refresh_token', refresh_token: old, client_id: clientId });
+    expect(r1.status).toBe(200);
+    const rotated = (await r1.json()) as OAuthTokens;
+    expect(rotated.refresh_token).toBeTruthy();
+    expect(rotated.refresh_token).not.toBe(old);
+    expect((await listTools(rotated.access_token)).status).toBe(200);
+    const r2 = await tokenEndpoint({ grant_type: 'refresh_token', refresh_token: rotated.refresh_token ?? '', client_id: clientId });
+    expect(r2.status).toBe(200);
+    const again = await tokenEndpoint({ grant_type: 'refresh_token', refresh_token: old, client_id: clientId });
+    expect(again.status).toBe(400);
+    expect(((await again.json()) as { error: string }).error).toBe('invalid_grant');
+    provider.saveTokens((await r2.json()) as OAuthTokens);
+  });
+
+  it('a revoked grant: its tokens are refused with 401 (RFC 7009 revocation, which revokes the grant)', async () => {
+    const tokens = provider.saved;
+    if (!tokens?.refresh_token) throw new Error('no tokens');
+    expect((await listTools(tokens.access_token)).status).toBe(200);
+    const revoked = await tokenEndpoint({ token: tokens.refresh_token, token_type_hint: 'refresh_token', client_id: provider.client?.client_id ?? '' });
+    expect(revoked.status).toBe(200);
+    const res = await listTools(tokens.access_token);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+});

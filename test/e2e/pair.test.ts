@@ -1,0 +1,166 @@
+// `vimrelay pair` end to end: the real CLI against a real relay (wrangler dev) with an isolated
+// XDG home, approved by the owner over HTTP (session cookie + CSRF form, as a browser does); then
+// `vimrelay agent` connects with the stored credential and a real Neovim appears through a real
+// MCP client; `vimrelay devices` lists it; revoking it drops its editors at once and the agent
+// exits. Denial and Ctrl-C end the command without saving anything.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { relayCredentials } from '../../agent/config/credentials.ts';
+import { paths } from '../../agent/config/paths.ts';
+import { listDevices, revokeDevice } from '../../agent/relay/admin.ts';
+import { CLI, isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
+import { callOk, connectMcp } from '../helpers/mcp.ts';
+import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { withRelay, type TestRelay } from '../helpers/relay.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+let relay: TestRelay;
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  relay = await withRelay();
+}, 90_000);
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await relay?.stop();
+});
+
+interface PairProcess {
+  proc: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+  /** The user code it printed. */
+  code: Promise<string>;
+}
+
+/** Starts `vimrelay pair <relay> --name <name>` (stdout not a terminal: no QR code, no spinner). */
+function startPair(env: NodeJS.ProcessEnv, name: string): PairProcess {
+  const proc = spawn(process.execPath, [CLI, 'pair', relay.url, '--name', name], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  proc.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  cleanups.push(async () => {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGKILL');
+      await exited;
+    }
+  });
+  const code = waitFor(async () => /Code: ([A-Z]{4}-[A-Z]{4})/.exec(out)?.[1], 30_000, () => `a user code from vimrelay pair; it wrote:\n${out}${err}`);
+  return { proc, stdout: () => out, stderr: () => err, exited, code };
+}
+
+/** Signs in as the owner over HTTP; returns the Cookie header value. */
+async function signIn(): Promise<string> {
+  const res = await fetch(`${relay.url}/signin`, { method: 'POST', body: new URLSearchParams({ secret: relay.ownerSecret, next: '/pair' }), redirect: 'manual' });
+  expect(res.status).toBe(303);
+  return (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
+/** Opens the approval page for `code` and approves or denies it, as the owner's browser would. */
+async function decide(code: string, approve: boolean): Promise<string> {
+  const cookie = await signIn();
+  const page = await fetch(`${relay.url}/pair?code=${code}`, { headers: { Cookie: cookie } });
+  const text = await page.text();
+  expect(page.status).toBe(200);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
+  const res = await fetch(`${relay.url}/pair/${approve ? 'approve' : 'deny'}`, {
+    method: 'POST',
+    headers: { Cookie: cookie },
+    body: new URLSearchParams({ csrf, code }),
+  });
+  expect(res.status).toBe(200);
+  return text;
+}
+
+describe('vimrelay pair, approved', () => {
+  let env: NodeJS.ProcessEnv;
+  let agent: AgentProcess;
+  let nvim: NvimFixture;
+
+  it('prints a code and the URL, waits, and stores the credential 0600 once approved', async () => {
+    env = isolatedEnv({ VIMRELAY_OWNER_SECRET: relay.ownerSecret });
+    const pairing = startPair(env, 'pairbox');
+    const code = await pairing.code;
+    expect(pairing.stdout()).toContain(`${relay.url}/pair?code=${code}`);
+    const page = await decide(code, true);
+    expect(page).toContain('pairbox');
+    expect(await pairing.exited).toBe(0);
+    expect(pairing.stdout()).toMatch(/Paired as device "pairbox"/);
+    expect(pairing.stdout()).toContain('vimrelay agent');
+    const file = paths(env).credentials;
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(relayCredentials(file, relay.url).device_credential).toMatch(/^vrd_/);
+  });
+
+  it('then `vimrelay agent` connects with it and a real Neovim is listed through MCP', async () => {
+    const sockets = join(String(env.HOME), 'sockets');
+    mkdirSync(sockets);
+    nvim = await startNvim({ files: { 'p.txt': 'paired\n' }, open: ['p.txt'], listen: join(sockets, 'nvim.pair.0') });
+    cleanups.push(() => nvim.stop());
+    // No --relay: the only paired relay is the default.
+    agent = startAgentProcess(['--discover-dir', sockets], env);
+    cleanups.push(() => agent.stop());
+    await agent.waitFor('connected to relay');
+    const client = await connectMcp(relay.mcpUrl, await relay.mint({ kind: 'access', name: 'pair-e2e' }));
+    await waitFor(async () => (((await callOk(client, 'list_editors')).count as number) === 1 ? true : undefined), 30_000, 'the editor to be listed');
+    const listed = (await callOk(client, 'list_editors')).editors as { id: string; device: string }[];
+    expect(listed[0]?.device).toBe('pairbox');
+    expect((await callOk(client, 'read_buffer', {})).lines).toEqual(['paired']);
+    await client.close();
+  });
+
+  it('`vimrelay devices` lists it online with a last-seen time', () => {
+    const run = runCli(['devices'], env);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^ID\s+NAME\s+HOSTNAME\s+STATE\s+LAST SEEN$/m);
+    expect(run.stdout).toMatch(/pairbox\s+\S+\s+online\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/);
+  });
+
+  it('revoking the device drops its editors at once, and the agent exits saying to pair again', async () => {
+    const [device] = (await listDevices(relay.url, relay.ownerSecret)).filter((d) => d.name === 'pairbox');
+    expect(device).toBeDefined();
+    const revoked = await revokeDevice(relay.url, relay.ownerSecret, device?.id ?? '');
+    expect(revoked.disconnected).toBe(1);
+    const client = await connectMcp(relay.mcpUrl, await relay.mint({ kind: 'access', name: 'after-revoke' }));
+    expect((await callOk(client, 'list_editors')).count).toBe(0);
+    await client.close();
+    expect(await agent.exited).toBe(1);
+    expect(agent.output()).toMatch(/revoked/);
+    expect(agent.output()).toMatch(/vimrelay pair/);
+    // The credential is refused from now on: a new agent exits too.
+    const again = startAgentProcess(['--relay', relay.url, '--discover-dir', String(env.XDG_RUNTIME_DIR)], env);
+    cleanups.push(() => again.stop());
+    expect(await again.exited).toBe(1);
+    expect(again.output()).toMatch(/refused this device's credential \(HTTP 401\)/);
+    const listed = runCli(['devices', '--relay', relay.url], env);
+    expect(listed.stdout).toMatch(/pairbox\s+\S+\s+revoked/);
+  });
+});
+
+describe('vimrelay pair, not approved', () => {
+  it('denied: exits 1 saying so, and saves nothing', async () => {
+    const env = isolatedEnv();
+    const pairing = startPair(env, 'denied-box');
+    await decide(await pairing.code, false);
+    expect(await pairing.exited).toBe(1);
+    expect(pairing.stderr()).toMatch(/not paired: the owner denied this device/);
+    expect(relayCredentials(paths(env).credentials, relay.url).device_credential).toBeUndefined();
+  });
+
+  it('Ctrl-C while waiting stops cleanly and saves nothing', async () => {
+    const env = isolatedEnv();
+    const pairing = startPair(env, 'impatient');
+    await pairing.code;
+    await waitFor(async () => (pairing.stderr().includes('Waiting for approval') ? true : undefined), 30_000, 'the waiting message');
+    pairing.proc.kill('SIGINT');
+    expect(await pairing.exited).toBe(130);
+    expect(pairing.stderr()).toMatch(/pairing cancelled/);
+    expect(relayCredentials(paths(env).credentials, relay.url).device_credential).toBeUndefined();
+  });
+});

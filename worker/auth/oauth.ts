@@ -1,0 +1,143 @@
+/**
+ * The relay as OAuth 2.1 authorization server and its one protected resource, `/mcp` (MCP
+ * authorization spec 2025-06-18 and 2025-11-25), built on @cloudflare/workers-oauth-provider.
+ *
+ * For the dashboard and other pages: `oauthHelpers(env, origin)` gives the library's OAuthHelpers
+ * (list clients, list and revoke the owner's grants: `listUserGrants(OWNER_ACCOUNT)`,
+ * `revokeGrant(id, OWNER_ACCOUNT)`), and `OAUTH_PATHS` names the endpoints.
+ *
+ * Owns the provider's options and nothing else: the consent page is routes/authorize.ts, the MCP
+ * handler routes/mcp.ts, which registered redirect URIs are acceptable auth/redirect-policy.ts.
+ *
+ * - Issuer: the relay's origin (PUBLIC_URL, else the request's); the resource is exactly
+ *   `${origin}/mcp`, no trailing slash (RFC 9728 §3; RFC 8707 §2 binds it into every token's
+ *   audience). One provider per origin, memoised: the options name the origin.
+ * - Endpoints: `/authorize` (ours), `/oauth/token` (token, refresh and RFC 7009 revocation),
+ *   `/oauth/register` (RFC 7591 DCR); RFC 8414 and RFC 9728 metadata at their well-known paths.
+ * - Clients: DCR and Client ID Metadata Documents; PKCE S256 only (the library refuses `plain`;
+ *   /authorize also requires a challenge from confidential clients, OAuth 2.1 §4.1.1).
+ * - Refresh tokens rotate (the library's rule: the previous one works until the new one is used).
+ * - Personal access tokens (our ES256 JWTs, minted by `/admin/tokens`) are accepted at `/mcp`
+ *   through `resolveExternalToken`, verified by the Hub as before.
+ */
+import { ExternalTokenError, getOAuthApi, OAuthProvider, type OAuthHelpers, type OAuthProviderOptions } from '@cloudflare/workers-oauth-provider';
+import { ALL_SCOPES, parseScopes, type PermissionClass } from '../../protocol/index.ts';
+import { hubFor } from '../account.ts';
+import type { Env } from '../env.ts';
+import { audienceFor, describe } from './claims.ts';
+import { configuredRedirectUris, firstRefused } from './redirect-policy.ts';
+
+/** The OAuth endpoints, as paths on the relay's origin. */
+export const OAUTH_PATHS = {
+  authorize: '/authorize',
+  token: '/oauth/token',
+  register: '/oauth/register',
+} as const;
+
+/**
+ * Scopes a token needs for any access (RFC 9728 `scopes_supported` of the resource, and the
+ * `scope` of the 401 challenge): the baseline MCP clients ask for first.
+ */
+export const REQUIRED_SCOPES: readonly PermissionClass[] = ['read'];
+
+/**
+ * What a token carries to the `/mcp` handler as `ctx.props`. OAuth grants store `oauth` at
+ * consent; `grant` is a random id per grant that scopes call keys (cancellation) the way a PAT's
+ * jti does; their scopes are the token's own (`ctx.auth.scope`). PATs carry their verified claims.
+ */
+export type McpProps =
+  | { kind: 'oauth'; grant: string }
+  | { kind: 'pat'; jti: string; scopes: PermissionClass[]; clientId: string };
+
+/** The handlers the provider routes to: `/mcp` with a valid token, everything else. */
+export interface OAuthHandlers {
+  readonly api: NonNullable<OAuthProviderOptions<Env>['apiHandler']>;
+  readonly app: OAuthProviderOptions<Env>['defaultHandler'];
+}
+
+/** The canonical resource of the relay at `origin`: the MCP URL. */
+export function mcpResource(origin: string): string {
+  return audienceFor('access', origin);
+}
+
+/** The provider's options for the relay at `origin`. */
+export function oauthOptions(origin: string, env: Env, handlers: OAuthHandlers): OAuthProviderOptions<Env> {
+  const extraRedirects = configuredRedirectUris(env.REDIRECT_URIS);
+  const resource = mcpResource(origin);
+  return {
+    apiRoute: '/mcp',
+    apiHandler: handlers.api,
+    defaultHandler: handlers.app,
+    authorizeEndpoint: `${origin}${OAUTH_PATHS.authorize}`,
+    tokenEndpoint: `${origin}${OAUTH_PATHS.token}`,
+    clientRegistrationEndpoint: `${origin}${OAUTH_PATHS.register}`,
+    // Refresh tokens come with every grant (the library issues them without `offline_access`).
+    scopesSupported: [...ALL_SCOPES],
+    requiredScopes: [...REQUIRED_SCOPES],
+    resourceMetadata: { resource, authorization_servers: [origin], bearer_methods_supported: ['header'], resource_name: 'vimrelay' },
+    clientIdMetadataDocumentEnabled: true,
+    // RFC 7591 §2: the server may refuse metadata by policy (auth/redirect-policy.ts).
+    clientRegistrationCallback: ({ clientMetadata }) => {
+      const uris = clientMetadata.redirect_uris;
+      if (!Array.isArray(uris) || !uris.every((u): u is string => typeof u === 'string')) return undefined; // the library refuses it
+      const refused = firstRefused(uris, extraRedirects);
+      if (refused === null) return undefined;
+      // RFC 7591 §3.2.2: invalid_redirect_uri, 400.
+      return { code: 'invalid_redirect_uri', description: `Redirect URI ${refused.uri} ${refused.reason}.`, status: 400 };
+    },
+    resolveExternalToken: async ({ token, env: requestEnv }) => {
+      const verdict = await hubFor(requestEnv).verifyToken(token, 'access', origin);
+      if (!verdict.valid) {
+        const description = describe(verdict.reason);
+        throw new ExternalTokenError('invalid_token', { description, statusCode: 401, headers: { 'WWW-Authenticate': patChallenge(origin, description) } });
+      }
+      const { claims } = verdict;
+      const props: McpProps = { kind: 'pat', jti: claims.jti, scopes: parseScopes(claims.scope), clientId: claims.client_id ?? claims.sub };
+      return { props, audience: resource };
+    },
+    // Token-endpoint and resource errors go to the client as the library words them; the log
+    // keeps only the stable reason (never tokens or bodies).
+    onError: ({ code, internal }) => {
+      console.warn(`vimrelay: oauth ${code} (${internal.category}/${internal.reason})`);
+    },
+  };
+}
+
+/**
+ * The challenge for a refused personal access token: the library's (RFC 9728 §5.1
+ * `resource_metadata`, the baseline `scope`) plus why (RFC 6750 §3 `error_description`, a
+ * quoted-string of %x20-21 / %x23-5B / %x5D-7E), so that a user can tell expired from revoked.
+ */
+function patChallenge(origin: string, description: string): string {
+  const quoted = description.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '');
+  const metadata = `${origin}/.well-known/oauth-protected-resource/mcp`;
+  return `Bearer realm="OAuth", resource_metadata="${metadata}", error="invalid_token", error_description="${quoted}", scope="${REQUIRED_SCOPES.join(' ')}"`;
+}
+
+const providers = new Map<string, OAuthProvider<Env>>();
+// Without PUBLIC_URL every host name the Worker answers on gets a provider; a relay answers on a
+// few. The cap keeps a client that invents Host headers (local dev) from growing the map.
+const MAX_PROVIDERS = 16;
+
+/** The provider for the relay at `origin`, built once per origin and REDIRECT_URIS value. */
+export function oauthProvider(origin: string, env: Env, handlers: OAuthHandlers): OAuthProvider<Env> {
+  const key = `${origin}\n${env.REDIRECT_URIS ?? ''}`;
+  let provider = providers.get(key);
+  if (!provider) {
+    if (providers.size >= MAX_PROVIDERS) providers.clear();
+    provider = new OAuthProvider(oauthOptions(origin, env, handlers));
+    providers.set(key, provider);
+  }
+  return provider;
+}
+
+// The helpers never route a request, so their options carry handlers that only say so.
+const NO_ROUTE = { fetch: () => new Response(null, { status: 404 }) };
+
+/**
+ * The library's OAuthHelpers for the relay at `origin` (usually `relayOrigin(env, url)`): parse
+ * and complete authorizations, list clients, list and revoke grants (user id `OWNER_ACCOUNT`).
+ */
+export function oauthHelpers(env: Env, origin: string): OAuthHelpers {
+  return getOAuthApi(oauthOptions(origin, env, { api: NO_ROUTE, app: NO_ROUTE }), env);
+}

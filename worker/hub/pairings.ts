@@ -1,0 +1,195 @@
+/**
+ * Pairing requests (RFC 8628) in the Hub's SQLite storage. Owns the `pairings` table: one row per
+ * request with the SHA-256 of its device code and of its user code (never the codes), the device
+ * name and hostname the agent asked for, its times, the owner's decision and the polling state.
+ * Owns the rate limits of pairing (PAIRING_LIMITS) through `rate-limits.ts`.
+ *
+ * Lifecycle: `start` -> pending; the owner `decide`s approved or denied; the device's `poll` of an
+ * approved request creates the device and its credential (`auth/devices.ts`) and deletes the row,
+ * so a device code and a user code each work once. Rows past their expiry are swept on `start`.
+ */
+import { DeviceStore, type Device, type EnrolledDevice } from '../auth/devices.ts';
+import {
+  formatUserCode,
+  hashSecret,
+  newDeviceCode,
+  newUserCode,
+  normaliseUserCode,
+  PAIRING_LIMITS,
+  PAIRING_TTL_S,
+  POLL_INTERVAL_S,
+  pollVerdict,
+  sameHash,
+  SLOW_DOWN_STEP_S,
+} from '../auth/pairing.ts';
+import { RateLimits } from './rate-limits.ts';
+
+const SCHEMA = `CREATE TABLE IF NOT EXISTS pairings (
+  device_code_hash TEXT PRIMARY KEY,
+  user_code_hash TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  hostname TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  interval_s INTEGER NOT NULL,
+  last_poll_at INTEGER
+)`;
+
+const BUCKET_STARTS = 'pair:start';
+const BUCKET_WRONG_CODES = 'pair:wrong-code';
+
+/** A new pairing request, as RFC 8628 §3.2 answers it (the route adds the URIs). */
+export interface StartedPairing {
+  device_code: string;
+  user_code: string;
+  expires_in: number;
+  interval: number;
+}
+
+/** A pending request as the owner's page shows it. Times are ISO 8601. */
+export interface PairingView {
+  user_code: string;
+  name: string;
+  hostname: string;
+  requested_at: string;
+  expires_at: string;
+}
+
+/** Refused by a rate limit: retry after this many seconds. */
+export interface Limited {
+  limited: true;
+  retryAfterS: number;
+}
+
+/** The answer to a poll (RFC 8628 §3.5), or the device and credential, given once. */
+export type PollResult =
+  | { status: 'authorization_pending' | 'slow_down' | 'access_denied' | 'expired_token' | 'invalid_grant' }
+  | { status: 'approved'; credential: string; device: Device };
+
+type Row = {
+  device_code_hash: string;
+  user_code_hash: string;
+  name: string;
+  hostname: string;
+  created_at: number;
+  expires_at: number;
+  status: 'pending' | 'approved' | 'denied';
+  interval_s: number;
+  last_poll_at: number | null;
+};
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export class PairingStore {
+  private readonly limits: RateLimits;
+
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly devices: DeviceStore,
+  ) {
+    sql.exec(SCHEMA);
+    this.limits = new RateLimits(this.sql);
+  }
+
+  /** Starts a request for a device `name` on `hostname`, or refuses it over a rate limit. */
+  async start(name: string, hostname: string, nowMs: number): Promise<StartedPairing | Limited> {
+    const deviceCode = newDeviceCode();
+    const userCode = newUserCode();
+    const [deviceHash, userHash] = await Promise.all([hashSecret(deviceCode), hashSecret(userCode)]);
+    // From here on synchronous: the checks, the count and the insert cannot interleave with
+    // another request to this Durable Object.
+    this.sql.exec('DELETE FROM pairings WHERE expires_at <= ?', nowMs);
+    const starts = this.limits.check(BUCKET_STARTS, PAIRING_LIMITS.startsPerMinute, nowMs);
+    if (!starts.ok) return { limited: true, retryAfterS: starts.retryAfterS };
+    const pending = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM pairings WHERE status = 'pending'").one().n;
+    if (pending >= PAIRING_LIMITS.maxPending) {
+      const oldest = this.sql.exec<{ t: number }>("SELECT MIN(expires_at) AS t FROM pairings WHERE status = 'pending'").one().t;
+      return { limited: true, retryAfterS: Math.max(1, Math.ceil((oldest - nowMs) / 1000)) };
+    }
+    // A user-code collision among live requests is possible (20^8 codes, rare): draw again.
+    if (this.sql.exec('SELECT 1 FROM pairings WHERE user_code_hash = ?', userHash).toArray().length > 0) return this.start(name, hostname, nowMs);
+    this.limits.hit(BUCKET_STARTS, nowMs);
+    this.sql.exec(
+      `INSERT INTO pairings (device_code_hash, user_code_hash, name, hostname, created_at, expires_at, status, interval_s)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)`,
+      deviceHash,
+      userHash,
+      name,
+      hostname,
+      nowMs,
+      nowMs + PAIRING_TTL_S * 1000,
+      POLL_INTERVAL_S,
+    );
+    return { device_code: deviceCode, user_code: formatUserCode(userCode), expires_in: PAIRING_TTL_S, interval: POLL_INTERVAL_S };
+  }
+
+  /**
+   * The pending, unexpired request with this user code, as typed by the owner. Undefined when
+   * there is none (never saying whether it ever existed); a wrong code counts towards the
+   * per-minute cap, and over it every lookup is refused until the window ends (RFC 8628 §5.1).
+   */
+  async find(typed: string, nowMs: number): Promise<PairingView | Limited | undefined> {
+    const found = await this.pendingByUserCode(typed, nowMs);
+    if (found && 'limited' in found) return found;
+    return found ? view(found.row, found.code) : undefined;
+  }
+
+  /** Records the owner's decision on the pending request with this user code; as `find` otherwise. */
+  async decide(typed: string, approve: boolean, nowMs: number): Promise<PairingView | Limited | undefined> {
+    const found = await this.pendingByUserCode(typed, nowMs);
+    if (!found || 'limited' in found) return found;
+    this.sql.exec('UPDATE pairings SET status = ? WHERE device_code_hash = ?', approve ? 'approved' : 'denied', found.row.device_code_hash);
+    return view(found.row, found.code);
+  }
+
+  /**
+   * The device's poll with its device code (RFC 8628 §3.4/§3.5). Approved: creates the device and
+   * its credential and forgets the request, so the credential is handed out exactly once.
+   */
+  async poll(deviceCode: string, nowMs: number): Promise<PollResult> {
+    const hash = await hashSecret(deviceCode);
+    const row = this.sql.exec<Row>('SELECT * FROM pairings WHERE device_code_hash = ?', hash).toArray()[0];
+    if (!row || !sameHash(row.device_code_hash, hash)) return { status: 'invalid_grant' };
+    const verdict = pollVerdict({ status: row.status, expiresAtMs: row.expires_at, lastPollMs: row.last_poll_at, intervalS: row.interval_s }, nowMs);
+    switch (verdict) {
+      case 'expired_token':
+        this.sql.exec('DELETE FROM pairings WHERE device_code_hash = ?', hash);
+        return { status: verdict };
+      case 'slow_down':
+        // RFC 8628 §3.5: the interval MUST grow by 5 seconds for this and all later requests.
+        this.sql.exec('UPDATE pairings SET interval_s = interval_s + ?, last_poll_at = ? WHERE device_code_hash = ?', SLOW_DOWN_STEP_S, nowMs, hash);
+        return { status: verdict };
+      case 'approved': {
+        // Delete first: if creating the device failed, the code must still not work twice.
+        this.sql.exec('DELETE FROM pairings WHERE device_code_hash = ?', hash);
+        const enrolled: EnrolledDevice = await this.devices.enroll(row.name, row.hostname, nowMs);
+        return { status: 'approved', credential: enrolled.credential, device: enrolled.device };
+      }
+      default:
+        this.sql.exec('UPDATE pairings SET last_poll_at = ? WHERE device_code_hash = ?', nowMs, hash);
+        return { status: verdict };
+    }
+  }
+
+  private async pendingByUserCode(typed: string, nowMs: number): Promise<{ row: Row; code: string } | Limited | undefined> {
+    const code = normaliseUserCode(typed);
+    const hash = code === null ? null : await hashSecret(code);
+    // Synchronous from here: the cap check and the count of a miss cannot interleave.
+    const over = this.limits.check(BUCKET_WRONG_CODES, PAIRING_LIMITS.wrongCodesPerMinute, nowMs);
+    if (!over.ok) return { limited: true, retryAfterS: over.retryAfterS };
+    const row =
+      hash === null
+        ? undefined
+        : this.sql.exec<Row>("SELECT * FROM pairings WHERE user_code_hash = ? AND status = 'pending' AND expires_at > ?", hash, nowMs).toArray()[0];
+    if (!row || hash === null || code === null || !sameHash(row.user_code_hash, hash)) {
+      this.limits.hit(BUCKET_WRONG_CODES, nowMs);
+      return undefined;
+    }
+    return { row, code };
+  }
+}
+
+function view(row: Row, code: string): PairingView {
+  return { user_code: formatUserCode(code), name: row.name, hostname: row.hostname, requested_at: iso(row.created_at), expires_at: iso(row.expires_at) };
+}

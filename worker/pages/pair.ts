@@ -1,0 +1,89 @@
+/**
+ * The owner's pairing pages (RFC 8628 §3.3 user interaction): typing a code, reviewing a request
+ * (device name, hostname, code, when it was asked for and when it expires) with Approve and Deny,
+ * and the outcome. Every value from the device is escaped by `html`; the forms carry the session's
+ * CSRF token. Builds Responses only: `routes/pair.ts` decides which.
+ */
+import type { PairingView } from '../hub/pairings.ts';
+import { html } from './html.ts';
+import { page } from './layout.ts';
+
+/** `2026-12-01T02:15:01.000Z` as `2026-12-01 02:15:01 UTC`. */
+function when(isoTime: string): string {
+  return `${isoTime.slice(0, 10)} ${isoTime.slice(11, 19)} UTC`;
+}
+
+/** The form to type the code a terminal shows. */
+export function codeEntryPage(): Response {
+  return page({
+    title: 'Pair a device',
+    signedIn: true,
+    body: html`<h1>Pair a device</h1>
+<p class="muted">Type the code that <code>vimrelay pair</code> shows in the terminal of the machine you are pairing.</p>
+<form method="get" action="/pair">
+<label>Code <input type="text" name="code" autocomplete="off" autocapitalize="characters" spellcheck="false" placeholder="XXXX-XXXX" required autofocus></label>
+<p><button class="primary" type="submit">Continue</button></p>
+</form>`,
+  });
+}
+
+/** A pending request, with Approve and Deny. */
+export function requestPage(request: PairingView, csrf: string): Response {
+  const hidden = html`<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="code" value="${request.user_code}">`;
+  return page({
+    title: 'Approve this device?',
+    signedIn: true,
+    body: html`<h1>Approve this device?</h1>
+<p>A machine asks to serve its editors through this relay. Approve only if you started <code>vimrelay pair</code> on it yourself and its terminal shows this code.</p>
+<div class="box">
+<p class="code">${request.user_code}</p>
+<table>
+<tr><th scope="row">Device name</th><td>${request.name}</td></tr>
+<tr><th scope="row">Hostname</th><td>${request.hostname}</td></tr>
+<tr><th scope="row">Requested</th><td>${when(request.requested_at)}</td></tr>
+<tr><th scope="row">Expires</th><td>${when(request.expires_at)}</td></tr>
+</table>
+</div>
+<p>Once approved, the device can read and edit the buffers of its own editors on behalf of the assistants you connect, within the permissions it sets locally. You can revoke it at any time.</p>
+<form class="inline" method="post" action="/pair/approve">${hidden}<button class="primary" type="submit">Approve</button></form>
+<form class="inline" method="post" action="/pair/deny">${hidden}<button class="danger" type="submit">Deny</button></form>`,
+  });
+}
+
+/** The outcome of the owner's decision. */
+export function decidedPage(request: PairingView, approved: boolean): Response {
+  return page({
+    title: approved ? 'Device approved' : 'Device denied',
+    signedIn: true,
+    body: approved
+      ? html`<h1>Device approved</h1>
+<p><strong>${request.name}</strong> (${request.hostname}) is paired. Its terminal finishes on its own; run <code>vimrelay agent</code> there to connect its editors.</p>
+<p><a href="/pair">Pair another device</a></p>`
+      : html`<h1>Device denied</h1>
+<p>The request from <strong>${request.name}</strong> (${request.hostname}) was refused; its terminal says so. Nothing was paired.</p>`,
+  });
+}
+
+/** No pending request has this code: never says whether one ever did. */
+export function notFoundPage(): Response {
+  return page({
+    title: 'Code not found',
+    status: 404,
+    signedIn: true,
+    body: html`<h1>Code not found or expired</h1>
+<p>No device is waiting with this code. Codes work once and expire after 10 minutes: run <code>vimrelay pair</code> again for a new one.</p>
+<p><a href="/pair">Type a code</a></p>`,
+  });
+}
+
+/** Too many wrong codes in a minute (RFC 8628 §5.1). */
+export function limitedPage(retryAfterS: number): Response {
+  return page({
+    title: 'Too many attempts',
+    status: 429,
+    signedIn: true,
+    headers: new Headers({ 'Retry-After': String(retryAfterS) }),
+    body: html`<h1>Too many wrong codes</h1>
+<p>To keep codes from being guessed, code entry is paused. Try again in ${retryAfterS} seconds.</p>`,
+  });
+}

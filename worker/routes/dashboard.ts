@@ -1,0 +1,160 @@
+/**
+ * The owner's dashboard, behind the browser session (`requireSession`; signed out: 303 to
+ * /signin?next=...). Every POST is CSRF-checked (`checkedForm`) and answers 303 back to the
+ * dashboard (Post/Redirect/Get), so that a reload never repeats an action.
+ *
+ *   GET  /dashboard                          devices, editors, OAuth grants, tokens, recent calls
+ *   POST /dashboard/tokens                   {name, scope*, days} -> 303 /dashboard/tokens/new | 400 page
+ *   GET  /dashboard/tokens/new               the new token, shown once (`auth/reveal.ts`) | 410
+ *   POST /dashboard/tokens/:jti/revoke       -> 303 /dashboard#tokens | 404
+ *   POST /dashboard/devices/:id/revoke       revokes the device, disconnecting it -> 303 | 404
+ *   POST /dashboard/grants/:id/revoke        revokes an OAuth grant and its tokens -> 303 | 404
+ *
+ * Reads and writes go through the Hub's RPC methods; this module holds no state.
+ */
+import { Hono, type Context } from 'hono';
+import { ALL_SCOPES, type PermissionClass } from '../../protocol/index.ts';
+import { hubFor, OWNER_ACCOUNT } from '../account.ts';
+import { MAX_DEVICE_NAME } from '../auth/devices.ts';
+import { clearRevealCookie, openReveal, REVEAL_COOKIE, revealCookie } from '../auth/reveal.ts';
+import { cookieValue, csrfToken } from '../auth/session.ts';
+import { TOKEN_TTL } from '../auth/tokens.ts';
+import { relayOrigin } from '../config.ts';
+import { checkedForm, requireSession, type SessionEnv } from '../http/session-guard.ts';
+import { dashboardBody, type TokenFormValues } from '../pages/dashboard.ts';
+import { tokenGoneBody, tokenShownOnceBody } from '../pages/dashboard-token.ts';
+import { html } from '../pages/html.ts';
+import { page } from '../pages/layout.ts';
+import { listGrants, revokeGrant } from './dashboard-grants.ts';
+import { DeviceName } from './names.ts';
+
+/** How many recent calls the dashboard shows (the Hub keeps more). */
+export const DASHBOARD_CALLS = 50;
+
+const DAY_S = 24 * 60 * 60;
+const MAX_DAYS = TOKEN_TTL.max / DAY_S;
+
+/** A valid token-creation form, or the message saying what is wrong with it. */
+export type TokenRequest = { ok: true; name: string; scopes: PermissionClass[]; days: number } | { ok: false; message: string; values: TokenFormValues };
+
+/**
+ * Reads the token-creation form. Names follow the admin API's rule (`names.ts`; they become
+ * `pat:<name>` client ids in the audit log): 1 to 64 characters, no control characters, no `/`.
+ */
+export function parseTokenForm(form: FormData): TokenRequest {
+  const rawName = form.get('name');
+  const name = typeof rawName === 'string' ? rawName.trim() : '';
+  const scopes = form.getAll('scope').filter((s): s is string => typeof s === 'string');
+  const rawDays = form.get('days');
+  const daysText = typeof rawDays === 'string' ? rawDays.trim() : '';
+  const values: TokenFormValues = { name: name.slice(0, 200), scopes, days: daysText.slice(0, 10) };
+  const refuse = (message: string): TokenRequest => ({ ok: false, message, values });
+
+  if (name.length === 0 || name.length > MAX_DEVICE_NAME) return refuse(`Give the token a name of 1 to ${MAX_DEVICE_NAME} characters.`);
+  if (!DeviceName.safeParse(name).success) return refuse('The name must not contain "/" or control characters.');
+  const known = new Set<string>(ALL_SCOPES);
+  if (scopes.length === 0) return refuse('Choose at least one scope.');
+  if (scopes.some((s) => !known.has(s))) return refuse('Unknown scope.');
+  const days = /^[0-9]{1,3}$/.test(daysText) ? Number(daysText) : NaN;
+  if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) return refuse(`The lifetime must be a whole number of days from 1 to ${MAX_DAYS}.`);
+  return { ok: true, name, scopes: ALL_SCOPES.filter((s) => scopes.includes(s)), days };
+}
+
+function notFound(what: string): Response {
+  return page({ title: 'Not found', status: 404, signedIn: true, body: html`<h1>Not found</h1><p>No ${what} has this id.</p><p><a href="/dashboard">Back to the dashboard</a></p>` });
+}
+
+function backTo(fragment: string): Response {
+  return new Response(null, { status: 303, headers: { Location: `/dashboard#${fragment}`, 'Cache-Control': 'no-store' } });
+}
+
+/** The whole dashboard page, with an optional refused token form. */
+async function dashboardPage(c: Context<SessionEnv>, refused?: Extract<TokenRequest, { ok: false }>): Promise<Response> {
+  const hub = hubFor(c.env);
+  const [devices, editors, grants, tokens, calls, csrf] = await Promise.all([
+    hub.listDevices(),
+    hub.editorsOnline(),
+    listGrants(c.env, relayOrigin(c.env, c.req.url)),
+    hub.listTokens(),
+    hub.recentCalls(DASHBOARD_CALLS),
+    csrfToken(c.env.OWNER_SECRET ?? '', c.var.session),
+  ]);
+  return page({
+    title: 'Dashboard',
+    signedIn: true,
+    status: refused ? 400 : 200,
+    body: dashboardBody({
+      csrf,
+      nowMs: Date.now(),
+      devices,
+      editors,
+      grants,
+      tokens: tokens.filter((t) => t.kind === 'access'),
+      calls,
+      ...(refused ? { tokenError: refused.message, tokenForm: refused.values } : {}),
+    }),
+  });
+}
+
+export const dashboard = new Hono<SessionEnv>();
+
+dashboard.use('*', requireSession);
+
+dashboard.get('/', (c) => dashboardPage(c));
+
+dashboard.post('/tokens', async (c) => {
+  const form = await checkedForm(c);
+  if (form instanceof Response) return form;
+  const request = parseTokenForm(form);
+  if (!request.ok) return dashboardPage(c, request);
+  const minted = await hubFor(c.env).mintToken({
+    kind: 'access',
+    name: request.name,
+    scopes: request.scopes,
+    ttlSeconds: request.days * DAY_S,
+    origin: relayOrigin(c.env, c.req.url),
+    subject: OWNER_ACCOUNT,
+  });
+  const setCookie = await revealCookie(
+    c.env.OWNER_SECRET ?? '',
+    c.var.session,
+    { token: minted.token, name: minted.name, scopes: minted.scopes, expires_at: minted.expires_at },
+    Date.now(),
+  );
+  return new Response(null, { status: 303, headers: { Location: '/dashboard/tokens/new', 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } });
+});
+
+dashboard.get('/tokens/new', async (c) => {
+  const reveal = await openReveal(c.env.OWNER_SECRET ?? '', c.var.session, cookieValue(c.req.header('Cookie') ?? null, REVEAL_COOKIE), Date.now());
+  // Cleared whatever it held: the token is shown by this response or never.
+  const headers = new Headers({ 'Set-Cookie': clearRevealCookie() });
+  if (!reveal) return page({ title: 'Token', status: 410, signedIn: true, headers, body: tokenGoneBody() });
+  return page({ title: 'Token created', signedIn: true, headers, body: tokenShownOnceBody(reveal) });
+});
+
+dashboard.post('/tokens/:jti/revoke', async (c) => {
+  const form = await checkedForm(c);
+  if (form instanceof Response) return form;
+  const jti = c.req.param('jti');
+  const hub = hubFor(c.env);
+  const token = (await hub.listTokens()).find((t) => t.jti === jti && t.kind === 'access');
+  if (!token) return notFound('personal access token');
+  await hub.revokeToken(jti);
+  return backTo('tokens');
+});
+
+dashboard.post('/devices/:id/revoke', async (c) => {
+  const form = await checkedForm(c);
+  if (form instanceof Response) return form;
+  // The Hub closes the device's live sockets at once (Hub.revokeDevice).
+  const revoked = await hubFor(c.env).revokeDevice(c.req.param('id'));
+  if (!revoked) return notFound('device');
+  return backTo('devices');
+});
+
+dashboard.post('/grants/:id/revoke', async (c) => {
+  const form = await checkedForm(c);
+  if (form instanceof Response) return form;
+  if (!(await revokeGrant(c.env, relayOrigin(c.env, c.req.url), c.req.param('id')))) return notFound('OAuth grant');
+  return backTo('grants');
+});
