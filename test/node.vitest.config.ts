@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/agent/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+    setupFiles: ['test/setup/keep-alive.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores: end-to-end files each start workerd and editors; keep parallelism modest.

@@ -1,14 +1,24 @@
 // highlight_range, add_virtual_text and clear_decorations, the same cases on a real Neovim
 // (extmarks) and a real Vim (text properties): ranges at character columns of multi-byte text,
 // VimRelay<Color> groups, clamping and refusals, virtual text per line, clearing by id, buffer or
-// all, and that decorations leave the text, the changedtick and undo alone. Vim 9.0's prop_list()
-// does not return a virtual text's words, so those are checked on Neovim only (here and in
-// nvim-decorations.test.ts).
+// all (never anyone else's), and that decorations leave the text, the changedtick and undo alone.
+// Vim 9.0's prop_list() does not return a virtual text's words, so those are checked on Neovim
+// only; what only Neovim does is in nvim-decorations.test.ts.
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DECORATION_COLORS, VIRTUAL_TEXT_LIMITS } from '../../protocol/index.ts';
 import { nvimDriver, vimDriver, type Driver } from './drivers.ts';
 
 const UNICODE = 'héllo wörld — 日本語 🎉';
+
+/** The group VimRelay<Color> links to by default: the first of these that the editor defines. */
+const LINKS: Record<string, [string, string]> = {
+  Info: ['DiagnosticInfo', 'Identifier'],
+  Hint: ['DiagnosticHint', 'Comment'],
+  Success: ['DiagnosticOk', 'MoreMsg'],
+  Warning: ['DiagnosticWarn', 'WarningMsg'],
+  Error: ['DiagnosticError', 'ErrorMsg'],
+};
 
 /** A highlight: 1-based lines, 0-based byte columns, end exclusive. */
 interface Highlight {
@@ -94,13 +104,33 @@ describe.each([
     expect(await snapshot(main)).toEqual(before);
   });
 
+  /** The group VimRelay<name> links to by default in this editor now. */
+  const link = async (name: string): Promise<string> => {
+    const [diagnostic, fallback] = LINKS[name]!;
+    return (await d.expr<number>(`hlexists('${diagnostic}')`)) === 1 ? diagnostic : fallback;
+  };
+
+  it('gives each color its VimRelay<Color> group, a default link to a standard group', async () => {
+    for (const [i, color] of DECORATION_COLORS.entries()) {
+      await d.ok('highlight_range', { start: { line: 1, col: i + 1 }, end: { line: 1, col: i + 2 }, color });
+    }
+    const groups = (await decorations(main)).highlights.sort((a, b) => a.col - b.col).map((h) => h.group);
+    expect(groups).toEqual(DECORATION_COLORS.map((c) => `VimRelay${c.charAt(0).toUpperCase()}${c.slice(1)}`));
+    for (const name of Object.keys(LINKS)) {
+      expect(await d.expr(`execute("highlight VimRelay${name}")`), name).toMatch(new RegExp(`links to ${await link(name)}$`));
+    }
+    // Neovim defines the Diagnostic groups itself (all but DiagnosticOk in 0.7).
+    if (d.kind === 'nvim') expect(await link('Info')).toBe('DiagnosticInfo');
+  });
+
   it("keeps a user's own definition of a group, and the default links survive :colorscheme", async () => {
     await d.ok('highlight_range', { start: { line: 1, col: 1 }, end: { line: 1, col: 2 }, color: 'hint' });
     await d.command('highlight VimRelayError guifg=#123456');
     await d.ok('highlight_range', { start: { line: 1, col: 1 }, end: { line: 1, col: 2 }, color: 'error' });
     expect(await d.expr('execute("highlight VimRelayError")')).toMatch(/guifg=#123456/);
+    await d.command('colorscheme blue');
+    expect(await d.expr('execute("highlight VimRelayHint")')).toMatch(new RegExp(`links to ${await link('Hint')}$`));
     await d.command('colorscheme default');
-    expect(await d.expr('execute("highlight VimRelayHint")')).toMatch(/links to/);
   });
 
   it('spans lines, clamps columns past the end of a line, defaults to the current buffer and info, and addresses a path', async () => {
@@ -121,7 +151,18 @@ describe.each([
     expect(await d.call('highlight_range', { start: { line: 2, col: 3 }, end: { line: 1, col: 5 } })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
     expect(await d.call('highlight_range', { start: { line: 2, col: 50 }, end: { line: 2, col: 60 } })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
     expect(await d.call('highlight_range', { buffer: 'missing.txt', start: { line: 1, col: 1 }, end: { line: 1, col: 2 } })).toMatchObject({ ok: false, error: { code: 'BUFFER_NOT_FOUND' } });
+    expect(await d.call('highlight_range', { start: { line: 1, col: 1 }, end: { line: 1, col: 2 }, color: 'purple' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
     expect(await decorations(main)).toEqual({ highlights: [], virtual: [] });
+  });
+
+  it('follows the text as lines are added above it, and back on undo', async () => {
+    const data = await d.ok('highlight_range', { start: { line: 2, col: 8 }, end: { line: 2, col: 9 } });
+    const at = Buffer.byteLength('second ');
+    await d.expr(`appendbufline(${main}, 0, 'new first line')`);
+    expect((await decorations(main)).highlights).toEqual([{ id: data.id, line: 3, col: at, end_line: 3, end_col: at + 2, group: 'VimRelayInfo' }]);
+    await d.undo(main);
+    expect(await d.lines(main)).toEqual([UNICODE, 'second ü', '', 'fourth']);
+    expect((await decorations(main)).highlights).toEqual([{ id: data.id, line: 2, col: at, end_line: 2, end_col: at + 2, group: 'VimRelayInfo' }]);
   });
 
   it('adds virtual text at the end of a line, or lines above or below (one per line of text, CRLF too)', async () => {
@@ -135,7 +176,21 @@ describe.each([
     expect(virtual.map(({ line, group }) => [line, group]).sort()).toEqual([[1, 'VimRelayError'], [1, 'VimRelayError'], [1, 'VimRelayError'], [2, 'VimRelayInfo']]);
     if (d.kind === 'nvim') expect(virtual.map((v) => v.text).sort()).toEqual(['', 'first 日本', `note: ${UNICODE}`, 'third 🎉']);
     expect(await d.call('add_virtual_text', { line: 5, text: 'x', position: 'above' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', line_count: 4 } });
+    expect(await d.call('add_virtual_text', { buffer: 99_999, line: 1, text: 'x' })).toMatchObject({ ok: false, error: { code: 'BUFFER_NOT_FOUND' } });
+    expect((await decorations(main)).virtual).toHaveLength(4);
     expect(await snapshot(main)).toEqual(before);
+  });
+
+  it(`caps virtual text at ${VIRTUAL_TEXT_LIMITS.maxChars} characters and ${VIRTUAL_TEXT_LIMITS.maxLines} lines; eol text is one line`, async () => {
+    // Characters are code points: maxChars emoji fit although each is two UTF-16 units.
+    expect(await d.call('add_virtual_text', { line: 1, text: '🎉'.repeat(VIRTUAL_TEXT_LIMITS.maxChars) })).toMatchObject({ ok: true });
+    expect(await d.call('add_virtual_text', { line: 1, text: 'x'.repeat(VIRTUAL_TEXT_LIMITS.maxChars + 1) })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    const lines = (n: number): string => Array.from({ length: n }, (_, i) => `l${i}`).join('\n');
+    expect(await d.call('add_virtual_text', { line: 1, text: lines(VIRTUAL_TEXT_LIMITS.maxLines), position: 'below' })).toMatchObject({ ok: true });
+    expect(await d.call('add_virtual_text', { line: 1, text: lines(VIRTUAL_TEXT_LIMITS.maxLines + 1), position: 'below' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(await d.call('add_virtual_text', { line: 1, text: 'two\nlines' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/above or below/) } });
+    expect(await d.call('add_virtual_text', { line: 1, text: '' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect((await decorations(main)).virtual).toHaveLength(1 + VIRTUAL_TEXT_LIMITS.maxLines);
   });
 
   it('clears one decoration by id (then 0 for it), one buffer, or every buffer', async () => {
@@ -158,34 +213,44 @@ describe.each([
     expect(await snapshot(main)).toEqual(before);
   });
 
+  it("never clears anyone else's extmarks or text properties", async () => {
+    // Another plugin's decoration on line 1: an extmark of its namespace, or a property of its type.
+    const theirs =
+      d.kind === 'nvim'
+        ? 'len(nvim_buf_get_extmarks(' + main + ", nvim_create_namespace('someone-else'), 0, -1, {}))"
+        : `len(prop_list(1, {'bufnr': ${main}, 'end_lnum': -1, 'types': ['someone_else']}))`;
+    if (d.kind === 'nvim') await d.expr(`nvim_buf_set_extmark(${main}, nvim_create_namespace('someone-else'), 0, 0, {'end_col': 2, 'hl_group': 'Comment'})`);
+    else await d.expr(`[prop_type_add('someone_else', {'highlight': 'Comment'}), prop_add(1, 1, {'bufnr': ${main}, 'type': 'someone_else', 'length': 2, 'id': 1})]`);
+    await d.ok('highlight_range', { start: { line: 1, col: 1 }, end: { line: 2, col: 1 } });
+    await d.ok('add_virtual_text', { line: 1, text: 'ours' });
+    expect(await d.ok('clear_decorations', { all_buffers: true })).toMatchObject({ removed: 2 });
+    expect(await d.expr(theirs)).toBe(1);
+    expect(await d.ok('clear_decorations', { buffer: main })).toMatchObject({ removed: 0 });
+    expect(await d.ok('clear_decorations', { id: 1 })).toMatchObject({ removed: 0 });
+    expect(await d.expr(theirs)).toBe(1);
+  });
+
+  it('refuses all_buffers together with a buffer or an id, and an unknown buffer', async () => {
+    expect(await d.call('clear_decorations', { all_buffers: true, buffer: main })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(await d.call('clear_decorations', { all_buffers: true, id: 1 })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(await d.call('clear_decorations', { buffer: 'missing.txt' })).toMatchObject({ ok: false, error: { code: 'BUFFER_NOT_FOUND' } });
+  });
+
   // Vim keeps text properties in the line's text, so undoing a change to a decorated line brings
   // back the line as it was, without them: the decorations here sit on lines the undo leaves.
-  it('stays out of undo: undoing an edit keeps the decorations', async () => {
+  it('leaves text, changedtick, modified flag and undo alone through a whole round, and undo skips decorations', async () => {
     await d.setLine(main, 4, 'fourth, edited');
+    const before = await snapshot(main);
+    await d.ok('highlight_range', { start: { line: 1, col: 2 }, end: { line: 3, col: 1 }, color: 'warning' });
+    await d.ok('add_virtual_text', { line: 1, text: 'eol' });
+    await d.ok('add_virtual_text', { line: 2, text: 'below', position: 'below' });
+    await d.ok('clear_decorations', { all_buffers: true });
     await d.ok('highlight_range', { start: { line: 1, col: 2 }, end: { line: 3, col: 1 }, color: 'error' });
     await d.ok('add_virtual_text', { line: 2, text: 'stays' });
+    expect(await snapshot(main)).toEqual(before);
     await d.undo(main);
     expect(await d.lines(main)).toEqual([UNICODE, 'second ü', '', 'fourth']);
     const after = await decorations(main);
     expect([after.highlights.length, after.virtual.length]).toEqual([1, 1]);
-  });
-});
-
-// Vim keeps no diagnostics itself and reading ALE's or vim-lsp's is not done yet (diagnostics.vim):
-// get_diagnostics answers UNSUPPORTED there, with a hint that fits what is loaded.
-describe('get_diagnostics on Vim', () => {
-  let d: Driver;
-  beforeAll(async () => {
-    d = await vimDriver({ files: { 'main.txt': `${UNICODE}\n` }, open: ['main.txt'] });
-  });
-  afterAll(() => d.stop());
-
-  it('answers UNSUPPORTED with a hint to use Neovim or the quickfix list', async () => {
-    expect(await d.call('get_diagnostics', {})).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', hint: expect.stringMatching(/no diagnostics plugin is loaded.*Neovim/) } });
-  });
-
-  it('names the diagnostics plugin that is loaded', async () => {
-    await d.command('let g:loaded_ale = 1');
-    expect(await d.call('get_diagnostics', { severity: 'error' })).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', hint: expect.stringContaining('ALE is loaded') } });
   });
 });

@@ -15,6 +15,10 @@ export interface DriverOptions {
   files: Record<string, string>;
   /** Files to open at startup, the first one shown. */
   open: string[];
+  /** Ex commands a Vim runs before its plugins load (e.g. `packadd ale`); Neovim ignores them. */
+  vimCmds?: string[];
+  /** Run Vim in Normal mode reading typed keys (`type()`), not in Ex mode (-es). */
+  vimNormal?: boolean;
 }
 
 export interface Driver {
@@ -35,6 +39,8 @@ export interface Driver {
   setLine(buf: number, line: number, text: string): Promise<void>;
   /** Runs an Ex command in the current window. */
   command(command: string): Promise<void>;
+  /** Types keys as a user would, without waiting for their effect (Vim: only with `vimNormal`). */
+  type(keys: string): Promise<void>;
   /** Evaluates a Vimscript expression (the same in both editors). */
   expr<T = unknown>(expr: string): Promise<T>;
   /** `:undo` once in that buffer, leaving the current buffer as it was. */
@@ -81,6 +87,9 @@ export async function nvimDriver(options: DriverOptions): Promise<Driver> {
     command: async (command) => {
       await f.nvim.client.command(command);
     },
+    type: async (keys) => {
+      await f.nvim.client.input(keys);
+    },
     expr: <T>(expr: string) => f.nvim.client.eval(expr) as Promise<T>,
     undo: async (buf) => {
       await lua('vim.api.nvim_buf_call(..., function() vim.cmd("undo") end)', buf);
@@ -89,10 +98,10 @@ export async function nvimDriver(options: DriverOptions): Promise<Driver> {
   };
 }
 
-/** A Vim (vim -es with plugin/vim) connected to a Vim listener of its own. */
+/** A Vim (vim -es, or in Normal mode with `vimNormal`, with plugin/vim) connected to a Vim listener of its own. */
 export async function vimDriver(options: DriverOptions): Promise<Driver> {
   const agent = await startVimAgent();
-  const vim = await agent.vim({ ...options, cmds: ['set hidden'] });
+  const vim = await agent.vim({ ...options, cmds: ['set hidden', ...(options.vimCmds ?? [])], normal: options.vimNormal });
   const editor: VimEditor = await agent.editorOf(vim);
   const evaluate = <T>(expr: string): Promise<T> => editor.evaluate(expr, AbortSignal.timeout(30_000)) as Promise<T>;
   const inBuffer = async (buf: number, command: string): Promise<void> => {
@@ -116,6 +125,10 @@ export async function vimDriver(options: DriverOptions): Promise<Driver> {
     },
     command: async (command) => {
       await evaluate(`execute(${JSON.stringify(command)})`);
+    },
+    type: async (keys) => {
+      if (!options.vimNormal) throw new Error('type() needs a Vim started with vimNormal');
+      vim.proc.stdin?.write(keys);
     },
     expr: evaluate,
     undo: (buf) => inBuffer(buf, 'undo'),

@@ -175,11 +175,16 @@ describe.each(DRIVERS)('save_buffer on %s', (_kind, start) => {
   });
 
   it('refuses a buffer that has no file', async () => {
+    // An unnamed buffer with unsaved text, and a loaded 'nofile' one with a name.
     const unnamed = await d.expr<number>('bufadd("")');
     await d.expr(`setbufvar(${unnamed}, '&buflisted', 1)`);
+    await d.expr(`bufload(${unnamed})`);
+    await d.expr(`setbufline(${unnamed}, 1, 'x')`);
+    expect(await d.expr(`getbufvar(${unnamed}, '&modified')`)).toBe(1);
     expect(await d.call('save_buffer', { buffer: unnamed })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', hint: expect.stringContaining('write_buffer') } });
     const nofile = await d.expr<number>('bufadd("scratch")');
     await d.expr(`setbufvar(${nofile}, '&buftype', 'nofile')`);
+    await d.expr(`bufload(${nofile})`);
     expect(await d.call('save_buffer', { buffer: nofile })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('nofile') } });
     expect(await d.call('save_buffer', { buffer: 'unknown.txt' })).toMatchObject({ ok: false, error: { code: 'BUFFER_NOT_FOUND' } });
   });

@@ -1,19 +1,23 @@
 // apply_diff, the same cases on a real Neovim and on a real Vim: every hunk or none, exact context,
-// shifted hunks, end-of-file markers, the required changedtick, and one undo step for the diff.
+// shifted hunks, end-of-file markers, the required changedtick, and one undo step for the diff,
+// apart from the user's insert (on a Vim in Normal mode).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APPLY_DIFF_LIMITS } from '../../protocol/index.ts';
 import { nvimDriver, vimDriver, type Driver } from './drivers.ts';
+import { waitFor } from './support.ts';
 
 const diff = (...lines: string[]): string => lines.join('\n') + '\n';
 
-const TEXT = ['# héllo wörld', 'one', 'two — 日本語', 'three', 'four', 'five', 'six', 'seven 🎉', 'eight', 'nine'];
-
-describe.each([
+const DRIVERS = [
   ['Neovim', nvimDriver],
   ['Vim', vimDriver],
-] as const)('apply_diff on %s', (_kind, start) => {
+] as const;
+
+const TEXT = ['# héllo wörld', 'one', 'two — 日本語', 'three', 'four', 'five', 'six', 'seven 🎉', 'eight', 'nine'];
+
+describe.each(DRIVERS)('apply_diff on %s', (_kind, start) => {
   let d: Driver;
   let buf: number;
   /** Replaces the buffer's text (as the user would) and returns its changedtick. */
@@ -155,6 +159,13 @@ describe.each([
     expect(await d.tick(buf)).toBe(t);
   });
 
+  it('refuses a malformed diff before reaching the editor, with what to fix', async () => {
+    const t = await reset(['one']);
+    const outcome = await d.call('apply_diff', { expected_changedtick: t, diff: diff('@@ -1,3 +1 @@', '-one', '+ONE', 'trailing prose') });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/Diff line 4, in hunk 1, starts with neither/) } });
+    expect(await d.tick(buf)).toBe(t);
+  });
+
   it('applies a diff that rewrites every line of a 20k-line buffer, as one undo step', async () => {
     const before = Array.from({ length: 20_000 }, (_, i) => `line ${i + 1} ü`);
     const after = before.map((l) => `${l} 日本語`);
@@ -180,5 +191,33 @@ describe.each([
     await d.ok('apply_diff', { buffer: 'file.txt', expected_changedtick: t, diff: diff('@@ -1 +1 @@', '-by path', '+done') });
     expect(await lines()).toEqual(['done']);
     expect(await d.call('apply_diff', { buffer: 'nope.txt', expected_changedtick: 1, diff: diff('@@ -1 +1 @@', '-x', '+y') })).toMatchObject({ ok: false, error: { code: 'BUFFER_NOT_FOUND' } });
+  });
+});
+
+// Vim in Normal mode here: only then does it take typed keys, and so have an insert going on.
+describe.each(DRIVERS)('apply_diff while the user types, on %s', (_kind, start) => {
+  let d: Driver;
+  let buf: number;
+  const until = (wanted: string): Promise<boolean> =>
+    waitFor(async () => ((await d.expr<string>('mode()')) === wanted ? true : undefined), 5_000, `mode ${JSON.stringify(wanted)}`);
+  beforeAll(async () => {
+    d = await start({ files: { 'typing.txt': 'typed:\ntarget\n' }, open: ['typing.txt'], vimNormal: true });
+    buf = await d.bufnr('typing.txt');
+  });
+  afterAll(() => d.stop());
+
+  it('keeps its undo step apart from the insert the user is typing', async () => {
+    const t = await d.tick(buf);
+    await d.type('A before');
+    await until('i');
+    await waitFor(async () => ((await d.lines(buf))[0] === 'typed: before' ? true : undefined), 5_000, 'the typed text');
+    const now = await d.tick(buf);
+    expect(now).not.toBe(t);
+    await d.ok('apply_diff', { expected_changedtick: now, diff: diff('@@ -2 +2 @@', '-target', '+edited') });
+    await d.type(' after\x1b');
+    await until('n');
+    expect(await d.lines(buf)).toEqual(['typed: before after', 'edited']);
+    await d.undo(buf);
+    expect(await d.lines(buf)).toEqual(['typed: before after', 'target']);
   });
 });

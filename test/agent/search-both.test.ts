@@ -177,11 +177,10 @@ describe.each([
     const call = (cursor?: string) => {
       const p = JSON.stringify({ ...params, ...(cursor ? { cursor } : {}) });
       const expr = d.kind === 'nvim' ? `luaeval('__vimrelay.call("grep_buffers", _A)', json_decode('${p}'))` : `vimrelay#call('grep_buffers', json_decode('${p}'))`;
-      return d.expr<{ ok: boolean; data: { hits: Hit[]; truncated: boolean | number; cursor: string | null } }>(expr);
+      return d.expr<{ ok: boolean; data: { hits: Hit[]; truncated: boolean; cursor: string | null } }>(expr);
     };
     const first = await call();
-    expect(first.data).toMatchObject({ hits: [], cursor: `${uni}:3:0`, searched_buffers: 1, unloaded_buffers: 0 });
-    expect(first.data.truncated).toBeTruthy();
+    expect(first.data).toEqual({ hits: [], truncated: true, cursor: `${uni}:3:0`, searched_buffers: 1, unloaded_buffers: 0 });
     const second = await call(first.data.cursor ?? undefined);
     expect(places(second.data.hits)).toEqual([
       [4, 1, 4],
@@ -194,11 +193,11 @@ describe.each([
 describe.each([
   ['Neovim', nvimDriver],
   ['Vim', vimDriver],
-] as const)('grep_buffers on a 30k-line buffer on %s', (_kind, start) => {
+] as const)('grep_buffers on a 100k-line buffer on %s', (_kind, start) => {
   let d: Driver;
   let lines: string[];
   beforeAll(async () => {
-    lines = Array.from({ length: 30_000 }, (_, i) => `${i + 1} ${'é日😀x'.repeat(i % 17)}`);
+    lines = Array.from({ length: 100_000 }, (_, i) => `${i + 1} ${'é日😀x'.repeat(i % 17)}`);
     d = await start({ files: { 'big.txt': lines.join('\n') + '\n' }, open: ['big.txt'] });
   });
   afterAll(() => d.stop());

@@ -118,14 +118,29 @@ describe.each([
     const state = 'getreg("/") . " " . histget("/", -1) . " " . histnr("/") . " " . v:hlsearch';
     const before = await d.expr<string>(state);
     expect(before).toMatch(/^four four \d+ 0$/);
+    const globals = await d.expr<string[]>('sort(keys(g:))');
     // Splitting lines 1 and 2 adds two lines above the cursor: it follows its text, to line 7.
     expect(await d.ok('substitute', { pattern: 'o', replacement: '\\r', start_line: 1, end_line: 2 })).toMatchObject({ count: 2 });
     expect(await d.expr(state)).toBe(before);
     expect(await d.expr('[line("."), col(".") - 1, getline(".")]')).toEqual([7, 3, 'target here']);
+    // Nothing of the call is left behind in g: (a counter, say).
+    expect(await d.expr('sort(keys(g:))')).toEqual(globals);
   });
 
-  it('refuses an invalid pattern, changing nothing', async () => {
+  it('refuses what would not be a plain :s (expressions, raw line breaks, a lone trailing backslash, prompting flags) and an invalid pattern, changing nothing', async () => {
     const t = await reset(['a']);
+    const refused = [
+      { pattern: 'a', replacement: '\\=system("true")' },
+      { pattern: 'a\nb', replacement: 'x' },
+      { pattern: 'a', replacement: 'x\ny' },
+      { pattern: 'a', replacement: 'x\\' },
+      { pattern: 'a', replacement: 'x', flags: ['c'] },
+      { pattern: 'a', replacement: 'x', flags: ['i', 'I'] },
+      { pattern: 'a', replacement: 'x', flags: ['g', 'g'] },
+    ];
+    for (const args of refused) {
+      expect(await d.call('substitute', args), JSON.stringify(args)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    }
     expect(await d.call('substitute', { pattern: 'a\\(', replacement: 'x' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('E54') } });
     expect(await lines()).toEqual(['a']);
     expect(await d.tick(buf)).toBe(t);

@@ -2,14 +2,20 @@
  * `isolatedHome()`: a temporary HOME with its own XDG directories and TMPDIR, so that whatever a
  * test starts (nvim, vim, the agent) writes nothing in the user's home and sees no other run's
  * files. NVIM and NVIM_LISTEN_ADDRESS are dropped: a test run inside a Neovim terminal must not
- * hand that Neovim to what it starts.
+ * hand that Neovim to what it starts. Every home is removed when the test process exits.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+const homes = new Set<string>();
+process.once('exit', () => {
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
+});
+
 export function isolatedHome(prefix: string): { home: string; env: NodeJS.ProcessEnv } {
   const home = mkdtempSync(join(tmpdir(), prefix));
+  homes.add(home);
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NVIM;
   delete env.NVIM_LISTEN_ADDRESS;

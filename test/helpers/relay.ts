@@ -1,9 +1,10 @@
 /**
  * `withRelay()`: a real relay in `wrangler dev` on a free port with its own persistence and
- * owner secret, plus helpers to mint tokens through the admin route. Stop it in afterAll.
+ * owner secret, plus helpers to mint tokens through the admin route. Stop it in afterAll: that
+ * also removes its directory (persistence and wrangler's log).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mintToken, type MintRequest } from '../../agent/relay/admin.ts';
@@ -40,6 +41,9 @@ export async function withRelay(vars: Record<string, string> = {}): Promise<Test
       await relay.stop();
       relay = await startLocalRelay(options);
     },
-    stop: () => relay.stop(),
+    async stop() {
+      await relay.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

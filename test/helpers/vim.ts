@@ -4,7 +4,8 @@
  * a real `vim -N -u NONE -i NONE -n -es` loading plugin/vim, with stdin held open (Vim in -es mode
  * exits at stdin EOF) and `:VimRelayConnect <name>` run at startup. Vims started with the same
  * agent share its XDG directories (so they find its token and port) but each has its own working
- * directory. `stop()` ends every Vim and the listener and removes the home.
+ * directory. `stop()` ends every Vim and the listener and removes the home. `startVim()` starts one
+ * such Vim with a given environment, e.g. that of a `vimrelay agent` process, to connect to it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,12 @@ export interface StartVimOptions {
   name?: string | null;
   /** Extra Ex commands run before the plugin loads (--cmd), e.g. settings of g:vimrelay_*. */
   cmds?: string[];
+  /**
+   * Run in Normal mode, reading keys from stdin as typed (Vim warns that in- and output are no
+   * terminal, and goes on), instead of in Ex mode (-es): for what only a Normal-mode Vim shows,
+   * such as a visual selection. `ex()` then types `<Esc>:` before the command. Default false.
+   */
+  normal?: boolean;
 }
 
 export interface VimFixture {
@@ -60,6 +67,51 @@ export interface VimAgentFixture {
   stop(): Promise<void>;
 }
 
+/**
+ * Starts a Vim in `cwd` (which must exist) with exactly `env`: with the XDG directories of a
+ * running agent (its listener's port and token files are found through them), it connects to that
+ * agent. The caller stops it.
+ */
+export function startVim(env: NodeJS.ProcessEnv, cwd: string, options: StartVimOptions = {}): VimFixture {
+  for (const [file, content] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(cwd, file)), { recursive: true });
+    writeFileSync(join(cwd, file), content);
+  }
+  const name = options.name === undefined ? 'test' : options.name;
+  const args = ['-N', '-u', 'NONE', '-i', 'NONE', '-n', ...(options.normal ? [] : ['-es'])];
+  // Loaded before startup completes, as Vim loads an installed plugin (-u NONE loads none).
+  const cmds = ['let g:vimrelay_reconnect_ms = 100', ...(options.cmds ?? []), `set rtp^=${VIM_PLUGIN_DIR}`, 'runtime plugin/vimrelay.vim'];
+  for (const c of cmds) args.push('--cmd', c);
+  if (name !== null) args.push('-c', `VimRelayConnect ${name}`);
+  const proc = spawn('vim', [...args, ...(options.open ?? [])], { cwd, env, stdio: ['pipe', 'ignore', 'pipe'] });
+  proc.stderr?.resume();
+  proc.stdin?.on('error', () => {});
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  const pid = proc.pid;
+  if (pid === undefined) throw new Error('vim did not start');
+  const alive = (): boolean => proc.exitCode === null && proc.signalCode === null;
+  const vim: VimFixture = {
+    pid,
+    cwd,
+    proc,
+    exited,
+    ex: (command) => void proc.stdin?.write(options.normal ? `\x1b:${command}\r` : `${command}\n`),
+    async kill(signal = 'SIGKILL') {
+      if (alive()) proc.kill(signal);
+      await exited;
+    },
+    async stop() {
+      if (alive()) {
+        vim.ex('qa!');
+        const timer = setTimeout(() => proc.kill('SIGKILL'), QUIT_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+  return vim;
+}
+
 /** Starts a Vim listener in an isolated home. */
 export async function startVimAgent(): Promise<VimAgentFixture> {
   const { home, env } = isolatedHome('vimrelay-vim-');
@@ -74,42 +126,7 @@ export async function startVimAgent(): Promise<VimAgentFixture> {
     async vim(options = {}) {
       const cwd = join(home, `work${++count}`);
       mkdirSync(cwd);
-      for (const [file, content] of Object.entries(options.files ?? {})) {
-        mkdirSync(dirname(join(cwd, file)), { recursive: true });
-        writeFileSync(join(cwd, file), content);
-      }
-      const name = options.name === undefined ? 'test' : options.name;
-      const args = ['-N', '-u', 'NONE', '-i', 'NONE', '-n', '-es'];
-      // Loaded before startup completes, as Vim loads an installed plugin (-u NONE loads none).
-      const cmds = ['let g:vimrelay_reconnect_ms = 100', ...(options.cmds ?? []), `set rtp^=${VIM_PLUGIN_DIR}`, 'runtime plugin/vimrelay.vim'];
-      for (const c of cmds) args.push('--cmd', c);
-      if (name !== null) args.push('-c', `VimRelayConnect ${name}`);
-      const proc = spawn('vim', [...args, ...(options.open ?? [])], { cwd, env, stdio: ['pipe', 'ignore', 'pipe'] });
-      proc.stderr?.resume();
-      proc.stdin?.on('error', () => {});
-      const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
-      const pid = proc.pid;
-      if (pid === undefined) throw new Error('vim did not start');
-      const alive = (): boolean => proc.exitCode === null && proc.signalCode === null;
-      const vim: VimFixture = {
-        pid,
-        cwd,
-        proc,
-        exited,
-        ex: (command) => void proc.stdin?.write(command + '\n'),
-        async kill(signal = 'SIGKILL') {
-          if (alive()) proc.kill(signal);
-          await exited;
-        },
-        async stop() {
-          if (alive()) {
-            proc.stdin?.write('qa!\n');
-            const timer = setTimeout(() => proc.kill('SIGKILL'), QUIT_GRACE_MS);
-            await exited;
-            clearTimeout(timer);
-          }
-        },
-      };
+      const vim = startVim(env, cwd, options);
       vims.push(vim);
       return vim;
     },

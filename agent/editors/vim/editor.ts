@@ -70,7 +70,7 @@ export class VimEditor implements Editor {
   async run(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
     const entry = vimTool(tool);
     if (!entry) {
-      return fail('UNSUPPORTED', `${tool} is not yet implemented for Vim.`, {
+      return fail('UNSUPPORTED', `Vim does not answer ${tool}.`, {
         hint: 'Use a Neovim editor for this tool (list_editors shows each editor\'s kind).',
       });
     }

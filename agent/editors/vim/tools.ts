@@ -1,12 +1,13 @@
 /**
  * The catalog tools a Vim answers (plugin/vim/autoload/vimrelay/*.vim) and their parameters. The
  * Vim functions take exactly the parameters of the Neovim tools (defaults and caps filled in from
- * protocol/limits.ts), so the Neovim tool definitions are reused for them. Any other tool answers
- * UNSUPPORTED on Vim for now.
+ * protocol/limits.ts), so the Neovim tool definitions are reused for them. Every editor tool of
+ * the catalog is here (a test holds it so); the agent answers UNSUPPORTED for any other.
  */
 import { applyDiffTool } from '../nvim/tools/apply-diff.ts';
 import { findAndReplaceTool } from '../nvim/tools/find-and-replace.ts';
 import { getStateBriefTool } from '../nvim/tools/get-state-brief.ts';
+import { getStateTool } from '../nvim/tools/get-state.ts';
 import { grepBuffersTool } from '../nvim/tools/grep-buffers.ts';
 import { openFileTool } from '../nvim/tools/open-file.ts';
 import { readBufferTool } from '../nvim/tools/read-buffer.ts';
@@ -25,7 +26,7 @@ import { redoTool, undoTool } from '../nvim/tools/undo-redo.ts';
 import { writeBufferTool } from '../nvim/tools/write-buffer.ts';
 
 /** Every tool a Vim answers. */
-export const VIM_TOOLS: readonly NvimTool[] = [getStateBriefTool, readBufferTool, findAndReplaceTool, writeBufferTool, setCursorTool, undoTool, redoTool, runCommandTool, sendKeysTool, sendToTerminalTool, highlightRangeTool, addVirtualTextTool, clearDecorationsTool, getDiagnosticsTool, grepBuffersTool, openFileTool, saveBufferTool, substituteTool, applyDiffTool];
+export const VIM_TOOLS: readonly NvimTool[] = [getStateBriefTool, getStateTool, readBufferTool, findAndReplaceTool, writeBufferTool, setCursorTool, undoTool, redoTool, runCommandTool, sendKeysTool, sendToTerminalTool, highlightRangeTool, addVirtualTextTool, clearDecorationsTool, getDiagnosticsTool, grepBuffersTool, openFileTool, saveBufferTool, substituteTool, applyDiffTool];
 
 const BY_NAME = new Map(VIM_TOOLS.map((t) => [t.spec.name, t]));
 

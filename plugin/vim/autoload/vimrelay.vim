@@ -158,6 +158,7 @@ endfunction
 " Tool name -> the function implementing it (each takes the params dict and returns the data dict).
 let s:tools = {
       \ 'get_state_brief': 'vimrelay#state#brief',
+      \ 'get_state': 'vimrelay#fullstate#get',
       \ 'read_buffer': 'vimrelay#read#buffer',
       \ 'find_and_replace': 'vimrelay#edit#find_and_replace',
       \ 'write_buffer': 'vimrelay#edit#write_buffer',
@@ -203,7 +204,8 @@ endfunction
 " Runs one tool: {'ok': v:true, 'data': ...} or {'ok': v:false, 'error': {code, message, ...}}.
 function! vimrelay#call(tool, params) abort
   if !has_key(s:tools, a:tool)
-    return {'ok': v:false, 'error': {'code': 'UNSUPPORTED', 'message': a:tool . ' is not yet implemented for Vim.'}}
+    return {'ok': v:false, 'error': {'code': 'UNSUPPORTED', 'message': 'This vimrelay Vim plugin does not have ' . a:tool . '.',
+          \ 'hint': 'Update the vimrelay Vim plugin to the version of the agent, then restart Vim.'}}
   endif
   try
     return {'ok': v:true, 'data': call(s:tools[a:tool], [s:unstage(a:params)])}

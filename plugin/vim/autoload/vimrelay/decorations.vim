@@ -21,7 +21,8 @@ let s:links = {
       \ }
 
 let s:next_id = 1
-" Our id of a virtual text -> {'buf': b, 'ids': [Vim's property ids]}.
+" Our id of a virtual text -> {'buf': b, 'ids': [Vim's property ids], 'text': its text, 'position'}
+" (prop_list() does not give a property's text).
 let s:virtual = {}
 " '<buf>:<Vim's id>' of a virtual-text property -> our id.
 let s:owner = {}
@@ -111,7 +112,7 @@ function! vimrelay#decorations#virtual_text(p) abort
     call add(ids, vim_id)
     let s:owner[b . ':' . vim_id] = id
   endfor
-  let s:virtual[id] = {'buf': b, 'ids': ids}
+  let s:virtual[id] = {'buf': b, 'ids': ids, 'text': join(lines, "\n"), 'position': a:p.position}
   return {'id': id, 'buf': b, 'path': vimrelay#util#buf_path(b), 'line': a:p.line, 'position': a:p.position, 'color': a:p.color}
 endfunction
 
@@ -170,4 +171,50 @@ function! vimrelay#decorations#clear(p) abort
   let id = get(a:p, 'id', v:null)
   let removed = id is v:null ? s:clear(b) : (bufloaded(b) ? s:remove(b, id) : 0)
   return {'removed': removed, 'buf': b, 'path': vimrelay#util#buf_path(b)}
+endfunction
+
+" get_state's view of the decorations in buffer b (none unless loaded), by position then id:
+" {id, buf, path, kind, start, end, text, position, color}, columns in characters, the end of a
+" highlight exclusive, virtual text cut at `text_bytes`. A highlight spanning lines is one property
+" listed on each of its lines: it starts on the one with 'start' set and ends on the one with 'end'.
+function! vimrelay#decorations#list(b, text_bytes) abort
+  let names = s:type_names()
+  if empty(names) || !bufloaded(a:b)
+    return []
+  endif
+  let path = vimrelay#util#buf_path(a:b)
+  let found = {}
+  for prop in prop_list(1, {'bufnr': a:b, 'end_lnum': -1, 'types': names})
+    let id = prop.id > 0 ? prop.id : get(s:owner, a:b . ':' . prop.id, 0)
+    if id <= 0
+      continue
+    endif
+    if !has_key(found, id)
+      let found[id] = {'id': id, 'buf': a:b, 'path': path, 'kind': 'highlight', 'start': {'line': prop.lnum, 'col': 1},
+            \ 'end': v:null, 'text': v:null, 'position': v:null, 'color': prop.type[len('vimrelay_') :]}
+    endif
+    let d = found[id]
+    if prop.id < 0
+      let entry = s:virtual[id]
+      call extend(d, {'kind': 'virtual_text', 'text': vimrelay#util#cut(entry.text, a:text_bytes), 'position': entry.position})
+      continue
+    endif
+    let text = get(getbufline(a:b, prop.lnum), 0, '')
+    if prop.start
+      let d.start = {'line': prop.lnum, 'col': vimrelay#util#char_col(text, prop.col)}
+    endif
+    if prop.end
+      let d.end = {'line': prop.lnum, 'col': vimrelay#util#char_col(text, prop.col + prop.length)}
+    endif
+  endfor
+  return sort(values(found), function('s:by_position'))
+endfunction
+
+function! s:by_position(a, b) abort
+  for [x, y] in [[a:a.start.line, a:b.start.line], [a:a.start.col, a:b.start.col], [a:a.id, a:b.id]]
+    if x != y
+      return x < y ? -1 : 1
+    endif
+  endfor
+  return 0
 endfunction

@@ -2,7 +2,8 @@
 " buffers (listed first), modified buffers and terminals (the key only when there are any). Each
 " list holds at most params.max_buffers entries and stops at params.max_bytes of JSON (windows are
 " never left out); buffers_truncated says either happened. Same contract as the Neovim tool
-" (agent/editors/nvim/lua/get_state_brief.lua).
+" (agent/editors/nvim/lua/get_state_brief.lua). get_state (fullstate.vim) builds on
+" vimrelay#state#brief and vimrelay#state#window_view.
 
 function! s:bool(x) abort
   return a:x ? v:true : v:false
@@ -18,7 +19,8 @@ function! s:buffer_summary(info) abort
         \ 'changedtick': loaded ? a:info.changedtick : v:null}
 endfunction
 
-function! s:window_view(win, role, p) abort
+" The window summary get_state_brief and get_state give: cursor (in characters) and context lines.
+function! vimrelay#state#window_view(win, role, p) abort
   let b = winbufnr(a:win)
   let pos = getcurpos(a:win)
   let line = pos[1]
@@ -39,10 +41,10 @@ endfunction
 
 function! vimrelay#state#brief(p) abort
   let active = win_getid()
-  let windows = [s:window_view(active, 'active', a:p)]
+  let windows = [vimrelay#state#window_view(active, 'active', a:p)]
   let alternate = winnr('#') > 0 ? win_getid(winnr('#')) : 0
   if alternate != 0 && alternate != active
-    call add(windows, s:window_view(alternate, 'alternate', a:p))
+    call add(windows, vimrelay#state#window_view(alternate, 'alternate', a:p))
   endif
   let used = 0
   for w in windows

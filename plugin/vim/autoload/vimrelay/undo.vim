@@ -1,9 +1,9 @@
 " undo / redo on Vim: steps through one buffer's undo tree with :undo or :redo. Same contract as
 " the Neovim tools (agent/editors/nvim/lua/undo_redo.lua): up to params.steps steps, stopping early
 " when one moves nothing. In the current buffer the cursor moves to the change, as the user's own u
-" would. Another buffer is stepped in a window that shows it, whose cursor and view are put back,
-" or, when none does, in a window split off for the call and closed after it (the layout restored).
-" The current window stays current.
+" would. Another buffer is stepped in a hidden popup (vimrelay/hidden.vim), so no window of the
+" user's moves: the cursors and views of windows showing it follow their text, as they do for any
+" change made elsewhere, and the current window stays current.
 
 " Takes up to `steps` steps in the current window; returns {taken, seq_cur, seq_last}.
 function! s:step(command, steps) abort
@@ -20,29 +20,16 @@ function! s:step(command, steps) abort
   let s:result = {'taken': taken, 'seq_cur': tree.seq_cur, 'seq_last': tree.seq_last}
 endfunction
 
-" Runs s:step in a window showing buffer b (see the header); returns its result.
+" Runs s:step with buffer b current (see the header); returns its result.
 function! s:step_in(b, command, steps) abort
   let s:result = {}
-  let call = 'call s:step(' . string(a:command) . ', ' . a:steps . ')'
+  " By its full name: the popup runs the command in hidden.vim, where s: means another script.
+  let call = 'call ' . get(function('s:step'), 'name') . '(' . string(a:command) . ', ' . a:steps . ')'
   if a:b == bufnr('%')
     execute call
-    return s:result
+  else
+    call vimrelay#hidden#execute(a:b, call)
   endif
-  let wins = win_findbuf(a:b)
-  if !empty(wins)
-    call win_execute(wins[0], ['let s:view = winsaveview()', call, 'call winrestview(s:view)'])
-    return s:result
-  endif
-  let [current, layout] = [win_getid(), winrestcmd()]
-  noautocmd keepalt split
-  try
-    execute 'noautocmd keepalt keepjumps buffer ' . a:b
-    execute call
-  finally
-    noautocmd close!
-    call win_gotoid(current)
-    execute layout
-  endtry
   return s:result
 endfunction
 
