@@ -4,8 +4,8 @@
  * Generates the owner secret into `.dev.vars` (0600, git-ignored) on first run, starts
  * `wrangler dev` on 127.0.0.1:$PORT (default 8787) with persistence under `.wrangler/`, creates
  * this machine's device and a local access token through the admin API (reusing stored ones while
- * the relay still accepts them), starts the agent, and prints the MCP URL and the token. Ctrl-C
- * stops everything it started.
+ * the relay still accepts them), starts the agent, and prints the MCP URL, the token and the
+ * dashboard's URL. Ctrl-C stops everything it started.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -115,6 +115,7 @@ async function main(): Promise<void> {
         `vimrelay relay running in local workerd, with this machine's agent attached.`,
         `MCP URL: ${relay.url}/mcp`,
         `Access token: ${token}`,
+        `Dashboard: ${relay.url}/dashboard (sign in with OWNER_SECRET from .dev.vars)`,
         `Claude Code: claude mcp add --transport http vimrelay ${relay.url}/mcp --header "Authorization: Bearer <access token>"`,
         `Press Ctrl-C to stop.`,
         '',

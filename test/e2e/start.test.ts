@@ -51,6 +51,9 @@ it('npm start prints a working MCP URL and token, and Ctrl-C leaves nothing runn
     });
   });
   expect(printed.url).toBe(`http://127.0.0.1:${env.PORT}/mcp`);
+  const dashboard = /^Dashboard: (\S+)/m.exec(out)?.[1];
+  expect(dashboard).toBe(`http://127.0.0.1:${env.PORT}/dashboard`);
+  expect((await fetch(dashboard!, { redirect: 'manual' })).headers.get('Location')).toBe('/signin?next=%2Fdashboard');
 
   nvim = await startNvim({ files: { 'a.txt': 'started after the relay\n' }, open: ['a.txt'], listen: join(sockets, 'nvim.start.0') });
   const client = await connectMcp(printed.url, printed.token);
