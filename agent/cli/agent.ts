@@ -5,9 +5,10 @@ import { paths } from '../config/paths.ts';
 import { createEditorSource } from '../editors/source.ts';
 import { createLogger } from '../log.ts';
 import { startAgent } from '../run.ts';
+import { vimListenerOption } from './ports.ts';
 import { interrupted } from './signals.ts';
 
-export async function agentCommand(opts: { relay?: string; 'discover-dir'?: string[]; verbose?: boolean }): Promise<number> {
+export async function agentCommand(opts: { relay?: string; 'discover-dir'?: string[]; 'vim-port'?: string; verbose?: boolean }): Promise<number> {
   const stopped = interrupted();
   const p = paths();
   const relay = opts.relay ? normaliseRelayUrl(opts.relay) : defaultRelay(p.credentials);
@@ -21,7 +22,7 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
   }
   mkdirSync(p.stateDir, { recursive: true });
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
-  const editors = createEditorSource({ logger, vim: true, ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
+  const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
   const agent = startAgent({ relayUrl: relay, deviceCredential: credential, editors, logger, statusFile: p.status });
   const end = await Promise.race([agent.done, stopped]);
   await agent.stop();

@@ -20,9 +20,10 @@ import { statusCommand } from './status.ts';
 
 const USAGE = `usage: vimrelay <command> [options]
 
-  agent  [--relay URL] [--discover-dir DIR]... [--verbose]
-         Connect to the relay and serve every Neovim on this machine.
-  serve  --stdio | --http [--port N]  [--discover-dir DIR]... [--verbose]
+  agent  [--relay URL] [--discover-dir DIR]... [--vim-port N] [--verbose]
+         Connect to the relay and serve every Neovim and Vim on this machine. Vims connect
+         on 127.0.0.1:N (default: a free port, written to $XDG_STATE_HOME/vimrelay/vim-port).
+  serve  --stdio | --http [--port N]  [--discover-dir DIR]... [--vim-port N] [--verbose]
          Serve every Neovim on this machine as an MCP server, without a relay: over
          stdin/stdout for a client that starts it, or on http://127.0.0.1:N/mcp
          (default port 8788) with the access token it prints.
@@ -50,6 +51,7 @@ export async function main(argv: string[]): Promise<number> {
           options: {
             relay: { type: 'string' },
             'discover-dir': { type: 'string', multiple: true },
+            'vim-port': { type: 'string' },
             verbose: { type: 'boolean', default: false },
           },
         }).values);
@@ -61,6 +63,7 @@ export async function main(argv: string[]): Promise<number> {
             http: { type: 'boolean', default: false },
             port: { type: 'string' },
             'discover-dir': { type: 'string', multiple: true },
+            'vim-port': { type: 'string' },
             verbose: { type: 'boolean', default: false },
           },
         }).values);

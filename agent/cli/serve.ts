@@ -13,6 +13,7 @@ import { LocalForwarder } from '../local/forward.ts';
 import { DEFAULT_LOCAL_PORT, startLocalHttp } from '../local/http.ts';
 import { startLocalStdio } from '../local/stdio.ts';
 import { reserveStdout } from '../local/stdout.ts';
+import { parsePort, vimListenerOption } from './ports.ts';
 import { loadOrCreateLocalToken, localTokenFile } from '../local/token.ts';
 import { createLogger } from '../log.ts';
 import { interrupted } from './signals.ts';
@@ -22,13 +23,14 @@ export interface ServeOptions {
   http?: boolean;
   port?: string;
   'discover-dir'?: string[];
+  'vim-port'?: string;
   verbose?: boolean;
 }
 
 export async function serveCommand(opts: ServeOptions): Promise<number> {
   if (Boolean(opts.stdio) === Boolean(opts.http)) throw new Error('serve takes exactly one of --stdio and --http');
   if (opts.port !== undefined && !opts.http) throw new Error('--port goes with --http');
-  const port = opts.port === undefined ? DEFAULT_LOCAL_PORT : parsePort(opts.port);
+  const port = opts.port === undefined ? DEFAULT_LOCAL_PORT : parsePort(opts.port, '--port');
   // First of all: from here on, nothing but protocol messages may reach stdout.
   const channel = opts.stdio ? reserveStdout() : undefined;
   // Listening before anything is printed: a client may stop us as soon as it reads the URL.
@@ -37,7 +39,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   const p = paths();
   mkdirSync(p.stateDir, { recursive: true });
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
-  const editors = createEditorSource({ logger, vim: true, ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
+  const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
   const unannounce = announceEditors(editors, logger);
   const forwarder = new LocalForwarder({ editors, device: hostname(), client: channel ? 'local:stdio' : 'local:http' });
   try {
@@ -62,8 +64,3 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   return 0;
 }
 
-function parsePort(text: string): number {
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65_535) throw new Error(`--port must be a port number (0 picks a free one), not ${text}`);
-  return port;
-}

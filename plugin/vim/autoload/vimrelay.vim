@@ -1,6 +1,7 @@
 " vimrelay's channel to the local agent: connect, hello, reconnect, status, and the dispatcher.
 "
-" Contract: the agent listens on 127.0.0.1 at the port in $XDG_STATE_HOME/vimrelay/vim-port and
+" Contract: the agent listens on 127.0.0.1 at the port in $XDG_STATE_HOME/vimrelay/vim-port (or
+" g:vimrelay_port, when the agent runs with a fixed --vim-port) and
 " keeps a token in $XDG_CONFIG_HOME/vimrelay/vim-token. Vim opens a JSON channel there and first
 " sends a hello {type, token, name, instance, pid, version, cwd, current_file}; the agent answers
 " {ok, name} or closes. The agent then calls vimrelay#call(tool, params) with the channel's "call"
@@ -48,9 +49,13 @@ endfunction
 " One attempt: open the channel and say hello. Throws on failure.
 function! s:open() abort
   let token = s:read_first_line(s:config_file('vim-token'))
-  let port = s:read_first_line(s:state_file('vim-port'))
+  " g:vimrelay_port: the agent's fixed --vim-port; else the port the agent wrote.
+  let port = string(get(g:, 'vimrelay_port', 0))
+  if port ==# '0'
+    let port = s:read_first_line(s:state_file('vim-port'))
+  endif
   if port !~# '^\d\+$'
-    throw 'vimrelay: no port in ' . s:state_file('vim-port')
+    throw 'vimrelay: no port in ' . s:state_file('vim-port') . ' (is the agent running?)'
   endif
   let ch = ch_open('127.0.0.1:' . port, {'mode': 'json', 'waittime': 1000, 'timeout': 5000,
         \ 'callback': function('s:on_message'), 'close_cb': function('s:on_close')})

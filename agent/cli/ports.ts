@@ -1,0 +1,17 @@
+/** Port options of the CLI: `--port` of `serve --http`, and `--vim-port` of `agent` and `serve`. */
+import type { EditorSourceOptions } from '../editors/source.ts';
+
+/** `text` as a TCP port (0 picks a free one); throws naming `flag` otherwise. */
+export function parsePort(text: string, flag: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65_535) throw new Error(`${flag} must be a port number (0 picks a free one), not ${text}`);
+  return port;
+}
+
+/**
+ * The Vim listener option for `--vim-port`: a fixed port on 127.0.0.1 when given (for a Vim whose
+ * vimrc sets g:vimrelay_port), else any free port, written to the state directory's `vim-port`.
+ */
+export function vimListenerOption(vimPort: string | undefined): EditorSourceOptions['vim'] {
+  return vimPort === undefined ? true : { port: parsePort(vimPort, '--vim-port') };
+}
