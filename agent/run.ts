@@ -6,6 +6,7 @@ import { announceEditors } from './editors/announce.ts';
 import type { EditorSource } from './editors/editor.ts';
 import { writeStatus } from './config/status.ts';
 import type { Logger } from './log.ts';
+import type { CallGuard } from './policy/enforce.ts';
 import { RelayLink, type LinkState } from './relay/connection.ts';
 
 export interface AgentOptions {
@@ -13,6 +14,8 @@ export interface AgentOptions {
   /** The device credential; the link trades it for short-lived JWTs. */
   deviceCredential: string;
   editors: EditorSource;
+  /** The user's policy and the audit log (agent/policy/setup.ts openCallGuard). */
+  guard: CallGuard;
   logger: Logger;
   statusFile: string;
 }
@@ -47,6 +50,7 @@ export function startAgent(opts: AgentOptions): RunningAgent {
     relayUrl: opts.relayUrl,
     deviceCredential: opts.deviceCredential,
     editors: opts.editors,
+    guard: opts.guard,
     logger: opts.logger,
     onState: (s, detail) => {
       state = s;

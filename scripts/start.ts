@@ -18,6 +18,7 @@ import { createEditorSource } from '../agent/editors/source.ts';
 import { createLogger } from '../agent/log.ts';
 import { createDevice, mintToken, tokenIsValid } from '../agent/relay/admin.ts';
 import { CredentialRefused, DeviceTokens } from '../agent/relay/device-token.ts';
+import { openCallGuard } from '../agent/policy/setup.ts';
 import { startAgent } from '../agent/run.ts';
 import { ROOT, startLocalRelay } from './local-relay.ts';
 
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
     const credential = await deviceCredential(relay.url, secret);
     const token = await accessToken(relay.url, secret);
     const editors = createEditorSource({ logger, vim: true, ...(values['discover-dir'] ? { dirs: values['discover-dir'] } : {}) });
-    agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, editors, logger, statusFile: paths().status });
+    agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, editors, guard: openCallGuard(paths()), logger, statusFile: paths().status });
     void agent.done.then((end) => {
       if (end.rejected) void shutdown(1);
     });

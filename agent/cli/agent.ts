@@ -4,6 +4,7 @@ import { defaultRelay, normaliseRelayUrl, relayCredentials } from '../config/cre
 import { paths } from '../config/paths.ts';
 import { createEditorSource } from '../editors/source.ts';
 import { createLogger } from '../log.ts';
+import { openCallGuard } from '../policy/setup.ts';
 import { startAgent } from '../run.ts';
 import { vimListenerOption } from './ports.ts';
 import { interrupted } from './signals.ts';
@@ -20,10 +21,12 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
     // Files written before device credentials held a `device_token`, which is ignored now.
     throw new Error(`no device credential for ${relay} (tokens from older versions no longer work); pair this machine: vimrelay pair ${relay}`);
   }
+  // Before anything starts: an invalid policy file stops the agent here (issue 6).
+  const guard = openCallGuard(p);
   mkdirSync(p.stateDir, { recursive: true });
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
   const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
-  const agent = startAgent({ relayUrl: relay, deviceCredential: credential, editors, logger, statusFile: p.status });
+  const agent = startAgent({ relayUrl: relay, deviceCredential: credential, editors, guard, logger, statusFile: p.status });
   const end = await Promise.race([agent.done, stopped]);
   await agent.stop();
   if (end !== 'interrupted' && end.rejected) {

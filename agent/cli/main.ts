@@ -7,6 +7,8 @@
  *   devices list the relay's devices, or revoke one (owner secret required)
  *   enroll  create this machine's device credential directly (owner secret required)
  *   token   mint a personal access token for an MCP client (owner secret required)
+ *   allow, ask, deny  add a rule to the permission policy;  rules  show it
+ *   log     show the audit log of calls
  * The owner secret is read from $VIMRELAY_OWNER_SECRET, never from the command line (which other
  * users can see in the process list).
  */
@@ -17,6 +19,8 @@ import { pairCommand } from './pair.ts';
 import { serveCommand } from './serve.ts';
 import { enrollCommand, tokenCommand } from './tokens.ts';
 import { statusCommand } from './status.ts';
+import { ruleCommand, rulesCommand } from './policy.ts';
+import { logCommand } from './log.ts';
 
 const USAGE = `usage: vimrelay <command> [options]
 
@@ -37,6 +41,12 @@ const USAGE = `usage: vimrelay <command> [options]
          Create and store this machine's device credential directly, without pairing.
   token create --relay URL --name NAME [--scopes read,write,...] [--ttl-days N]
          Mint a personal access token for an MCP client and print it.
+  allow|ask|deny CLASS [--editor GLOB] [--path GLOB]
+         Add a rule to the permission policy ($XDG_CONFIG_HOME/vimrelay/policy.json) for
+         CLASS (read, write, open, save, exec, terminal); the last matching rule wins.
+  rules  Show the policy: the defaults, the rules in order, and the never_read globs.
+  log    [-n N]
+         Show the last N calls from the audit log ($XDG_STATE_HOME/vimrelay/audit.log).
 
 Environment: VIMRELAY_OWNER_SECRET (devices, enroll, token), XDG_CONFIG_HOME, XDG_STATE_HOME.
 `;
@@ -93,6 +103,15 @@ export async function main(argv: string[]): Promise<number> {
             'ttl-days': { type: 'string' },
           },
         }));
+      case 'allow':
+      case 'ask':
+      case 'deny':
+        return ruleCommand(command, parseArgs({ args: rest, allowPositionals: true, options: { editor: { type: 'string' }, path: { type: 'string' } } }));
+      case 'rules':
+        parseArgs({ args: rest, options: {} });
+        return rulesCommand();
+      case 'log':
+        return logCommand(parseArgs({ args: rest, options: { n: { type: 'string', short: 'n' } } }).values);
       case undefined:
       case 'help':
       case '--help':

@@ -16,6 +16,7 @@ import { reserveStdout } from '../local/stdout.ts';
 import { parsePort, vimListenerOption } from './ports.ts';
 import { loadOrCreateLocalToken, localTokenFile } from '../local/token.ts';
 import { createLogger } from '../log.ts';
+import { openCallGuard } from '../policy/setup.ts';
 import { interrupted } from './signals.ts';
 
 export interface ServeOptions {
@@ -37,11 +38,13 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   const stopped = interrupted();
 
   const p = paths();
+  // Before anything starts: an invalid policy file stops `serve` here (issue 6).
+  const guard = openCallGuard(p);
   mkdirSync(p.stateDir, { recursive: true });
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
   const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
   const unannounce = announceEditors(editors, logger);
-  const forwarder = new LocalForwarder({ editors, device: hostname(), client: channel ? 'local:stdio' : 'local:http' });
+  const forwarder = new LocalForwarder({ editors, guard, device: hostname(), client: channel ? 'local:stdio' : 'local:http' });
   try {
     if (channel) {
       const session = await startLocalStdio({ forwarder, stdin: process.stdin, stdout: channel, logger });

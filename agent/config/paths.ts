@@ -12,6 +12,10 @@ export interface Paths {
   credentials: string;
   status: string;
   log: string;
+  /** The permission policy (agent/policy/file.ts). */
+  policy: string;
+  /** The audit log of every call (agent/audit/log.ts). */
+  audit: string;
 }
 
 export function paths(env: NodeJS.ProcessEnv = process.env): Paths {
@@ -26,5 +30,7 @@ export function paths(env: NodeJS.ProcessEnv = process.env): Paths {
     credentials: join(configDir, 'credentials.json'),
     status: join(stateDir, 'status.json'),
     log: join(stateDir, 'agent.log'),
+    policy: join(configDir, 'policy.json'),
+    audit: join(stateDir, 'audit.log'),
   };
 }

@@ -3,6 +3,7 @@
  * msgpack-RPC; Vim over its channel, later) implement it; tools and the relay connection use it.
  */
 import type { ToolOutcome, WireEditor } from '../../protocol/index.ts';
+import type { AskAnswer, AskRequest } from '../policy/types.ts';
 
 export interface Editor {
   /** The agent's own id for this editor, stable while it lives (e.g. `nvim-4242`). */
@@ -15,6 +16,18 @@ export interface Editor {
    * Resolves with an outcome (never rejects for tool failures); `signal` aborts waiting.
    */
   run(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome>;
+  /**
+   * The absolute file paths a call of `tool` with `args` addresses (table in editors/paths.ts),
+   * each with its real path too when a symlink differs; empty when it addresses none. Rejects
+   * when the editor cannot answer (the policy then refuses the call rather than guess).
+   */
+  paths(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]>;
+  /**
+   * Shows a permission prompt inside this editor (prompts.ts) once its earlier prompts are answered,
+   * and resolves with the answer; `timeout` when `signal` aborts first or the editor goes away.
+   * Rejects when the prompt cannot be shown.
+   */
+  ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer>;
   /** Detaches without touching the editor. */
   close(): Promise<void>;
 }

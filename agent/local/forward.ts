@@ -21,10 +21,13 @@ import {
 } from '../../protocol/index.ts';
 import type { McpToolCall } from '../../protocol/mcp-server.ts';
 import type { EditorSource } from '../editors/editor.ts';
+import type { CallGuard } from '../policy/enforce.ts';
 import { Dispatcher } from '../relay/dispatcher.ts';
 
 export interface LocalForwarderOptions {
   editors: EditorSource;
+  /** The user's policy and the audit log: local calls are held to them as relayed ones are (issue 6). */
+  guard: CallGuard;
   /** The device part of editor ids: the relay uses the enrolled name, local mode the hostname. */
   device: string;
   /** Who is calling, for the agent's prompts and audit log, e.g. `local:stdio`. */
@@ -48,7 +51,7 @@ export class LocalForwarder {
 
   constructor(opts: LocalForwarderOptions) {
     this.#opts = opts;
-    this.#dispatcher = new Dispatcher(opts.editors);
+    this.#dispatcher = new Dispatcher(opts.editors, opts.guard);
   }
 
   /** The editors online, as the relay's registry lists them: public ids, ordered by local id. */

@@ -22,6 +22,7 @@ import {
   type HubMessage,
 } from '../../protocol/index.ts';
 import type { EditorSource } from '../editors/editor.ts';
+import type { CallGuard } from '../policy/enforce.ts';
 import type { Logger } from '../log.ts';
 import { fullJitterDelay } from './backoff.ts';
 import { CredentialRefused, DeviceTokens, type DeviceJwt } from './device-token.ts';
@@ -36,6 +37,8 @@ export interface RelayLinkOptions {
   /** The device credential (`vrd_...`); never logged. */
   deviceCredential: string;
   editors: EditorSource;
+  /** The user's policy and the audit log, applied to every call (issue 6). */
+  guard: CallGuard;
   logger: Logger;
   /** Called on every state change, e.g. to write the status file. */
   onState?: (state: LinkState, detail: { device?: string; reason?: string }) => void;
@@ -60,7 +63,7 @@ export class RelayLink {
 
   constructor(opts: RelayLinkOptions) {
     this.#opts = opts;
-    this.#dispatcher = new Dispatcher(opts.editors);
+    this.#dispatcher = new Dispatcher(opts.editors, opts.guard);
     this.#tokens = new DeviceTokens({ relayUrl: opts.relayUrl, credential: opts.deviceCredential });
   }
 

@@ -7,10 +7,15 @@
  * held in memory. Editor tools run on the editor the call names; agent-level tools
  * (routing 'agent', e.g. connect_editor; their call names no editor) run against the editor
  * source itself, and are UNSUPPORTED when the dispatcher was given a bare lookup.
+ * After the scope check and argument validation, the CallGuard applies the user's policy (issue 6:
+ * allow, ask in the editor, or deny) before the tool runs; every call, refused ones included, gets
+ * one audit line.
  */
 import type { z } from 'zod';
 import { checkScope, fail, LIMITS, parseArgs, toolByName, type Call, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
-import type { EditorSource } from '../editors/editor.ts';
+import type { Editor, EditorSource } from '../editors/editor.ts';
+import type { AuditDecision } from '../audit/log.ts';
+import type { CallGuard } from '../policy/enforce.ts';
 import { runAgentTool, servesAgentTools, type AgentEditors } from '../tools/index.ts';
 
 type CallMessage = z.infer<typeof Call>;
@@ -20,12 +25,14 @@ export type DispatcherEditors = Pick<EditorSource, 'get'> | (Pick<EditorSource, 
 
 export class Dispatcher {
   readonly #editors: DispatcherEditors;
+  readonly #guard: CallGuard;
   readonly #running = new Map<string, AbortController>();
   /** Outcomes of completed mutating calls by id, oldest first (Map keeps insertion order), bounded. */
   readonly #done = new Map<string, ToolOutcome>();
 
-  constructor(editors: DispatcherEditors) {
+  constructor(editors: DispatcherEditors, guard: CallGuard) {
     this.#editors = editors;
+    this.#guard = guard;
   }
 
   /** The outcome of `call`, or undefined when the same id is already running. */
@@ -36,8 +43,11 @@ export class Dispatcher {
     const controller = new AbortController();
     this.#running.set(call.id, controller);
     const timer = setTimeout(() => controller.abort(new DeadlineExceeded()), call.deadline_ms);
+    const startedAt = Date.now();
+    const audit = { decision: 'none' as AuditDecision };
     try {
-      const outcome = await this.#run(call, controller.signal);
+      const outcome = await this.#run(call, controller.signal, audit);
+      this.#guard.record({ client: call.client, editor: call.editor, tool: call.tool, args: call.args, decision: audit.decision, outcome, startedAt });
       if (!toolByName(call.tool)?.annotations.readOnlyHint) this.#remember(call.id, outcome);
       return outcome;
     } finally {
@@ -56,30 +66,46 @@ export class Dispatcher {
     for (const c of this.#running.values()) c.abort(new Cancelled());
   }
 
-  async #run(call: CallMessage, signal: AbortSignal): Promise<ToolOutcome> {
+  /** Runs the call; sets `audit.decision` to how the policy treated it. */
+  async #run(call: CallMessage, signal: AbortSignal, audit: { decision: AuditDecision }): Promise<ToolOutcome> {
     const spec = toolByName(call.tool);
     if (!spec) return fail('UNSUPPORTED', `This agent has no tool named ${call.tool}.`, { hint: 'Update the agent (vimrelay) to match the relay.' });
+    // The token's scopes are an upper bound, checked before the policy (issue 6).
     const denied = checkScope(spec, call.scopes);
-    if (denied) return denied;
+    if (denied) {
+      audit.decision = 'scope';
+      return denied;
+    }
     const parsed = parseArgs(spec, call.args);
     if (!parsed.ok) return parsed.outcome;
-    let run: Promise<ToolOutcome>;
+    let run: () => Promise<ToolOutcome>;
+    let editor: Editor | null = null;
     if (spec.routing === 'agent') {
-      if (!servesAgentTools(this.#editors)) return fail('UNSUPPORTED', `This agent does not serve ${spec.name}.`);
-      run = runAgentTool(spec.name, this.#editors, parsed.args, signal);
+      const agentEditors = this.#editors;
+      if (!servesAgentTools(agentEditors)) return fail('UNSUPPORTED', `This agent does not serve ${spec.name}.`);
+      run = () => runAgentTool(spec.name, agentEditors, parsed.args, signal);
     } else {
-      const editor = this.#editors.get(call.editor);
-      if (!editor) {
+      const target = this.#editors.get(call.editor);
+      if (!target) {
         return fail('EDITOR_OFFLINE', `Editor ${call.editor} is no longer attached to this agent.`);
       }
-      run = editor.run(spec.name, parsed.args, signal);
+      editor = target;
+      run = () => target.run(spec.name, parsed.args, signal);
     }
+    const verdict = await this.#guard.check({ client: call.client, spec, args: parsed.args, editor, signal });
+    audit.decision = verdict.decision;
+    // Aborted while the guard waited on the editor: CANCELLED or TIMEOUT as for the tool itself
+    // (and not started), except that a prompt nobody answered in time keeps its own denial.
+    if (signal.aborted && (signal.reason instanceof Cancelled || verdict.decision !== 'ask:timeout')) return abortOutcome(signal.reason, spec);
+    if (verdict.refusal) return verdict.refusal;
+    const after = verdict.after;
+    const running = after ? run().then((outcome) => after(outcome, signal)) : run();
     const aborted = new Promise<ToolOutcome>((resolve) => {
       const onAbort = (): void => resolve(abortOutcome(signal.reason, spec));
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
     });
-    return Promise.race([run, aborted]);
+    return Promise.race([running, aborted]);
   }
 
   #remember(id: string, outcome: ToolOutcome): void {

@@ -6,6 +6,7 @@ import { EditorRegistry } from '../../agent/editors/registry.ts';
 import { fullJitterDelay } from '../../agent/relay/backoff.ts';
 import { Dispatcher } from '../../agent/relay/dispatcher.ts';
 import { startEditor, type EditorFixture } from './support.ts';
+import { testGuard } from '../helpers/policy.ts';
 
 let fx: EditorFixture;
 let dispatcher: Dispatcher;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   fx = await startEditor({ files: { 'a.txt': 'count: 1\n' }, open: ['a.txt'] });
   const registry = new EditorRegistry();
   registry.add(fx.editor);
-  dispatcher = new Dispatcher(registry);
+  dispatcher = new Dispatcher(registry, testGuard().guard);
 });
 afterAll(async () => {
   await fx?.stop();

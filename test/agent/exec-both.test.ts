@@ -16,6 +16,7 @@ import { EditorRegistry } from '../../agent/editors/registry.ts';
 import { Dispatcher } from '../../agent/relay/dispatcher.ts';
 import { nvimDriver, vimDriver, type Driver, type DriverOptions } from './drivers.ts';
 import { waitFor } from './support.ts';
+import { testGuard } from '../helpers/policy.ts';
 
 /** A Vim in Normal mode: prompts, mappings and typing as on a terminal (Ex mode differs; see the end). */
 const vimNormalDriver = (options: DriverOptions): Promise<Driver> => vimDriver({ ...options, vimNormal: true });
@@ -207,7 +208,7 @@ describe.each([
     d = await start({ files: {}, open: [] });
     const registry = new EditorRegistry();
     registry.add(d.editor);
-    dispatcher = new Dispatcher(registry);
+    dispatcher = new Dispatcher(registry, testGuard().guard);
   });
   afterAll(() => d.stop());
 

@@ -8,6 +8,7 @@ import type { EditorSource } from '../../agent/editors/editor.ts';
 import { EditorRegistry } from '../../agent/editors/registry.ts';
 import { LocalForwarder } from '../../agent/local/forward.ts';
 import { startEditor, type EditorFixture } from './support.ts';
+import { testGuard } from '../helpers/policy.ts';
 
 let fx: EditorFixture;
 let registry: EditorRegistry;
@@ -32,7 +33,7 @@ beforeAll(async () => {
   fx = await startEditor({ files: { 'a.txt': 'héllo 日本\n' }, open: ['a.txt'] });
   registry = new EditorRegistry();
   registry.add(fx.editor);
-  forwarder = new LocalForwarder({ editors: source(registry), device: 'box', client: 'test' });
+  forwarder = new LocalForwarder({ editors: source(registry), device: 'box', client: 'test', guard: testGuard().guard });
 });
 afterAll(async () => {
   await fx?.stop();
@@ -63,7 +64,7 @@ describe('LocalForwarder', () => {
       ok: false,
       error: { code: 'EDITOR_NOT_FOUND', editors: [`box/${fx.editor.id}`] },
     });
-    const empty = new LocalForwarder({ editors: source(new EditorRegistry()), device: 'box', client: 'test' });
+    const empty = new LocalForwarder({ editors: source(new EditorRegistry()), device: 'box', client: 'test', guard: testGuard().guard });
     expect(await empty.run(call(readBuffer), live())).toMatchObject({ ok: false, error: { code: 'NO_EDITOR' } });
     expect(await forwarder.run(call(connectEditor, { device: 'elsewhere' }), live())).toMatchObject({
       ok: false,

@@ -16,6 +16,7 @@ import { runConnectEditor } from '../../agent/tools/connect-editor.ts';
 import { ancestry, readProcStat, readPs, serverAddressesOf } from '../../agent/tools/process-tree.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { fakeSocket, waitFor, type FakeSocket } from './support.ts';
+import { testGuard } from '../helpers/policy.ts';
 
 let root: string;
 let source: EditorSource | undefined;
@@ -193,9 +194,9 @@ describe('connect_editor through the dispatcher', () => {
     const nvim = await start(join(root, 'dispatch', 'nvim.sock'));
     source = createEditorSource({ dirs: [], sockets: [], intervalMs: 100 });
     const call = { type: 'call' as const, id: 'connect-1', tool: 'connect_editor', editor: '', args: { socket_path: nvim.socket }, scopes: ['read'], client: 'test', deadline_ms: 10_000 };
-    expect(await new Dispatcher(source).handle(call)).toMatchObject({ ok: true, data: { action: 'attached', editor: { pid: nvim.pid } } });
-    expect(await new Dispatcher(new EditorRegistry()).handle({ ...call, id: 'connect-2' })).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED' } });
-    expect(await new Dispatcher(source).handle({ ...call, id: 'connect-3', scopes: [...ALL_SCOPES].filter((s) => s !== 'read') })).toMatchObject({
+    expect(await new Dispatcher(source, testGuard().guard).handle(call)).toMatchObject({ ok: true, data: { action: 'attached', editor: { pid: nvim.pid } } });
+    expect(await new Dispatcher(new EditorRegistry(), testGuard().guard).handle({ ...call, id: 'connect-2' })).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED' } });
+    expect(await new Dispatcher(source, testGuard().guard).handle({ ...call, id: 'connect-3', scopes: [...ALL_SCOPES].filter((s) => s !== 'read') })).toMatchObject({
       ok: false,
       error: { code: 'PERMISSION_DENIED' },
     });

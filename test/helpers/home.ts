@@ -3,10 +3,13 @@
  * test starts (nvim, vim, the agent) writes nothing in the user's home and sees no other run's
  * files. NVIM and NVIM_LISTEN_ADDRESS are dropped: a test run inside a Neovim terminal must not
  * hand that Neovim to what it starts. Every home is removed when the test process exits.
+ * Each home holds a permissive policy file (every class allowed; test/helpers/policy.ts), so that
+ * an agent started there never waits on a prompt; a test of the policy overwrites it.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writePermissivePolicy } from './policy.ts';
 
 const homes = new Set<string>();
 process.once('exit', () => {
@@ -25,5 +28,6 @@ export function isolatedHome(prefix: string): { home: string; env: NodeJS.Proces
     mkdirSync(join(home, dir));
   }
   env.HOME = home;
+  writePermissivePolicy(join(home, 'config'));
   return { home, env };
 }

@@ -11,10 +11,13 @@
  */
 import { fail, type ToolOutcome, type WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
+import type { AskAnswer, AskRequest } from '../../policy/types.ts';
 import type { Editor } from '../editor.ts';
+import { parsePaths, pathsParams } from '../paths.ts';
+import { EditorPrompts } from '../prompts.ts';
 import { NvimConnection } from './connection.ts';
 import { LuaInfo, parseApiInfo, wireEditor } from './info.ts';
-import { CALL_LUA, CORE_LUA, INFO_LUA } from './lua.ts';
+import { ASK_LUA, CALL_LUA, CORE_LUA, INFO_LUA } from './lua.ts';
 import { outcomeFromError, outcomeFromLua } from './outcome.ts';
 import { nvimTool, TOOL_SOURCES } from './tools/index.ts';
 
@@ -39,10 +42,18 @@ export class NvimEditor implements Editor {
   readonly #version: string;
   readonly #logger: Logger;
   readonly #listeners = new Set<(editor: NvimEditor) => void>();
+  /** The prompts shown in this Neovim; their answers come back as vimrelay_ask notifications. */
+  readonly #prompts: EditorPrompts;
   #info: WireEditor;
 
-  private constructor(connection: NvimConnection, address: string, version: string, info: LuaInfo, logger: Logger) {
+  /** `channel`: this connection's channel id inside Neovim, where prompts send their answers. */
+  private constructor(connection: NvimConnection, address: string, version: string, info: LuaInfo, logger: Logger, channel: number) {
     this.#connection = connection;
+    this.#prompts = new EditorPrompts({
+      open: async (id, lines, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines]], signal)),
+      close: async (id, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, []]], signal)),
+    });
+    void connection.closed.then(() => this.#prompts.abandon());
     this.address = address;
     this.#version = version;
     this.#logger = logger;
@@ -60,7 +71,7 @@ export class NvimEditor implements Editor {
       const api = parseApiInfo(await connection.request('nvim_get_api_info', [], signal));
       if (api.missing.length > 0) throw new Error(`Neovim ${api.version} lacks ${api.missing.join(', ')}`);
       const info = LuaInfo.parse(await connection.request('nvim_exec_lua', [CORE_LUA, [TOOL_SOURCES, api.channel]], signal));
-      return new NvimEditor(connection, address, api.version, info, logger);
+      return new NvimEditor(connection, address, api.version, info, logger, api.channel);
     } catch (error) {
       await connection.close();
       throw error;
@@ -97,6 +108,14 @@ export class NvimEditor implements Editor {
     }
   }
 
+  async paths(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]> {
+    return parsePaths(await this.#connection.request('nvim_exec_lua', [CALL_LUA, ['paths', pathsParams(tool, args)]], signal));
+  }
+
+  ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
+    return this.#prompts.ask(request, signal);
+  }
+
   async close(): Promise<void> {
     await this.#connection.close();
   }
@@ -104,6 +123,8 @@ export class NvimEditor implements Editor {
   #onNotification(method: string, args: unknown[]): void {
     if (method === 'vimrelay_leave') {
       void this.close();
+    } else if (method === 'vimrelay_ask') {
+      if (!this.#prompts.answer(args[0], args[1])) this.#logger.debug('unexpected vimrelay_ask event', { editor: this.id });
     } else if (method === 'vimrelay_info') {
       const info = LuaInfo.safeParse(args[0]);
       if (info.success) this.#setInfo(info.data);

@@ -17,5 +17,8 @@ export const CORE_LUA = luaSource('core.lua');
 /** Runs one installed tool: `(name, params)` -> `{ok, data}` or `{ok, error}`. */
 export const CALL_LUA = 'return __vimrelay.call(...)';
 
+/** The permission prompt: `(op, channel, id, lines)`; see lua/ask.lua. */
+export const ASK_LUA = luaSource('ask.lua');
+
 /** Re-reads the editor info the installer returned. */
 export const INFO_LUA = 'return __vimrelay.info()';

@@ -10,7 +10,10 @@
 import { z } from 'zod';
 import { ErrorCode, fail, type ToolOutcome, type WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
+import type { AskAnswer, AskRequest } from '../../policy/types.ts';
 import type { Editor } from '../editor.ts';
+import { parsePaths, pathsParams } from '../paths.ts';
+import { EditorPrompts } from '../prompts.ts';
 import { ChannelClosed, type VimChannel } from './channel.ts';
 import { VimInfoMessage, vimVersion, wireVimEditor, type VimHello } from './hello.ts';
 import { stageParams } from './staging.ts';
@@ -23,6 +26,9 @@ const VimResult = z.discriminatedUnion('ok', [
     error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }).catchall(z.unknown()),
   }),
 ]);
+
+/** A prompt's answer from plugin/vim/autoload/vimrelay/ask.vim (EditorPrompts checks the answer itself). */
+const VimAskMessage = z.object({ type: z.literal('ask'), id: z.string(), answer: z.unknown() });
 
 /** One connected Vim; see the module header. */
 export class VimEditor implements Editor {
@@ -38,6 +44,8 @@ export class VimEditor implements Editor {
   readonly #name: string;
   readonly #logger: Logger;
   readonly #listeners = new Set<(editor: VimEditor) => void>();
+  /** The prompts shown in this Vim (autoload/vimrelay/ask.vim); their answers come as `ask` messages. */
+  readonly #prompts: EditorPrompts;
   #info: WireEditor;
   #staged = 0;
 
@@ -50,6 +58,15 @@ export class VimEditor implements Editor {
     this.id = `vim-${hello.pid}`;
     this.#info = wireVimEditor(this.id, this.#version, name, hello);
     this.exited = channel.closed;
+    this.#prompts = new EditorPrompts({
+      open: async (id, lines, signal) => {
+        // The popup's window id; anything else (0 without +popupwin, "ERROR" from a failed call) means no prompt.
+        const winid = await channel.call('vimrelay#ask#open', [id, lines], signal);
+        if (typeof winid !== 'number' || winid <= 0) throw new Error('this Vim cannot show a popup (it needs +popupwin)');
+      },
+      close: async (id, signal) => void (await channel.call('vimrelay#ask#close', [id], signal)),
+    });
+    void channel.closed.then(() => this.#prompts.abandon());
     channel.onMessage((_id, payload) => this.#onMessage(payload));
   }
 
@@ -106,11 +123,24 @@ export class VimEditor implements Editor {
     return this.#channel.expr(expr, signal);
   }
 
+  async paths(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]> {
+    return parsePaths(await this.#channel.call('vimrelay#call', ['paths', pathsParams(tool, args)], signal));
+  }
+
+  ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
+    return this.#prompts.ask(request, signal);
+  }
+
   async close(): Promise<void> {
     await this.#channel.close();
   }
 
   #onMessage(payload: unknown): void {
+    const ask = VimAskMessage.safeParse(payload);
+    if (ask.success) {
+      if (!this.#prompts.answer(ask.data.id, ask.data.answer)) this.#logger.debug('unexpected prompt answer from Vim', { editor: this.id });
+      return;
+    }
     const info = VimInfoMessage.safeParse(payload);
     if (!info.success) {
       this.#logger.debug('unexpected message from Vim', { editor: this.id });

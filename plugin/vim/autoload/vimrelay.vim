@@ -108,6 +108,8 @@ endfunction
 
 function! s:on_close(channel) abort
   let s:staged = {}
+  " Prompts shown for the agent that went away can no longer be answered (autoload/vimrelay/ask.vim).
+  call vimrelay#ask#close_all()
   let s:channel = v:null
   let s:name = ''
   call s:start_timer()
@@ -154,13 +156,22 @@ function! vimrelay#status() abort
   return 'vimrelay: disconnected'
 endfunction
 
+" Sends `message` to the agent without waiting for an answer, when connected (e.g. a prompt's
+" answer from autoload/vimrelay/ask.vim).
+function! vimrelay#send(message) abort
+  if s:is_open()
+    call ch_sendexpr(s:channel, a:message)
+  endif
+endfunction
+
 function! s:notify_info() abort
   if s:is_open()
     call ch_sendexpr(s:channel, vimrelay#info())
   endif
 endfunction
 
-" Tool name -> the function implementing it (each takes the params dict and returns the data dict).
+" Tool name -> the function implementing it (each takes the params dict and returns the data dict);
+" `paths` is not a catalog tool: the agent asks it which files a call addresses (paths.vim).
 let s:tools = {
       \ 'get_state_brief': 'vimrelay#state#brief',
       \ 'get_state': 'vimrelay#fullstate#get',
@@ -182,6 +193,7 @@ let s:tools = {
       \ 'save_buffer': 'vimrelay#files#save',
       \ 'substitute': 'vimrelay#substitute#run',
       \ 'apply_diff': 'vimrelay#patch#apply',
+      \ 'paths': 'vimrelay#paths#get',
       \ }
 
 " Pieces of long parameters the agent sends ahead of a call (agent/editors/vim/staging.ts): id ->

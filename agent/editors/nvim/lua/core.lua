@@ -30,13 +30,42 @@ function M.fail(code, message, details)
   error(setmetatable(e, Failure), 0)
 end
 
+-- Makes `win` the current window without autocommands: the user sees no window change.
+local function switch_quietly(win)
+  vim.cmd('noautocmd call nvim_set_current_win(' .. win .. ')')
+end
+
+-- When a permission prompt (ask.lua) is the current window: that prompt, and the window it came from.
+local function current_prompt()
+  local win = api.nvim_get_current_win()
+  for _, ask in pairs(M.asks or {}) do
+    if ask.win == win and api.nvim_win_is_valid(ask.prev) then
+      return ask
+    end
+  end
+end
+
 --- Runs one tool. Returns {ok = true, data = ...} or {ok = false, error = {code, message, ...}}.
+--- While a permission prompt is the current window, the tool runs in the window the prompt came
+--- from, as if the prompt were not there; the prompt is current again afterwards, and goes back to
+--- the window the tool left current when it closes.
 function M.call(name, params)
   local tool = M.tools[name]
   if not tool then
     return { ok = false, error = { code = 'UNSUPPORTED', message = 'This Neovim has no vimrelay tool named ' .. name .. '.' } }
   end
+  local prompt = current_prompt()
+  if prompt then
+    switch_quietly(prompt.prev)
+  end
   local ok, result = pcall(tool, params)
+  if prompt and api.nvim_win_is_valid(prompt.win) then
+    local now = api.nvim_get_current_win()
+    if now ~= prompt.win then
+      prompt.prev = now
+      switch_quietly(prompt.win)
+    end
+  end
   if ok then
     return { ok = true, data = result }
   end

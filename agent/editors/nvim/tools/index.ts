@@ -36,7 +36,11 @@ export function nvimTool(name: string): NvimTool | undefined {
   return BY_NAME.get(name);
 }
 
-/** Tool name -> Lua source, read at startup; sent to each editor on attach. */
-export const TOOL_SOURCES: Readonly<Record<string, string>> = Object.fromEntries(
-  NVIM_TOOLS.map((t) => [t.spec.name, luaSource(t.lua)]),
-);
+/**
+ * Tool name -> Lua source, read at startup; sent to each editor on attach. Besides the catalog
+ * tools, `paths` (lua/paths.lua): the files a call addresses, for the permission policy.
+ */
+export const TOOL_SOURCES: Readonly<Record<string, string>> = Object.fromEntries([
+  ...NVIM_TOOLS.map((t) => [t.spec.name, luaSource(t.lua)]),
+  ['paths', luaSource('paths.lua')],
+]);

@@ -1,0 +1,45 @@
+/**
+ * `vimrelay allow|ask|deny CLASS [--editor GLOB] [--path GLOB]` and `vimrelay rules` (issue 6):
+ * edit and show the policy file (agent/policy/file.ts). A new rule is appended, replacing one with
+ * the same class, editor and path, so it is the last and wins (agent/policy/decide.ts); a running
+ * agent picks it up at its next call. The file stays hand-editable.
+ */
+import { PERMISSION_CLASSES, type PermissionClass } from '../../protocol/index.ts';
+import { paths } from '../config/paths.ts';
+import { CLASS_DEFAULTS, describeRule } from '../policy/decide.ts';
+import { addRule, readPolicy } from '../policy/file.ts';
+import type { Decision, Rule } from '../policy/types.ts';
+
+/** `vimrelay <decision> CLASS [--editor GLOB] [--path GLOB]`: appends the rule, prints it. */
+export function ruleCommand(decision: Decision, parsed: { positionals: string[]; values: { editor?: string | undefined; path?: string | undefined } }): number {
+  const [klass, ...extra] = parsed.positionals;
+  if (klass === undefined || extra.length > 0) throw new Error(`usage: vimrelay ${decision} CLASS [--editor GLOB] [--path GLOB]; CLASS is one of ${PERMISSION_CLASSES.join(', ')}`);
+  if (!isClass(klass)) throw new Error(`unknown class "${klass}"; it is one of ${PERMISSION_CLASSES.join(', ')}`);
+  const { editor, path } = parsed.values;
+  if (editor === '' || path === '') throw new Error('--editor and --path take a non-empty glob');
+  const rule: Rule = { klass, decision, ...(editor === undefined ? {} : { editor }), ...(path === undefined ? {} : { path }) };
+  const file = paths().policy;
+  addRule(file, rule);
+  process.stdout.write(`added: ${describeRule(rule)}\n(${file})\n`);
+  return 0;
+}
+
+/** `vimrelay rules`: the class defaults, then each rule numbered in file order, then never_read. */
+export function rulesCommand(): number {
+  const file = paths().policy;
+  const policy = readPolicy(file);
+  const out = [
+    `policy: ${file}`,
+    'defaults:',
+    ...PERMISSION_CLASSES.map((k) => `  ${k.padEnd(8)} ${CLASS_DEFAULTS[k]}`),
+    policy.rules.length === 0 ? 'rules: none' : 'rules (the last matching rule wins):',
+    ...policy.rules.map((r, i) => `  ${String(i + 1).padStart(2)}. ${describeRule(r)}`),
+    `never_read: ${policy.never_read.length === 0 ? 'none' : policy.never_read.join('  ')}`,
+  ];
+  process.stdout.write(out.join('\n') + '\n');
+  return 0;
+}
+
+function isClass(s: string): s is PermissionClass {
+  return (PERMISSION_CLASSES as readonly string[]).includes(s);
+}

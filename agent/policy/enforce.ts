@@ -1,0 +1,236 @@
+/**
+ * The agent's enforcement of its user's policy, for every call before the tool runs (issue 6;
+ * DESIGN.md "Trust and authority": the agent is the last line of defence, whatever the relay
+ * asks). The Dispatcher checks the token's scopes first (the upper bound: a scope the token lacks
+ * is refused whatever the policy says), then calls `CallGuard.check`, which:
+ *   1. reads the policy file as it is now (PolicyStore re-reads it when it changes; a broken file
+ *      refuses every call — it never means "allow");
+ *   2. asks the editor which files the call addresses (`Editor.paths`, none when it cannot tell);
+ *   3. applies the `never_read` globs (never-read.ts): refuses calls that would read or edit such a
+ *      file — before any prompt, so the user is never asked about what is refused anyway — and
+ *      gives the filter their outcome must go through (taken again after a prompt, so that what
+ *      it redacts is the text as it is then);
+ *   4. decides (decide.ts): deny → PERMISSION_DENIED naming the rule, with a hint for the user's
+ *      CLI; ask → the editor's prompt within the call's deadline: allow once runs it, allow always
+ *      also appends an allow rule (this editor's exact name, or every editor), deny refuses with
+ *      the user's reason, no answer before the deadline refuses with a hint.
+ * It returns the refusal (or null) and the decision for the audit log, which `record` appends.
+ */
+import { fail, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
+import type { Editor } from '../editors/editor.ts';
+import { decide, describeRule, type Verdict } from './decide.ts';
+import { neverReadBefore, type NeverReadCheck } from './never-read.ts';
+import type { Policy, PolicyStore } from './file.ts';
+import { escapeGlob } from './glob.ts';
+import { previewOf } from './preview.ts';
+import type { AskAnswer, AskRequest, Prompter, Rule } from './types.ts';
+
+/** What a CallGuard needs. */
+export interface CallGuardOptions {
+  policy: PolicyStore;
+  /** Where every call is recorded; null records nothing (a test that does not look at it). */
+  audit: AuditLog | null;
+  /** The user's home directory, for `~/` in path globs. */
+  home?: string;
+  /** Told when an audit line could not be written; the call itself goes on. Default: stderr. */
+  onAuditError?: (err: unknown) => void;
+}
+
+/** One call as the guard sees it, its arguments already validated. */
+export interface GuardedCall {
+  client: string;
+  spec: ToolSpec;
+  args: Record<string, unknown>;
+  /** The editor the call runs on; null for a call to the agent itself. */
+  editor: Editor | null;
+  /** Aborts at the call's deadline (or when it is cancelled). */
+  signal: AbortSignal;
+}
+
+/** The guard's answer: `refusal` null lets the call run, and its outcome then goes through `after`. */
+export interface GuardResult {
+  refusal: ToolOutcome | null;
+  decision: AuditDecision;
+  /** never_read's filter of the outcome (never_read.ts), before it leaves the agent. */
+  after?: (outcome: ToolOutcome, signal: AbortSignal) => Promise<ToolOutcome>;
+}
+
+/** What the dispatcher records of one call, whatever became of it. */
+export interface CallRecord {
+  client: string;
+  editor: string;
+  tool: string;
+  args: unknown;
+  decision: AuditDecision;
+  outcome: ToolOutcome;
+  startedAt: number;
+}
+
+/** Applies the policy file to calls and records them in the audit log. */
+export class CallGuard {
+  readonly #opts: CallGuardOptions;
+
+  constructor(opts: CallGuardOptions) {
+    this.#opts = opts;
+  }
+
+  /** Decides `call` as the header says; resolves, never rejects. */
+  async check(call: GuardedCall): Promise<GuardResult> {
+    let policy: Policy;
+    try {
+      policy = this.#opts.policy.current();
+    } catch (err) {
+      return {
+        decision: 'deny',
+        refusal: fail('PERMISSION_DENIED', 'The agent refuses every call while its policy file is invalid.', {
+          hint: `The user must fix the policy file (${(err as Error).message.split('\n')[0] ?? ''}); \`vimrelay rules\` shows the problem.`,
+        }),
+      };
+    }
+    const klass = call.spec.permission;
+    const editorName = call.editor?.info().name ?? '';
+    let paths: readonly string[];
+    try {
+      paths = await pathsOf(call);
+    } catch (err) {
+      // Without the paths neither path rules nor never_read can be applied: refuse, never guess.
+      return { decision: 'deny', refusal: fail('PERMISSION_DENIED', `The agent could not tell which files ${call.spec.name} addresses: ${String(err)}`) };
+    }
+    // never_read (issue 6) first: a call it refuses is refused whatever the user would answer, so
+    // never asked about.
+    const before = await this.#neverRead(call, paths, policy);
+    if (before.refusal) return before;
+    const verdict = decide(policy, { klass, editorName, paths }, this.#opts.home);
+    if (verdict.decision === 'deny') return { decision: 'deny', refusal: policyDenied(call, editorName, verdict) };
+    if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...(before.after ? { after: before.after } : {}) };
+    const asked = await this.#ask(call, editorName, paths);
+    if (asked.refusal) return asked;
+    // Checked again after the answer, so that what it reads to redact is the text as it is now.
+    const after = await this.#neverRead(call, paths, policy);
+    if (after.refusal) return after;
+    return { ...asked, ...(after.after ? { after: after.after } : {}) };
+  }
+
+  /** The never_read check of `call`: its refusal, or the filter its outcome goes through. */
+  async #neverRead(call: GuardedCall, paths: readonly string[], policy: Policy): Promise<GuardResult> {
+    if (!call.editor) return { decision: 'allow', refusal: null };
+    let check: NeverReadCheck;
+    try {
+      const home = this.#opts.home;
+      check = await neverReadBefore({ editor: call.editor, tool: call.spec.name, args: call.args, paths, globs: policy.never_read, ...(home === undefined ? {} : { home }) }, call.signal);
+    } catch (err) {
+      return { decision: 'never_read', refusal: fail('PERMISSION_DENIED', `The agent could not check ${call.spec.name} against never_read: ${String(err)}`) };
+    }
+    if (check.refusal) return { decision: 'never_read', refusal: check.refusal };
+    return { decision: 'allow', refusal: null, ...(check.after ? { after: check.after } : {}) };
+  }
+
+  /** Appends the audit line for a finished call. */
+  record(rec: CallRecord): void {
+    if (!this.#opts.audit) return;
+    try {
+      this.#opts.audit.append({
+        time: new Date(rec.startedAt).toISOString(),
+        client: rec.client,
+        editor: rec.editor,
+        tool: rec.tool,
+        args_digest: argsDigest(rec.args),
+        decision: rec.decision,
+        outcome: rec.outcome.ok ? 'ok' : rec.outcome.error.code,
+        duration_ms: Date.now() - rec.startedAt,
+      });
+    } catch (err) {
+      (this.#opts.onAuditError ?? ((e: unknown) => process.stderr.write(`vimrelay: cannot write the audit log: ${String(e)}\n`)))(err);
+    }
+  }
+
+  async #ask(call: GuardedCall, editorName: string, paths: readonly string[]): Promise<GuardResult> {
+    const klass = call.spec.permission;
+    const allowHint = `vimrelay allow ${klass}${editorName ? ` --editor '${escapeGlob(editorName)}'` : ''}`;
+    // A call to the agent itself has no editor to ask in.
+    if (!call.editor) {
+      return {
+        decision: 'deny',
+        refusal: fail('PERMISSION_DENIED', `The policy asks the user before "${klass}" calls, and ${call.spec.name} runs in no editor that could ask.`, {
+          hint: `Ask the user to allow it: ${allowHint}`,
+        }),
+      };
+    }
+    const request: AskRequest = { client: call.client, tool: call.spec.name, klass, editor: editorName, preview: previewOf(call.spec.name, call.args), paths };
+    let answer: AskAnswer;
+    try {
+      answer = await askWithin(call.editor, request, call.signal);
+    } catch (err) {
+      return {
+        decision: 'deny',
+        refusal: fail('PERMISSION_DENIED', `The policy asks the user before "${klass}" calls, and ${editorName} could not show the prompt: ${String(err)}`, {
+          hint: `Ask the user to allow it: ${allowHint}`,
+        }),
+      };
+    }
+    switch (answer.kind) {
+      case 'allow_once':
+        return { decision: 'ask:allow_once', refusal: null };
+      case 'allow_always': {
+        const rule: Rule = answer.scope === 'editor' ? { klass, decision: 'allow', editor: escapeGlob(editorName) } : { klass, decision: 'allow' };
+        try {
+          this.#opts.policy.add(rule);
+        } catch (err) {
+          // The user allowed this call; only remembering it failed, which they should hear of.
+          process.stderr.write(`vimrelay: cannot save the rule "${describeRule(rule)}": ${String(err)}\n`);
+        }
+        return { decision: 'ask:allow_always', refusal: null };
+      }
+      case 'deny': {
+        const reason = answer.reason?.trim() ?? '';
+        return {
+          decision: 'ask:deny',
+          refusal: fail('PERMISSION_DENIED', `The user denied ${call.spec.name} in ${editorName}${reason ? `: ${reason}` : '.'}`, {
+            ...(reason ? { reason } : {}),
+            hint: reason ? 'Follow the reason the user gave.' : 'The user said no; do not retry this call unless they ask for it.',
+          }),
+        };
+      }
+      case 'timeout':
+        return {
+          decision: 'ask:timeout',
+          refusal: fail('PERMISSION_DENIED', `Nobody answered the prompt for ${call.spec.name} in ${editorName} before the deadline.`, {
+            hint: `The user was asked in the editor and did not answer in time. Ask them to watch the editor and retry, or to allow it: ${allowHint}`,
+          }),
+        };
+    }
+  }
+}
+
+function policyDenied(call: GuardedCall, editorName: string, verdict: Verdict): ToolOutcome {
+  const klass = call.spec.permission;
+  const rule = verdict.rule ? describeRule(verdict.rule) : `the default for ${klass}`;
+  return fail('PERMISSION_DENIED', `The user's policy denies "${klass}" calls such as ${call.spec.name}${editorName ? ` in ${editorName}` : ''} (rule: ${rule}).`, {
+    rule,
+    hint: `Do without, or ask the user to change it: vimrelay allow ${klass}${verdict.rule?.editor ? ` --editor '${verdict.rule.editor}'` : ''}${verdict.rule?.path ? ` --path '${verdict.rule.path}'` : ''}`,
+  });
+}
+
+/** The prompt's answer, or `timeout` when the call's signal aborts first; rejects when it cannot be shown. */
+async function askWithin(prompter: Prompter, request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
+  if (signal.aborted) return { kind: 'timeout' };
+  let onAbort = (): void => {};
+  const aborted = new Promise<AskAnswer>((resolve) => {
+    onAbort = () => resolve({ kind: 'timeout' });
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const asked = prompter.ask(request, signal);
+    // Once the deadline has won the race, a late rejection of the prompt has no one to tell.
+    asked.catch(() => undefined);
+    return await Promise.race([asked, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The absolute paths the call addresses (none for a call to the agent itself); rejects when the editor cannot tell. */
+async function pathsOf(call: GuardedCall): Promise<readonly string[]> {
+  return call.editor ? call.editor.paths(call.spec.name, call.args, call.signal) : [];
+}

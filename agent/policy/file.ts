@@ -1,0 +1,145 @@
+/**
+ * The policy file, `$XDG_CONFIG_HOME/vimrelay/policy.json` (issue 6; DESIGN.md "Trust and
+ * authority"): `{ "rules": [{ "class", "decision", "editor"?, "path"? }], "never_read"?: [globs] }`.
+ * An absent file is the defaults (read/write/open allow, save/exec/terminal ask — those live in
+ * decide.ts's CLASS_DEFAULTS — and the default `never_read` list); an absent `never_read` is the
+ * default list, a present one is exactly that list. An invalid file is an error naming the file
+ * and what is wrong: the agent and `serve` refuse to start with it. Written 0600 through a temp
+ * file and a rename, pretty-printed so it stays hand-editable. `PolicyStore` re-reads it when its
+ * mtime changes, so `vimrelay allow …` takes effect on a running agent.
+ */
+import { statSync } from 'node:fs';
+import { z } from 'zod';
+import { PermissionClass } from '../../protocol/index.ts';
+import { readOptionalFile, writePrivateFile } from '../config/private-file.ts';
+import type { Rule } from './types.ts';
+
+/** Globs whose files' content is never returned nor edited (issue 6), when the file names none. */
+export const DEFAULT_NEVER_READ: readonly string[] = ['.env*', '*.pem', '*.key', 'id_rsa*', 'id_ed25519*'];
+
+/** The policy as the agent uses it. */
+export interface Policy {
+  /** In file order; the last matching rule wins (decide.ts). */
+  rules: readonly Rule[];
+  never_read: readonly string[];
+}
+
+const RuleJson = z.strictObject({
+  class: PermissionClass,
+  decision: z.enum(['allow', 'ask', 'deny']),
+  editor: z.string().min(1).optional(),
+  path: z.string().min(1).optional(),
+});
+
+const PolicyJson = z.strictObject({
+  rules: z.array(RuleJson).default([]),
+  never_read: z.array(z.string().min(1)).optional(),
+});
+
+/** The policy of an absent file. */
+export function defaultPolicy(): Policy {
+  return { rules: [], never_read: [...DEFAULT_NEVER_READ] };
+}
+
+/** Thrown for a policy file that cannot be used; the message names the file and the problem. */
+export class PolicyFileError extends Error {
+  override name = 'PolicyFileError';
+}
+
+/** Parses the text of a policy file; `file` only names it in errors. */
+export function parsePolicy(text: string, file: string): Policy {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new PolicyFileError(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = PolicyJson.safeParse(json);
+  if (!parsed.success) throw new PolicyFileError(`${file} is not a valid policy file:\n${z.prettifyError(parsed.error)}`);
+  return {
+    rules: parsed.data.rules.map((r) => ({
+      klass: r.class,
+      decision: r.decision,
+      ...(r.editor === undefined ? {} : { editor: r.editor }),
+      ...(r.path === undefined ? {} : { path: r.path }),
+    })),
+    never_read: parsed.data.never_read ?? [...DEFAULT_NEVER_READ],
+  };
+}
+
+/** Reads the policy file: the defaults when absent; PolicyFileError when invalid. */
+export function readPolicy(file: string): Policy {
+  const text = readOptionalFile(file);
+  return text === undefined ? defaultPolicy() : parsePolicy(text, file);
+}
+
+/** The file's text for `policy`: rules with `class` first, as a person would write them. */
+export function formatPolicy(policy: Policy): string {
+  const rules = policy.rules.map((r) => ({
+    class: r.klass,
+    decision: r.decision,
+    ...(r.editor === undefined ? {} : { editor: r.editor }),
+    ...(r.path === undefined ? {} : { path: r.path }),
+  }));
+  return JSON.stringify({ rules, never_read: policy.never_read }, null, 2) + '\n';
+}
+
+/** Writes `policy` to `file`, 0600, atomically. */
+export function writePolicy(file: string, policy: Policy): void {
+  writePrivateFile(file, formatPolicy(policy));
+}
+
+/**
+ * Appends `rule`, first removing any rule with the same class, editor and path (so the new one
+ * is the last and wins), and writes the file. Re-reads the file first so hand edits survive.
+ */
+export function addRule(file: string, rule: Rule): Policy {
+  const current = readPolicy(file);
+  const same = (r: Rule): boolean => r.klass === rule.klass && r.editor === rule.editor && r.path === rule.path;
+  const next: Policy = { rules: [...current.rules.filter((r) => !same(r)), rule], never_read: current.never_read };
+  writePolicy(file, next);
+  return next;
+}
+
+/** The policy file as a running agent sees it: re-read whenever its mtime or size changes. */
+export class PolicyStore {
+  readonly file: string;
+  #policy: Policy;
+  #stamp: string;
+
+  /** Reads the file now; throws PolicyFileError when it is invalid (the agent must not start). */
+  constructor(file: string) {
+    this.file = file;
+    this.#stamp = stampOf(file);
+    this.#policy = readPolicy(file);
+  }
+
+  /**
+   * The current policy. A file that became invalid since it was last read throws
+   * PolicyFileError, and the caller refuses the call: a broken policy never means "allow".
+   */
+  current(): Policy {
+    const stamp = stampOf(this.file);
+    if (stamp !== this.#stamp) {
+      this.#policy = readPolicy(this.file);
+      this.#stamp = stamp;
+    }
+    return this.#policy;
+  }
+
+  /** Appends a rule as `addRule` does and makes it current at once. */
+  add(rule: Rule): void {
+    this.#policy = addRule(this.file, rule);
+    this.#stamp = stampOf(this.file);
+  }
+}
+
+function stampOf(file: string): string {
+  try {
+    const s = statSync(file, { bigint: true });
+    return `${s.mtimeNs}:${s.size}:${s.ino}`;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    throw err;
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * `never_read` (issue 6; DESIGN.md "Trust and authority"): the content of files matching the
+ * policy's `never_read` globs is never returned and never edited, whichever tool would leak it.
+ * A file matches when its absolute name or its real path (Editor.paths gives both) matches a glob
+ * (glob.ts: a glob without `/` matches the basename).
+ *
+ * Before a call (`neverReadBefore`, on the paths the call addresses):
+ * - read_buffer, get_diagnostics of a named buffer, grep_buffers naming a buffer, every edit
+ *   (find_and_replace, write_buffer, apply_diff, substitute, undo, redo) and save_buffer of such
+ *   a file are refused PERMISSION_DENIED, naming never_read and the glob;
+ * - run_command and send_keys are refused when the current buffer is such a file (commands and
+ *   keys act on it: `%print`, `ggyG`...);
+ * - open_file, set_cursor and decorations are allowed: they return no content.
+ * After a call (`after`, on its outcome, before it leaves the agent):
+ * - grep_buffers: hits in such buffers are dropped, and a page that stopped inside one goes on past
+ *   it (the agent searches on itself), so neither the hits nor where a page stops tell anything
+ *   of that buffer's text;
+ * - get_state, get_state_brief: windows showing such a buffer lose their context lines;
+ * - get_diagnostics over every buffer: the diagnostics of such buffers are dropped (their
+ *   messages can quote the text); the counts stay;
+ * - run_command, send_keys: any line of the result (output, error, errmsg) that contains a line
+ *   of at least REDACT_MIN_CHARS characters of a loaded such buffer, or is itself such a part of
+ *   one, becomes `[withheld: never_read]`. The agent reads those lines itself before the call to
+ *   compare them; they never leave it.
+ * An outcome that cannot be filtered (the editor stopped answering) becomes INTERNAL: it is never
+ * returned unfiltered. A grep_buffers page that went on past never_read buffers stays within one
+ * page's caps (hits and bytes).
+ * Limits: exec tools run arbitrary Vimscript, so this only narrows what they can leak: a command
+ * can still print a never_read file that no buffer holds (`readfile()`), print a buffer's text
+ * transformed (`toupper()`) or in pieces shorter than REDACT_MIN_CHARS, copy it elsewhere, or edit
+ * a buffer it does not make current. That is why exec calls are "ask" by default.
+ */
+import { fail, GREP_LIMITS, type ToolOutcome } from '../../protocol/index.ts';
+import type { Editor } from '../editors/editor.ts';
+import { LIST_BUDGET_BYTES } from '../editors/nvim/tools/budget.ts';
+import { matchesGlob } from './glob.ts';
+
+/** What never_read needs of an editor: the paths a call addresses, and tools it runs for itself. */
+export type NeverReadEditor = Pick<Editor, 'paths' | 'run'>;
+
+/** One call as never_read sees it. */
+export interface NeverReadCall {
+  editor: NeverReadEditor;
+  tool: string;
+  /** Its arguments, validated. */
+  args: Record<string, unknown>;
+  /** `Editor.paths` of this call. */
+  paths: readonly string[];
+  /** The policy's never_read globs. */
+  globs: readonly string[];
+  /** The home directory `~/` in a glob stands for. */
+  home?: string;
+}
+
+/** The verdict before a call: a refusal, or the filter its outcome must go through. */
+export type NeverReadCheck =
+  | { readonly refusal: ToolOutcome }
+  | { readonly refusal: null; after(outcome: ToolOutcome, signal: AbortSignal): Promise<ToolOutcome> };
+
+/** Lines shorter than this (after trimming) are too common to be told apart from other output. */
+export const REDACT_MIN_CHARS = 6;
+
+/** What replaces an output line that would show a never_read buffer's text. */
+export const WITHHELD = '[withheld: never_read]';
+
+/** Tools refused outright when they address a never_read file. */
+const REFUSED = new Set(['read_buffer', 'find_and_replace', 'write_buffer', 'apply_diff', 'substitute', 'undo', 'redo', 'save_buffer', 'run_command', 'send_keys']);
+
+/** Most pages of one never_read buffer the agent reads to redact command output. */
+const REDACT_READ_PAGES = 100;
+
+/** The first never_read glob one of `paths` matches, or null. */
+export function neverReadGlob(paths: readonly string[], globs: readonly string[], home?: string): { glob: string; path: string } | null {
+  for (const path of paths) {
+    for (const glob of globs) if (matchesGlob(glob, path, home === undefined ? {} : { home })) return { glob, path };
+  }
+  return null;
+}
+
+/** Checks `call` before it runs; see the module header. Rejects only when the editor cannot answer. */
+export async function neverReadBefore(call: NeverReadCall, signal: AbortSignal): Promise<NeverReadCheck> {
+  const hit = neverReadGlob(call.paths, call.globs, call.home);
+  const named = call.tool === 'get_diagnostics' ? call.args.buffer !== undefined : call.tool === 'grep_buffers' ? call.args.buffers !== undefined : REFUSED.has(call.tool);
+  if (hit && named) return { refusal: refusal(call.tool, hit) };
+  const secrets = call.tool === 'run_command' || call.tool === 'send_keys' ? await secretLines(call, signal) : null;
+  const withheld = bufferCheck(call);
+  return {
+    refusal: null,
+    after: async (outcome, afterSignal) => {
+      try {
+        return await filtered(call, outcome, secrets, withheld, afterSignal);
+      } catch (err) {
+        // Fail closed: an outcome that could not be filtered is not returned at all.
+        return fail('INTERNAL', `The agent could not apply never_read to the result of ${call.tool}, so it withholds it: ${String(err)}`);
+      }
+    },
+  };
+}
+
+/** The outcome as it may leave the agent; rejects when the editor cannot say which buffers to withhold. */
+async function filtered(call: NeverReadCall, outcome: ToolOutcome, secrets: readonly string[] | null, withheld: BufferCheck, signal: AbortSignal): Promise<ToolOutcome> {
+  if (secrets) return redactOutcome(outcome, secrets);
+  if (!outcome.ok) return outcome;
+  switch (call.tool) {
+    case 'grep_buffers':
+      return filterGrep(call, outcome.data, withheld, signal);
+    case 'get_state':
+    case 'get_state_brief':
+      return { ok: true, data: await withoutContext(outcome.data, withheld, signal) };
+    case 'get_diagnostics':
+      return { ok: true, data: { ...outcome.data, diagnostics: await keptOf(outcome.data.diagnostics, withheld, signal) } };
+    default:
+      return outcome;
+  }
+}
+
+function refusal(tool: string, hit: { glob: string; path: string }): ToolOutcome {
+  const why = tool === 'run_command' || tool === 'send_keys' ? `${tool} is refused while it is the current buffer` : `${tool} is refused for it`;
+  return fail('PERMISSION_DENIED', `${hit.path} matches the never_read glob "${hit.glob}": ${why}.`, {
+    glob: hit.glob,
+    hint: 'This file\'s content is never returned nor edited; the user can change never_read in policy.json.',
+  });
+}
+
+type BufferCheck = (buf: number, signal: AbortSignal) => Promise<boolean>;
+
+/** Whether a buffer (by number) is a never_read file, asked of the editor once per buffer. */
+function bufferCheck(call: NeverReadCall): BufferCheck {
+  const known = new Map<number, Promise<boolean>>();
+  return (buf, signal) => {
+    let answer = known.get(buf);
+    if (!answer) {
+      answer = call.editor.paths('read_buffer', { buffer: buf }, signal).then((paths) => neverReadGlob(paths, call.globs, call.home) !== null);
+      known.set(buf, answer);
+    }
+    return answer;
+  };
+}
+
+async function keptOf(items: unknown, withheld: BufferCheck, signal: AbortSignal): Promise<unknown[]> {
+  const kept: unknown[] = [];
+  for (const item of Array.isArray(items) ? items : []) {
+    const buf = (item as { buf?: unknown }).buf;
+    if (typeof buf !== 'number' || !(await withheld(buf, signal))) kept.push(item);
+  }
+  return kept;
+}
+
+async function withoutContext(data: Record<string, unknown>, withheld: BufferCheck, signal: AbortSignal): Promise<Record<string, unknown>> {
+  const windows: unknown[] = [];
+  for (const w of Array.isArray(data.windows) ? (data.windows as Record<string, unknown>[]) : []) {
+    const context = w.context as { start_line: number } | undefined;
+    windows.push(typeof w.buf === 'number' && context && (await withheld(w.buf, signal)) ? { ...w, context: { start_line: context.start_line, lines: [], lines_cut: false } } : w);
+  }
+  return { ...data, windows };
+}
+
+/** The buffer number of a grep_buffers cursor (`<buf>:<line>:<byte>`), or null. */
+function cursorBuf(cursor: unknown): number | null {
+  const m = typeof cursor === 'string' ? /^(\d+):\d+:\d+$/.exec(cursor) : null;
+  return m ? Number(m[1]) : null;
+}
+
+/** A grep hit as filterGrep needs it. */
+interface HitPlace {
+  buf: number;
+  line: number;
+}
+
+/** The cursor at which a search finds first the first hit of `hit`'s line. */
+const lineCursor = (hit: HitPlace): string => `${hit.buf}:${hit.line}:0`;
+
+/**
+ * grep_buffers without its never_read hits. Where a page stopped inside a never_read buffer, the
+ * agent searches on from the next buffer (as many hits as the page still has room for), so the
+ * page the model sees is the one a search without that buffer would give; when the page is full
+ * (in hits, or in bytes: LIST_BUDGET_BYTES, as the editors count them), the cursor is placed at
+ * the line of the first hit not returned, whose hits are then all left to the next page (a search
+ * resumed at the start of a line finds its first hit first). Pages the agent searches on from
+ * always start at a buffer's first line, so a line's hits never straddle two of them.
+ */
+async function filterGrep(call: NeverReadCall, first: Record<string, unknown>, withheld: BufferCheck, signal: AbortSignal): Promise<ToolOutcome> {
+  const max = typeof call.args.max_results === 'number' ? call.args.max_results : GREP_LIMITS.defaultResults;
+  const hits: HitPlace[] = [];
+  let bytes = 0;
+  let page = first;
+  let continued = false;
+  for (;;) {
+    const kept = (await keptOf(page.hits, withheld, signal)) as HitPlace[];
+    const pageStart = hits.length;
+    for (const hit of kept) {
+      const size = Buffer.byteLength(JSON.stringify(hit)) + 1;
+      if (continued && (hits.length >= max || bytes + size > LIST_BUDGET_BYTES)) {
+        while (hits.length > pageStart && hits[hits.length - 1]?.buf === hit.buf && hits[hits.length - 1]?.line === hit.line) hits.pop();
+        return { ok: true, data: { ...first, hits, truncated: true, cursor: lineCursor(hit) } };
+      }
+      hits.push(hit);
+      bytes += size;
+    }
+    const buf = cursorBuf(page.cursor);
+    if (buf === null || !(await withheld(buf, signal))) {
+      return { ok: true, data: { ...first, hits, truncated: page.truncated, cursor: page.cursor } };
+    }
+    // With the page full, one more hit is looked for only to place the cursor.
+    const room = Math.max(1, max - hits.length);
+    const next = await call.editor.run('grep_buffers', { ...call.args, cursor: `${buf + 1}:1:0`, max_results: room }, signal);
+    if (!next.ok) return next;
+    page = next.data;
+    continued = true;
+  }
+}
+
+/** The trimmed lines of at least REDACT_MIN_CHARS characters of every loaded never_read buffer. */
+async function secretLines(call: NeverReadCall, signal: AbortSignal): Promise<string[]> {
+  const loaded = await call.editor.paths('grep_buffers', {}, signal);
+  const lines = new Set<string>();
+  const seen = new Set<number>();
+  for (const path of loaded) {
+    if (!neverReadGlob([path], call.globs, call.home)) continue;
+    let start: number | null = 1;
+    for (let page = 0; start !== null && page < REDACT_READ_PAGES; page++) {
+      const read = await call.editor.run('read_buffer', { buffer: path, start_line: start }, signal);
+      if (!read.ok) throw new Error(`cannot read a never_read buffer to redact command output: ${read.error.message}`);
+      const buf = read.data.buf as number;
+      if (page === 0 && seen.has(buf)) break;
+      seen.add(buf);
+      for (const line of read.data.lines as string[]) {
+        const t = line.trim();
+        if ([...t].length >= REDACT_MIN_CHARS) lines.add(t);
+      }
+      start = read.data.next_start_line as number | null;
+    }
+  }
+  return [...lines];
+}
+
+/** `outcome` with every string's lines that show a secret line replaced by WITHHELD. */
+function redactOutcome(outcome: ToolOutcome, secrets: readonly string[]): ToolOutcome {
+  if (secrets.length === 0) return outcome;
+  const redactText = (text: string): string =>
+    text
+      .split('\n')
+      .map((line) => {
+        const t = line.trim();
+        const shows = secrets.some((s) => line.includes(s) || ([...t].length >= REDACT_MIN_CHARS && s.includes(t)));
+        return shows ? WITHHELD : line;
+      })
+      .join('\n');
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return redactText(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+    return value;
+  };
+  return walk(outcome) as ToolOutcome;
+}

@@ -1,0 +1,40 @@
+/**
+ * Policy fixtures (issue 6). The default policy asks the user before save/exec/terminal calls,
+ * which no test could answer unless it means to; so every isolated home gets a permissive policy
+ * file (every class allowed, the default never_read list), and a test of the policy writes its own.
+ * `testGuard()` builds the CallGuard an in-process Dispatcher or LocalForwarder needs, with its
+ * policy file and audit log in a fresh temporary directory.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PERMISSION_CLASSES } from '../../protocol/index.ts';
+import { AuditLog } from '../../agent/audit/log.ts';
+import { CallGuard } from '../../agent/policy/enforce.ts';
+import { PolicyStore, writePolicy, DEFAULT_NEVER_READ, type Policy } from '../../agent/policy/file.ts';
+
+/** Every class allowed, the default never_read globs. */
+export function permissivePolicy(): Policy {
+  return { rules: PERMISSION_CLASSES.map((klass) => ({ klass, decision: 'allow' as const })), never_read: [...DEFAULT_NEVER_READ] };
+}
+
+/** Writes the permissive policy file under `$XDG_CONFIG_HOME` = `configHome`. */
+export function writePermissivePolicy(configHome: string): void {
+  writePolicy(join(configHome, 'vimrelay', 'policy.json'), permissivePolicy());
+}
+
+const dirs = new Set<string>();
+process.once('exit', () => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A CallGuard over `policy` (default: permissive), its files in a fresh directory. */
+export function testGuard(policy: Policy = permissivePolicy(), home?: string): { guard: CallGuard; policyFile: string; auditFile: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'vimrelay-policy-'));
+  dirs.add(dir);
+  const policyFile = join(dir, 'policy.json');
+  const auditFile = join(dir, 'audit.log');
+  writePolicy(policyFile, policy);
+  const guard = new CallGuard({ policy: new PolicyStore(policyFile), audit: new AuditLog(auditFile), ...(home === undefined ? {} : { home }) });
+  return { guard, policyFile, auditFile };
+}
