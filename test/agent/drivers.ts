@@ -48,6 +48,13 @@ export interface Driver {
   stop(): Promise<void>;
 }
 
+/** Replaces a buffer's whole text as the user would (no tool involved); resolves with its changedtick. */
+export async function replaceLines(d: Driver, buf: number, lines: string[]): Promise<number> {
+  await d.expr(`deletebufline(${buf}, 1, '$')`);
+  await d.expr(`setbufline(${buf}, 1, ${JSON.stringify(lines)})`);
+  return d.tick(buf);
+}
+
 function withCalls(editor: Editor): Pick<Driver, 'call' | 'ok'> {
   const call = async (tool: string, args: Record<string, unknown> = {}): Promise<ToolOutcome> => {
     const spec = toolByName(tool);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APPLY_DIFF_LIMITS } from '../../protocol/index.ts';
-import { nvimDriver, vimDriver, type Driver } from './drivers.ts';
+import { nvimDriver, vimDriver, type Driver, replaceLines } from './drivers.ts';
 import { waitFor } from './support.ts';
 
 const diff = (...lines: string[]): string => lines.join('\n') + '\n';
@@ -21,11 +21,7 @@ describe.each(DRIVERS)('apply_diff on %s', (_kind, start) => {
   let d: Driver;
   let buf: number;
   /** Replaces the buffer's text (as the user would) and returns its changedtick. */
-  const reset = async (lines: string[]): Promise<number> => {
-    await d.expr(`deletebufline(${buf}, 1, '$')`);
-    await d.expr(`setbufline(${buf}, 1, ${JSON.stringify(lines)})`);
-    return d.tick(buf);
-  };
+  const reset = (lines: string[]): Promise<number> => replaceLines(d, buf, lines);
   const lines = (): Promise<string[]> => d.lines(buf);
   beforeAll(async () => {
     d = await start({ files: { 'file.txt': 'on disk\n' }, open: ['file.txt'] });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIM_CHUNK_UNITS } from '../../agent/editors/vim/staging.ts';
 import { vimTool } from '../../agent/editors/vim/tools.ts';
 import { LIMITS, TOOLS } from '../../protocol/index.ts';
-import { nvimDriver, vimDriver, type Driver, type DriverOptions } from './drivers.ts';
+import { nvimDriver, vimDriver, type Driver, type DriverOptions, replaceLines } from './drivers.ts';
 import { pageBytes, waitFor } from './support.ts';
 
 const UNICODE = ['héllo wörld — 日本語 🎉', 'emoji 😀🎉 end', 'plain ascii', ''];
@@ -324,8 +324,7 @@ describe.each(DRIVERS)('find_and_replace while the user types, on %s', (_kind, s
   const reset = async (lines: string[]): Promise<void> => {
     await d.type('\x1b');
     await until('n');
-    await d.expr(`deletebufline(${buf}, 1, '$')`);
-    await d.expr(`setbufline(${buf}, 1, ${JSON.stringify(lines)})`);
+    await replaceLines(d, buf, lines);
     await d.command('let &undolevels = &undolevels');
   };
   beforeAll(async () => {

@@ -3,7 +3,7 @@
 // the user's search state and cursor left alone, the changedtick guard and one undo step.
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { nvimDriver, vimDriver, type Driver } from './drivers.ts';
+import { nvimDriver, vimDriver, type Driver, replaceLines } from './drivers.ts';
 
 describe.each([
   ['Neovim', nvimDriver],
@@ -12,11 +12,7 @@ describe.each([
   let d: Driver;
   let buf: number;
   /** Replaces the buffer's text (as the user would) and returns its changedtick. */
-  const reset = async (lines: string[]): Promise<number> => {
-    await d.expr(`deletebufline(${buf}, 1, '$')`);
-    await d.expr(`setbufline(${buf}, 1, ${JSON.stringify(lines)})`);
-    return d.tick(buf);
-  };
+  const reset = (lines: string[]): Promise<number> => replaceLines(d, buf, lines);
   const lines = (): Promise<string[]> => d.lines(buf);
   beforeAll(async () => {
     d = await start({ files: { 'sub.txt': 'x\n' }, open: ['sub.txt'] });
