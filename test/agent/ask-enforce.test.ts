@@ -3,7 +3,8 @@
 // prompt, which the test answers by typing, as the user would. o runs the command once; r with a
 // reason refuses it with PERMISSION_DENIED carrying the reason; no answer refuses it at the
 // deadline with a hint and takes the prompt down; a appends an allow rule for this editor and A
-// one for all editors to the policy file, and the next call runs without a prompt.
+// one for all editors to the policy file, and the next call runs without a prompt. Every class
+// (read, write, open, save, exec, terminal) can be asked about, and "o" lets its tool run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, PERMISSION_CLASSES, type ToolOutcome } from '../../protocol/index.ts';
 import { readPolicy } from '../../agent/policy/file.ts';
@@ -93,5 +94,42 @@ describe.each([
     // Nobody answers now: were it asked, it would be refused at the deadline.
     expect(await run('let g:unasked = 1')).toMatchObject({ ok: true });
     expect(await ran('unasked')).toBe(1);
+  });
+});
+
+// Every class can be put on "ask", not only exec: one tool of each, answered "allow once".
+describe.each([
+  ['Neovim', nvimDriver],
+  ['Vim', vimNormalDriver],
+] as const)('each class under "ask" on %s', (_kind, start) => {
+  let d: Driver;
+  let seq = 0;
+  beforeAll(async () => {
+    d = await start({ files: { 'b.txt': 'bravo\n' }, open: ['b.txt'] });
+  });
+  afterAll(() => d?.stop());
+
+  it.each([
+    ['read', 'read_buffer', {}, 'read_buffer (read)'],
+    ['write', 'find_and_replace', { old_text: 'bravo', new_text: 'BRAVO' }, '+ BRAVO'],
+    ['open', 'open_file', { path: 'c.txt' }, 'c.txt'],
+    ['save', 'save_buffer', {}, 'b.txt'],
+    ['exec', 'run_command', { commands: 'let g:x = 1' }, ':let g:x = 1'],
+    ['terminal', 'send_to_terminal', { text: 'ls' }, 'ls'],
+  ] as const)('%s: the prompt shows what %s would do, and "o" lets it run', async (klass, tool, args, marker) => {
+    const rules = PERMISSION_CLASSES.map((k) => ({ klass: k, decision: k === klass ? ('ask' as const) : ('allow' as const) }));
+    const dispatcher = new Dispatcher({ get: (id) => (id === d.editor.id ? d.editor : undefined) }, testGuard({ rules, never_read: [] }).guard);
+    const withTick = tool === 'find_and_replace' ? { ...args, expected_changedtick: await d.tick(await d.bufnr('b.txt')) } : args;
+    const outcome = dispatcher.handle({ type: 'call', id: `class-${++seq}`, tool, editor: d.editor.id, args: withTick, scopes: [...ALL_SCOPES], client: 'claude-test', deadline_ms: 30_000 });
+    const lines = await waitFor(async () => {
+      const text = await shown(d);
+      return text?.some((l) => l.includes(marker)) ? text : undefined;
+    }, 10_000, `a prompt showing ${marker}`);
+    expect(lines[0]).toBe(`vimrelay: claude-test asks to run ${tool} (${klass})`);
+    await d.type('o');
+    const result = await outcome;
+    // send_to_terminal finds no terminal here: what matters is that the policy let it run.
+    if (klass === 'terminal') expect(result).toMatchObject({ ok: false, error: { code: expect.not.stringMatching(/^PERMISSION_DENIED$/) } });
+    else expect(result).toMatchObject({ ok: true });
   });
 });
