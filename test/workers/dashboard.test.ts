@@ -228,7 +228,7 @@ describe('escaping', () => {
   });
 
   it('parseTokenForm keeps the scopes in catalog order and trims the name', () => {
-    const form = new FormData();
+    const form = new URLSearchParams();
     form.append('name', '  laptop  ');
     for (const s of ['terminal', 'read', 'read']) form.append('scope', s);
     form.append('days', '30');

@@ -3,6 +3,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { cookieValue, csrfToken, csrfValid, localPath, readSession, SESSION_COOKIE, SESSION_TTL_MS, startSession } from '../../worker/auth/session.ts';
+import { MAX_FORM_BYTES } from '../../worker/http/session-guard.ts';
 import { BASE, relay } from './helpers.ts';
 
 const SECRET = env.OWNER_SECRET ?? '';
@@ -37,6 +38,22 @@ describe('sign-in', () => {
     // Signed in already: the form sends the browser on.
     const again = await relay('/signin?next=%2Fdashboard', { headers: { Cookie: cookie.split(';')[0] ?? '' }, redirect: 'manual' });
     expect(again.status).toBe(303);
+  });
+
+  it('takes only a urlencoded form, and none above the cap however it is sent', async () => {
+    const json = await relay('/signin', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ secret: SECRET }) });
+    expect(json.status).toBe(415);
+    expect(json.headers.get('Set-Cookie')).toBeNull();
+    // A streamed body carries no Content-Length: the cap is counted as it arrives.
+    const big = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(`secret=${encodeURIComponent(SECRET)}&pad=${'x'.repeat(MAX_FORM_BYTES)}`));
+        controller.close();
+      },
+    });
+    const capped = await relay('/signin', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: big, duplex: 'half' } as RequestInit);
+    expect(capped.status).toBe(413);
+    expect(capped.headers.get('Set-Cookie')).toBeNull();
   });
 
   it('never redirects off this origin', async () => {

@@ -6,6 +6,7 @@
  * Secrets (device codes, user codes, credentials) are stored only as SHA-256 hashes, looked up by
  * hash and then compared in constant time (`sameHash`).
  */
+import { toBase64url as base64url } from './base64url.ts';
 
 /** How long a pairing request lives (RFC 8628 §3.2 `expires_in`). */
 export const PAIRING_TTL_S = 600;
@@ -47,10 +48,6 @@ export const USER_CODE_LENGTH = 8;
 
 /** Prefix of a device credential, so that one is recognisable in a file or a leak scanner. */
 export const CREDENTIAL_PREFIX = 'vrd_';
-
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
 
 /** A fresh device credential: `vrd_` and 256 random bits. */
 export function newCredential(): string {

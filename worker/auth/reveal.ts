@@ -11,6 +11,7 @@
  * expires by itself after `REVEAL_TTL_MS` if the GET never comes.
  */
 import type { Session } from './session.ts';
+import { fromBase64url, toBase64url as base64url } from './base64url.ts';
 
 /** Name of the reveal cookie. */
 export const REVEAL_COOKIE = '__Host-vimrelay-reveal';
@@ -37,18 +38,6 @@ async function sealingKey(secret: string): Promise<CryptoKey> {
     false,
     ['encrypt', 'decrypt'],
   );
-}
-
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) return null;
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
 }
 
 const additionalData = (session: Session): Uint8Array => encoder.encode(`reveal:${session.id}`);

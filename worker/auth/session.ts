@@ -9,6 +9,7 @@
  * carries `HMAC(secret, "csrf:" + id)`, checked in constant time. The Origin header is not relied
  * on: with `Referrer-Policy: no-referrer` browsers send `Origin: null` on form posts.
  */
+import { fromBase64url, toBase64url } from './base64url.ts';
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = '__Host-vimrelay-session';
@@ -28,18 +29,8 @@ function key(secret: string): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
 }
 
-function base64url(bytes: ArrayBuffer): string {
-  return btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
-}
-
 async function mac(secret: string, message: string): Promise<string> {
-  return base64url(await crypto.subtle.sign('HMAC', await key(secret), encoder.encode(message)));
+  return toBase64url(new Uint8Array(await crypto.subtle.sign('HMAC', await key(secret), encoder.encode(message))));
 }
 
 /** Constant-time check of a MAC made by `mac` (SubtleCrypto.verify compares in constant time). */
@@ -55,7 +46,7 @@ function cookieAttributes(maxAgeSeconds: number): string {
 
 /** Starts a session: the session and the Set-Cookie header value that carries it. */
 export async function startSession(secret: string, nowMs: number): Promise<{ session: Session; setCookie: string }> {
-  const id = base64url(crypto.getRandomValues(new Uint8Array(16)).buffer);
+  const id = toBase64url(crypto.getRandomValues(new Uint8Array(16)));
   const expiresAtMs = nowMs + SESSION_TTL_MS;
   const payload = `${expiresAtMs}.${id}`;
   const value = `${payload}.${await mac(secret, `session:${payload}`)}`;

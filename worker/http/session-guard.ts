@@ -4,6 +4,7 @@
  * form and refuses it unless it carries the session's CSRF token (`auth/session.ts`).
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { readCapped } from './body.ts';
 import { csrfValid, readSession, type Session } from '../auth/session.ts';
 import { html } from '../pages/html.ts';
 import { page } from '../pages/layout.ts';
@@ -49,17 +50,23 @@ export function csrfRefused(): Response {
 
 /**
  * The posted form of a request behind `requireSession`, or a Response refusing it: 413 when too
- * large, 400 when not a form, 403 without this session's CSRF token (field `csrf`).
+ * large, 415 when not a form, 403 without this session's CSRF token (field `csrf`).
  */
-export async function checkedForm(c: Context<SessionEnv>): Promise<FormData | Response> {
-  const length = Number(c.req.header('Content-Length') ?? '0');
-  if (length > MAX_FORM_BYTES) return new Response('Form too large.', { status: 413 });
-  let form: FormData;
-  try {
-    form = await c.req.raw.formData();
-  } catch {
-    return new Response('Expected a form.', { status: 400 });
-  }
+export async function checkedForm(c: Context<SessionEnv>): Promise<URLSearchParams | Response> {
+  const form = await readForm(c.req.raw);
+  if (form instanceof Response) return form;
   if (!(await csrfValid(c.env.OWNER_SECRET ?? '', c.var.session, form.get('csrf')))) return csrfRefused();
   return form;
+}
+
+/**
+ * A posted form (`application/x-www-form-urlencoded`, what the pages' forms send), read under
+ * MAX_FORM_BYTES however the body arrives (http/body.ts); else a Response: 413 too large, 415 not
+ * such a form.
+ */
+export async function readForm(request: Request): Promise<URLSearchParams | Response> {
+  const type = request.headers.get('Content-Type')?.split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') return new Response('Expected a form.', { status: 415 });
+  const body = await readCapped(request, MAX_FORM_BYTES);
+  return body.ok ? new URLSearchParams(body.text) : new Response('Form too large.', { status: 413 });
 }

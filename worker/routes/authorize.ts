@@ -96,7 +96,7 @@ authorize.post('/authorize', requireSession, async (c) => {
       return redirect(denied.redirectTo, 303, denied.headers);
     }
     const known = new Set<string>(ALL_SCOPES);
-    const scope = [...new Set(form.getAll('scope'))].filter((s): s is PermissionClass => typeof s === 'string' && known.has(s));
+    const scope = [...new Set(form.getAll('scope'))].filter((s): s is PermissionClass => known.has(s));
     if (scope.length === 0) return authorizeErrorPage(400, 'Nothing was allowed', 'Go back and tick at least one permission, or choose Deny.');
     const approved = await oauth.approveConsent(c.req.raw, handle, { scope });
     const client = await oauth.lookupClient(approved.request.clientId);

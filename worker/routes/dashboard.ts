@@ -41,12 +41,10 @@ export type TokenRequest = { ok: true; name: string; scopes: PermissionClass[]; 
  * Reads the token-creation form. Names follow the admin API's rule (`names.ts`; they become
  * `pat:<name>` client ids in the audit log): 1 to 64 characters, no control characters, no `/`.
  */
-export function parseTokenForm(form: FormData): TokenRequest {
-  const rawName = form.get('name');
-  const name = typeof rawName === 'string' ? rawName.trim() : '';
-  const scopes = form.getAll('scope').filter((s): s is string => typeof s === 'string');
-  const rawDays = form.get('days');
-  const daysText = typeof rawDays === 'string' ? rawDays.trim() : '';
+export function parseTokenForm(form: URLSearchParams): TokenRequest {
+  const name = (form.get('name') ?? '').trim();
+  const scopes = form.getAll('scope');
+  const daysText = (form.get('days') ?? '').trim();
   const values: TokenFormValues = { name: name.slice(0, 200), scopes, days: daysText.slice(0, 10) };
   const refuse = (message: string): TokenRequest => ({ ok: false, message, values });
 

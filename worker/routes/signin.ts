@@ -10,7 +10,7 @@
 import { Hono } from 'hono';
 import { ownerSecretMatches } from '../auth/owner.ts';
 import { endSessionCookie, localPath, readSession, startSession } from '../auth/session.ts';
-import { MAX_FORM_BYTES, notConfigured } from '../http/session-guard.ts';
+import { notConfigured, readForm } from '../http/session-guard.ts';
 import { html } from '../pages/html.ts';
 import { page } from '../pages/layout.ts';
 import type { AppEnv } from './types.ts';
@@ -43,13 +43,8 @@ signin.get('/signin', async (c) => {
 signin.post('/signin', async (c) => {
   const secret = c.env.OWNER_SECRET;
   if (!secret) return notConfigured();
-  if (Number(c.req.header('Content-Length') ?? '0') > MAX_FORM_BYTES) return new Response('Form too large.', { status: 413 });
-  let form: FormData;
-  try {
-    form = await c.req.raw.formData();
-  } catch {
-    return new Response('Expected a form.', { status: 400 });
-  }
+  const form = await readForm(c.req.raw);
+  if (form instanceof Response) return form;
   const next = localPath(form.get('next'));
   const presented = form.get('secret');
   if (typeof presented !== 'string' || !(await ownerSecretMatches(presented, secret))) return signInPage(next, true);
