@@ -22,6 +22,8 @@ export interface Policy {
   /** In file order; the last matching rule wins (decide.ts). */
   rules: readonly Rule[];
   never_read: readonly string[];
+  /** True when the file gives no `never_read` (the defaults apply, and later defaults will too): it is then written back without one. */
+  neverReadDefault?: true;
 }
 
 const RuleJson = z.strictObject({
@@ -38,7 +40,7 @@ const PolicyJson = z.strictObject({
 
 /** The policy of an absent file. */
 export function defaultPolicy(): Policy {
-  return { rules: [], never_read: [...DEFAULT_NEVER_READ] };
+  return { rules: [], never_read: [...DEFAULT_NEVER_READ], neverReadDefault: true };
 }
 
 /** Thrown for a policy file that cannot be used; the message names the file and the problem. */
@@ -63,7 +65,7 @@ export function parsePolicy(text: string, file: string): Policy {
       ...(r.editor === undefined ? {} : { editor: r.editor }),
       ...(r.path === undefined ? {} : { path: r.path }),
     })),
-    never_read: parsed.data.never_read ?? [...DEFAULT_NEVER_READ],
+    ...(parsed.data.never_read === undefined ? { never_read: [...DEFAULT_NEVER_READ], neverReadDefault: true as const } : { never_read: parsed.data.never_read }),
   };
 }
 
@@ -81,7 +83,7 @@ export function formatPolicy(policy: Policy): string {
     ...(r.editor === undefined ? {} : { editor: r.editor }),
     ...(r.path === undefined ? {} : { path: r.path }),
   }));
-  return JSON.stringify({ rules, never_read: policy.never_read }, null, 2) + '\n';
+  return JSON.stringify(policy.neverReadDefault ? { rules } : { rules, never_read: policy.never_read }, null, 2) + '\n';
 }
 
 /** Writes `policy` to `file`, 0600, atomically. */
@@ -96,7 +98,7 @@ export function writePolicy(file: string, policy: Policy): void {
 export function addRule(file: string, rule: Rule): Policy {
   const current = readPolicy(file);
   const same = (r: Rule): boolean => r.klass === rule.klass && r.editor === rule.editor && r.path === rule.path;
-  const next: Policy = { rules: [...current.rules.filter((r) => !same(r)), rule], never_read: current.never_read };
+  const next: Policy = { ...current, rules: [...current.rules.filter((r) => !same(r)), rule] };
   writePolicy(file, next);
   return next;
 }

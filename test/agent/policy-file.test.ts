@@ -17,13 +17,13 @@ beforeEach(() => {
 describe('readPolicy', () => {
   it('gives the defaults for an absent file', () => {
     expect(DEFAULT_NEVER_READ).toEqual(['.env*', '*.pem', '*.key', 'id_rsa*', 'id_ed25519*']);
-    expect(readPolicy(file)).toEqual({ rules: [], never_read: DEFAULT_NEVER_READ });
+    expect(readPolicy(file)).toEqual({ rules: [], never_read: DEFAULT_NEVER_READ, neverReadDefault: true });
   });
 
   it('keeps the default never_read when the file names none, and exactly the list it names', () => {
     addRule(file, { klass: 'read', decision: 'allow' });
     writeFileSync(file, JSON.stringify({ rules: [{ class: 'exec', decision: 'deny', editor: 'w*', path: '/p/**' }] }));
-    expect(readPolicy(file)).toEqual({ rules: [{ klass: 'exec', decision: 'deny', editor: 'w*', path: '/p/**' }], never_read: DEFAULT_NEVER_READ });
+    expect(readPolicy(file)).toEqual({ rules: [{ klass: 'exec', decision: 'deny', editor: 'w*', path: '/p/**' }], never_read: DEFAULT_NEVER_READ, neverReadDefault: true });
     writeFileSync(file, JSON.stringify({ rules: [], never_read: ['secret*'] }));
     expect(readPolicy(file).never_read).toEqual(['secret*']);
     writeFileSync(file, JSON.stringify({ never_read: [] }));
@@ -61,8 +61,9 @@ describe('addRule', () => {
         { class: 'exec', decision: 'deny' },
         { class: 'exec', decision: 'ask', editor: 'a' },
       ],
-      never_read: DEFAULT_NEVER_READ,
     });
+    // The file named no never_read, so it still names none: later default lists still apply.
+    expect(readPolicy(file).neverReadDefault).toBe(true);
   });
 });
 
