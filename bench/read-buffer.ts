@@ -7,7 +7,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { controlWithin } from '../agent/editors/call.ts';
 import { NvimEditor } from '../agent/editors/nvim/editor.ts';
+import { readBufferTool } from '../agent/editors/tools/index.ts';
 import { isolatedEnv, runCli, startAgentProcess } from '../test/helpers/agent-process.ts';
 import { callOk, connectMcp } from '../test/helpers/mcp.ts';
 import { startNvim } from '../test/helpers/nvim.ts';
@@ -48,10 +50,9 @@ const client = await connectMcp(relay.mcpUrl, token);
 try {
   while ((await callOk(client, 'list_editors')).count !== 1) await new Promise((r) => setTimeout(r, 100));
   const adapter = await NvimEditor.attach(nvim.socket, { signal: AbortSignal.timeout(10_000) });
-  const signal = new AbortController().signal;
 
   const direct = await measure(() => nvim.client.request('nvim_buf_get_lines', [0, 0, LINES, false]));
-  const local = await measure(() => adapter.run('read_buffer', {}, signal));
+  const local = await measure(() => adapter.run(readBufferTool, {}, controlWithin(30_000)));
   const health = await measure(() => fetch(`${relay.url}/health`).then((r) => r.text()));
   // A raw POST, not client.listTools(): the SDK client compiles every outputSchema on each list.
   const listRequest = {

@@ -2,7 +2,7 @@
  * Tool error codes: the stable strings a model (and a client) can branch on.
  *
  * Contract: every tool failure is a tool result with `isError: true` whose text is
- * `{"error": {code, message, hint, ...details}}` (DESIGN.md "Conventions"). Protocol, auth and
+ * `{"error": {code, message, hint, ...details}}` (PROTOCOL.md "Tools"). Protocol, auth and
  * transport failures never use these codes; they are HTTP or JSON-RPC errors.
  */
 import { z } from 'zod';

@@ -37,10 +37,8 @@ export const MCP_INSTRUCTIONS =
 /** A tools/call whose tool exists and whose arguments passed the catalog's input schema. */
 export interface McpToolCall {
   readonly spec: ToolSpec;
-  /** The validated arguments, `editor` included when given. */
+  /** The validated arguments, `editor` (a public id or a unique agent-local id) or `device` included when given. */
   readonly args: Record<string, unknown>;
-  /** The `editor` argument, if given: a public id or a unique agent-local id. */
-  readonly editor?: string;
 }
 
 /** The SDK's per-request context: `requestId`, and `signal`, aborted by `notifications/cancelled`. */
@@ -79,8 +77,7 @@ export function buildMcpServer(forward: ForwardCall): Server {
     if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const parsed = parseArgs(spec, request.params.arguments);
     if (!parsed.ok) return callToolResult(parsed.outcome);
-    const editor = parsed.args.editor;
-    const outcome = await forward({ spec, args: parsed.args, ...(typeof editor === 'string' ? { editor } : {}) }, extra);
+    const outcome = await forward({ spec, args: parsed.args }, extra);
     return callToolResult(checkOutput(spec, outcome));
   });
 

@@ -1,10 +1,13 @@
 /**
- * Routing decisions, pure: whether a token's scopes allow a tool, which online editor a call goes
- * to, and how editors are named account-wide. Takes plain data, returns values or tool outcomes;
- * the Hub (and the agent's local server) do the I/O.
+ * Routing decisions, pure: whether a token's scopes allow a tool, which online editor or agent a
+ * call goes to, and how editors are named account-wide. `routeCall` is the one routing step of a
+ * validated tools/call, used by the relay's Hub and by the agent's local mode alike
+ * (ARCHITECTURE.md "One call, end to end"). Takes plain data, returns values or tool outcomes;
+ * the callers do the I/O.
  */
 import { fail, type ToolOutcome } from './errors.ts';
 import type { ToolSpec } from './tool.ts';
+import { listEditors } from './tools/list-editors.ts';
 import type { EditorInfo } from './tools/common.ts';
 import type { WireEditor } from './wire.ts';
 
@@ -144,4 +147,64 @@ export function resolveDevice(online: readonly OnlineDevice[], requested: string
       hint: 'Pass one of `devices` as `device`; a device that is not listed has no agent connected.',
     }),
   };
+}
+
+/** What a call can be routed to: the editors and the agents (devices) online now. */
+export interface Online {
+  readonly editors: readonly OnlineEditor[];
+  readonly devices: readonly OnlineDevice[];
+}
+
+/**
+ * Where a validated call goes. `answer`: answered here, with no agent (list_editors, a refused
+ * scope, no such editor or device). `agent`: sent to the agent of `deviceId`, for its editor
+ * `localId` ('' for an agent-level tool), with the call's arguments minus the one that chose the
+ * target (`editor` or `device`). `target` names what the call reaches, for the call log: the
+ * editor's public id or the device's name ('' when none).
+ */
+export type Route =
+  | { readonly kind: 'answer'; readonly outcome: ToolOutcome; readonly target: string }
+  | {
+      readonly kind: 'agent';
+      readonly deviceId: string;
+      readonly localId: string;
+      readonly args: Record<string, unknown>;
+      readonly target: string;
+      /** The error when the device turns out to have no live link: nothing was sent. */
+      readonly offline: string;
+    };
+
+/**
+ * Routes one call whose arguments passed `spec.input`: the token's scopes first (a scope it lacks
+ * is PERMISSION_DENIED whatever else), then by the tool's routing: `hub` tools are answered from
+ * `online`, `editor` tools go to the editor `args.editor` names (resolveEditor), `agent` tools to
+ * the device `args.device` names (resolveDevice).
+ */
+export function routeCall(spec: ToolSpec, args: Record<string, unknown>, scopes: readonly string[], online: Online): Route {
+  const route = resolveRoute(spec, args, online);
+  const denied = checkScope(spec, scopes);
+  return denied ? { kind: 'answer', outcome: denied, target: route.target } : route;
+}
+
+function resolveRoute(spec: ToolSpec, args: Record<string, unknown>, online: Online): Route {
+  switch (spec.routing) {
+    case 'hub':
+      if (spec.name === listEditors.name) return { kind: 'answer', outcome: listEditorsOutcome(online.editors), target: '' };
+      return { kind: 'answer', outcome: fail('UNSUPPORTED', `${spec.name} is not served here.`), target: '' };
+    case 'agent': {
+      const { device, ...rest } = args;
+      const route = resolveDevice(online.devices, typeof device === 'string' ? device : undefined);
+      if (!route.ok) return { kind: 'answer', outcome: route.outcome, target: '' };
+      const name = route.device.name;
+      return { kind: 'agent', deviceId: route.device.deviceId, localId: '', args: rest, target: name, offline: `Device "${name}" is not connected; nothing was sent.` };
+    }
+    case 'editor': {
+      const { editor, ...rest } = args;
+      const requested = typeof editor === 'string' ? editor : undefined;
+      const route = resolveEditor(online.editors, requested);
+      if (!route.ok) return { kind: 'answer', outcome: route.outcome, target: requested ?? '' };
+      const id = route.editor.info.id;
+      return { kind: 'agent', deviceId: route.editor.deviceId, localId: route.editor.localId, args: rest, target: id, offline: `Device of editor "${id}" is not connected; nothing was sent.` };
+    }
+  }
 }

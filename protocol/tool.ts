@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-/** Permission classes (DESIGN.md "Trust and authority"); also the OAuth / access-token scopes. */
+/** Permission classes (README "Permissions"); also the OAuth / access-token scopes. */
 export const PERMISSION_CLASSES = ['read', 'write', 'open', 'save', 'exec', 'terminal'] as const;
 export const PermissionClass = z.enum(PERMISSION_CLASSES);
 export type PermissionClass = z.infer<typeof PermissionClass>;

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/agent/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+    include: ['test/protocol/**/*.test.ts', 'test/agent/**/*.test.ts', 'test/plugin/**/*.test.ts', 'test/e2e/**/*.test.ts'],
     setupFiles: ['test/setup/keep-alive.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 6; DESIGN.md "Trust and authority"): one JSON line per call the agent
+ * The audit log (README "Permissions"): one JSON line per call the agent
  * handles, refused ones included, at `$XDG_STATE_HOME/vimrelay/audit.log` (mode 0600):
  * `{ time, client, editor, tool, args_digest, decision, outcome, duration_ms }`. It never holds
  * buffer content, arguments or secrets — only `args_digest`, the first 16 hex characters of the

@@ -21,7 +21,7 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
     // Files written before device credentials held a `device_token`, which is ignored now.
     throw new Error(`no device credential for ${relay} (tokens from older versions no longer work); pair this machine: vimrelay pair ${relay}`);
   }
-  // Before anything starts: an invalid policy file stops the agent here (issue 6).
+  // Before anything starts: an invalid policy file stops the agent here.
   const guard = openCallGuard(p);
   mkdirSync(p.stateDir, { recursive: true });
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });

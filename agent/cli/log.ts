@@ -1,5 +1,5 @@
 /**
- * `vimrelay log [-n N]` (issue 6): the last N entries of the audit log (agent/audit/log.ts), oldest
+ * `vimrelay log [-n N]`: the last N entries of the audit log (agent/audit/log.ts), oldest
  * first, as an aligned table: time, client, editor, tool, decision, outcome, duration.
  */
 import { readAudit } from '../audit/log.ts';

@@ -28,7 +28,7 @@ const USAGE = `usage: vimrelay <command> [options]
          Connect to the relay and serve every Neovim and Vim on this machine. Vims connect
          on 127.0.0.1:N (default: a free port, written to $XDG_STATE_HOME/vimrelay/vim-port).
   serve  --stdio | --http [--port N]  [--discover-dir DIR]... [--vim-port N] [--verbose]
-         Serve every Neovim on this machine as an MCP server, without a relay: over
+         Serve every Neovim and Vim on this machine as an MCP server, without a relay: over
          stdin/stdout for a client that starts it, or on http://127.0.0.1:N/mcp
          (default port 8788) with the access token it prints.
   status Show the running agent's state and editors.

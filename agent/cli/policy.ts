@@ -1,5 +1,5 @@
 /**
- * `vimrelay allow|ask|deny CLASS [--editor GLOB] [--path GLOB]` and `vimrelay rules` (issue 6):
+ * `vimrelay allow|ask|deny CLASS [--editor GLOB] [--path GLOB]` and `vimrelay rules`:
  * edit and show the policy file (agent/policy/file.ts). A new rule is appended, replacing one with
  * the same class, editor and path, so it is the last and wins (agent/policy/decide.ts); a running
  * agent picks it up at its next call. The file stays hand-editable.

@@ -38,7 +38,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   const stopped = interrupted();
 
   const p = paths();
-  // Before anything starts: an invalid policy file stops `serve` here (issue 6).
+  // Before anything starts: an invalid policy file stops `serve` here.
   const guard = openCallGuard(p);
   mkdirSync(p.stateDir, { recursive: true });
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });

@@ -1,9 +1,12 @@
 /**
- * What the agent needs of one attached editor, whatever its kind. Adapters (Neovim over
- * msgpack-RPC; Vim over its channel, later) implement it; tools and the relay connection use it.
+ * What the agent needs of one attached editor, whatever its kind. Two adapters implement it:
+ * Neovim over msgpack-RPC (nvim/editor.ts) and Vim over its JSON channel (vim/editor.ts); the
+ * dispatcher, the policy and the agent-level tools use it (ARCHITECTURE.md "One call, end to end").
  */
 import type { ToolOutcome, WireEditor } from '../../protocol/index.ts';
 import type { AskAnswer, AskRequest } from '../policy/types.ts';
+import type { CallControl } from './call.ts';
+import type { Addressing, EditorTool } from './tools/tool.ts';
 
 export interface Editor {
   /** The agent's own id for this editor, stable while it lives (e.g. `nvim-4242`). */
@@ -12,16 +15,18 @@ export interface Editor {
   /** The latest known description (cwd, current file, ...), refreshed by the adapter. */
   info(): WireEditor;
   /**
-   * Runs one catalog tool whose arguments are already validated against its input schema.
-   * Resolves with an outcome (never rejects for tool failures); `signal` aborts waiting.
+   * Runs one editor tool (its record) with arguments already validated against its input schema,
+   * as ONE call into the editor, so that a changedtick guard and its edit are atomic. Resolves
+   * with an outcome, never rejects: a tool failure, the editor going away (EDITOR_OFFLINE), the
+   * call's signal aborting (TIMEOUT at its deadline, else CANCELLED; call.ts decides).
    */
-  run(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome>;
+  run(tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome>;
   /**
-   * The absolute file paths a call of `tool` with `args` addresses (table in editors/paths.ts),
-   * each with its real path too when a symlink differs; empty when it addresses none. Rejects
-   * when the editor cannot answer (the policy then refuses the call rather than guess).
+   * The absolute file paths a call addresses (`addressing`, from the tool's record, resolved over
+   * `args`), each with its real path too when a symlink differs; empty when it addresses none.
+   * Rejects when the editor cannot answer (the policy then refuses the call rather than guess).
    */
-  paths(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]>;
+  paths(addressing: Addressing, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]>;
   /**
    * Shows a permission prompt inside this editor (prompts.ts) once its earlier prompts are answered,
    * and resolves with the answer; `timeout` when `signal` aborts first or the editor goes away.

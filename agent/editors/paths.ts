@@ -1,37 +1,19 @@
 /**
- * The files a tool call addresses, as `Editor.paths` reports them to the permission policy
- * (issue 6: path rules and `never_read`). Both adapters ask their editor (Neovim:
+ * The files a tool call addresses, as `Editor.paths` reports them to the permission policy (path
+ * rules and never_read; README "Permissions"). Which files a call addresses is in each tool's
+ * record (tools/tool.ts `Addressing`); both editors resolve them with one function (Neovim:
  * lua/paths.lua; Vim: autoload/vimrelay/paths.vim), which resolves buffer references exactly as
- * the tools do; this module holds what they share: which arguments are sent, and how the answer
- * is read. The table both editor functions implement:
- *
- * | tool | paths |
- * |---|---|
- * | read_buffer, find_and_replace, apply_diff, substitute, undo, redo, save_buffer, highlight_range, add_virtual_text, clear_decorations | `buffer`, default the current buffer (clear_decorations with `all_buffers`: none) |
- * | write_buffer | `buffer`; a path that names no buffer yet still counts |
- * | set_cursor | `buffer`, default the buffer `window` (default the current window) shows |
- * | open_file | `path` |
- * | grep_buffers | each of `buffers`; when none are listed, every loaded buffer |
- * | get_diagnostics | `buffer`, or none |
- * | run_command, send_keys, send_to_terminal | the current buffer (commands and keys act on it) |
- * | get_state, get_state_brief, and tools that address no file | none |
- *
- * A buffer reference that names no buffer counts as the absolute path it names (relative to the
- * editor's cwd); a buffer number that names none, and buffers without a file name (unnamed,
- * terminal, quickfix, nofile, prompt), contribute nothing. Each file counts with its absolute
- * name and, when it differs, its real path (symlinks resolved), so a glob such as `.env*` also
- * catches a symlink to `.env`.
+ * the tools do. This module holds what the adapters share: the parameters sent, and how the
+ * answer is read.
  */
 import { z } from 'zod';
+import { ADDRESSING_ARGS, type Addressing } from './tools/tool.ts';
 
-/** The only arguments the editor functions read; the rest (text, diffs) never cross for this. */
-const ADDRESSING_ARGS = ['buffer', 'buffers', 'path', 'window', 'all_buffers'] as const;
-
-/** The parameters of the editor's `paths` function for a call of `tool` with `args`. */
-export function pathsParams(tool: string, args: Record<string, unknown>): { tool: string; args: Record<string, unknown> } {
-  const picked: Record<string, unknown> = {};
+/** The parameters of the editors' `paths` function: the addressing and only the arguments it reads. */
+export function pathsParams(addressing: Addressing, args: Record<string, unknown>): Record<string, unknown> {
+  const picked: Record<string, unknown> = { addressing };
   for (const key of ADDRESSING_ARGS) if (args[key] !== undefined) picked[key] = args[key];
-  return { tool, args: picked };
+  return picked;
 }
 
 // An empty Lua table reaches the agent as an empty map; either way it is no path.

@@ -1,5 +1,5 @@
 /**
- * The editor side of "ask" (issue 6; DESIGN.md "Trust and authority"), shared by both adapters:
+ * The editor side of "ask" (README "Permissions"), shared by both adapters:
  * the text a prompt shows, the answer an editor sends back, and `EditorPrompts`, which shows one
  * prompt at a time in one editor.
  *

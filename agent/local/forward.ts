@@ -1,34 +1,24 @@
 /**
  * How `vimrelay serve` answers a validated tools/call with no relay: the `forward` of the shared
- * MCP server (protocol/mcp-server.ts). list_editors is answered from this machine's editor source,
- * with the ids the relay would give (`<device>/<local id>`, the local id accepted too); a call for
- * an editor is routed as the Hub routes it (protocol/routing.ts) and run by the agent's Dispatcher,
+ * MCP server (protocol/mcp-server.ts). The call is routed by the same step as the relay's Hub
+ * (protocol/routing.ts `routeCall`), over this machine's editors with the ids the relay would give
+ * (`<device>/<local id>`, the local id accepted too) and this agent as the one device; list_editors
+ * is answered there, and a call for an editor or for the agent runs in the agent's Dispatcher,
  * which validates again and enforces the deadline. A local client is the user at this machine
  * (stdio: a process the user started; HTTP: a holder of the local token), so it holds every scope.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  ALL_SCOPES,
-  fail,
-  LIMITS,
-  listEditors,
-  listEditorsOutcome,
-  onlineEditor,
-  resolveDevice,
-  resolveEditor,
-  type OnlineEditor,
-  type ToolOutcome,
-} from '../../protocol/index.ts';
+import { ALL_SCOPES, fail, LIMITS, onlineEditor, routeCall, type OnlineEditor, type ToolOutcome } from '../../protocol/index.ts';
 import type { McpToolCall } from '../../protocol/mcp-server.ts';
+import { Dispatcher } from '../calls/dispatcher.ts';
 import type { EditorSource } from '../editors/editor.ts';
 import type { CallGuard } from '../policy/enforce.ts';
-import { Dispatcher } from '../relay/dispatcher.ts';
 
 export interface LocalForwarderOptions {
   editors: EditorSource;
-  /** The user's policy and the audit log: local calls are held to them as relayed ones are (issue 6). */
+  /** The user's policy and the audit log: local calls are held to them as relayed ones are. */
   guard: CallGuard;
-  /** The device part of editor ids: the relay uses the enrolled name, local mode the hostname. */
+  /** The device part of editor ids (the relay uses the enrolled name, local mode the hostname), and this agent's device name. */
   device: string;
   /** Who is calling, for the agent's prompts and audit log, e.g. `local:stdio`. */
   client: string;
@@ -66,24 +56,10 @@ export class LocalForwarder {
 
   /** Runs one call; resolves with its outcome, never rejects for a tool failure. */
   async run(call: McpToolCall, control: RunControl): Promise<ToolOutcome> {
-    switch (call.spec.routing) {
-      case 'hub':
-        if (call.spec.name === listEditors.name) return listEditorsOutcome(this.online());
-        return fail('UNSUPPORTED', `${call.spec.name} is not served in local mode.`);
-      case 'editor': {
-        const route = resolveEditor(this.online(), call.editor);
-        if (!route.ok) return route.outcome;
-        return this.#dispatch(call, route.editor.localId, control);
-      }
-      case 'agent': {
-        // One agent serves here: `device` may only name this machine, routed as the Hub routes
-        // it; as there, the agent gets the arguments without `device`.
-        const { device, ...args } = call.args;
-        const route = resolveDevice([{ deviceId: this.#opts.device, name: this.#opts.device }], typeof device === 'string' ? device : undefined);
-        if (!route.ok) return route.outcome;
-        return this.#dispatch({ ...call, args }, '', control);
-      }
-    }
+    const device = this.#opts.device;
+    const route = routeCall(call.spec, call.args, ALL_SCOPES, { editors: this.online(), devices: [{ deviceId: device, name: device }] });
+    if (route.kind === 'answer') return route.outcome;
+    return this.#dispatch(call, route.localId, route.args, control);
   }
 
   /** Aborts the calls in flight under `key`; false when there is none. */
@@ -95,7 +71,7 @@ export class LocalForwarder {
   }
 
   /** Runs the call through the Dispatcher on editor `localId` ('' for a call to the agent itself). */
-  async #dispatch(call: McpToolCall, localId: string, control: RunControl): Promise<ToolOutcome> {
+  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, control: RunControl): Promise<ToolOutcome> {
     if (control.signal.aborted) return fail('CANCELLED', 'The call was cancelled before it reached the editor.');
     const id = randomUUID();
     const controller = new AbortController();
@@ -103,17 +79,14 @@ export class LocalForwarder {
     const stop = (): void => controller.abort();
     control.signal.addEventListener('abort', stop, { once: true });
     const untrack = this.#track(control.key, controller);
-    // As the Hub does: the editor is chosen here; the agent gets the rest of the arguments.
-    const { editor: _editor, ...args } = call.args;
     try {
       // handle() registers the id before its first await, so an abort from here on reaches it.
       const outcome = await this.#dispatcher.handle({
-        type: 'call',
         id,
         tool: call.spec.name,
         editor: localId,
         args,
-        scopes: [...ALL_SCOPES],
+        scopes: ALL_SCOPES,
         client: this.#opts.client,
         deadline_ms: this.#opts.deadlineMs ?? LIMITS.callDeadlineMs,
       });

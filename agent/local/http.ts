@@ -1,7 +1,7 @@
 /**
  * `vimrelay serve --http`: the MCP endpoint at `http://127.0.0.1:<port>/mcp`, Streamable HTTP and
  * stateless like the relay's `/mcp` (a fresh server and transport per POST, no session, GET and
- * DELETE 405). Binds the loopback address only (DESIGN.md: the agent listens on nothing else).
+ * DELETE 405). Binds the loopback address only (ARCHITECTURE.md "Trust boundaries": the agent listens on nothing else).
  *
  * Before the MCP layer it applies the relay's edge (protocol/http/mcp-edge.ts), in the same order
  * and wording: method (405), Origin (403; no Origin or a loopback one passes), declared body size

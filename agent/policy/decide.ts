@@ -1,5 +1,5 @@
 /**
- * The policy's decision for one call (issue 6; DESIGN.md "Trust and authority"). Pure.
+ * The policy's decision for one call (README "Permissions"). Pure.
  *
  * Precedence: the class default first (read/write/open allow; save/exec/terminal ask), then the
  * rules in file order, the LAST matching rule winning. A rule matches a query when its class is
@@ -12,7 +12,7 @@ import type { PermissionClass } from '../../protocol/index.ts';
 import { matchesGlob } from './glob.ts';
 import type { Decision, PolicyQuery, Rule } from './types.ts';
 
-/** The decision for each class when no rule matches (DESIGN.md "Trust and authority"). */
+/** The decision for each class when no rule matches (README "Permissions"). */
 export const CLASS_DEFAULTS: Readonly<Record<PermissionClass, Decision>> = {
   read: 'allow',
   write: 'allow',

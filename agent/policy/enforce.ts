@@ -1,7 +1,7 @@
 /**
- * The agent's enforcement of its user's policy, for every call before the tool runs (issue 6;
- * DESIGN.md "Trust and authority": the agent is the last line of defence, whatever the relay
- * asks). The Dispatcher checks the token's scopes first (the upper bound: a scope the token lacks
+ * The agent's enforcement of its user's policy, for every call before the tool runs (README
+ * "Permissions"; ARCHITECTURE.md "Trust boundaries": the agent is the last line of defence,
+ * whatever the relay asks). The Dispatcher checks the token's scopes first (the upper bound: a scope the token lacks
  * is refused whatever the policy says), then calls `CallGuard.check`, which:
  *   1. reads the policy file as it is now (PolicyStore re-reads it when it changes; a broken file
  *      refuses every call — it never means "allow");
@@ -18,7 +18,9 @@
  */
 import { fail, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
+import type { CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
+import type { EditorTool } from '../editors/tools/tool.ts';
 import { decide, describeRule, type Verdict } from './decide.ts';
 import { neverReadBefore, type NeverReadCheck } from './never-read.ts';
 import type { Policy, PolicyStore } from './file.ts';
@@ -42,10 +44,10 @@ export interface GuardedCall {
   client: string;
   spec: ToolSpec;
   args: Record<string, unknown>;
-  /** The editor the call runs on; null for a call to the agent itself. */
-  editor: Editor | null;
-  /** Aborts at the call's deadline (or when it is cancelled). */
-  signal: AbortSignal;
+  /** The editor the call runs on and the tool's record; null for a call to the agent itself. */
+  target: { editor: Editor; tool: EditorTool } | null;
+  /** The call's signal (aborts at its deadline, or when it is cancelled) and deadline. */
+  control: CallControl;
 }
 
 /** The guard's answer: `refusal` null lets the call run, and its outcome then goes through `after`. */
@@ -53,7 +55,7 @@ export interface GuardResult {
   refusal: ToolOutcome | null;
   decision: AuditDecision;
   /** never_read's filter of the outcome (never_read.ts), before it leaves the agent. */
-  after?: (outcome: ToolOutcome, signal: AbortSignal) => Promise<ToolOutcome>;
+  after?: (outcome: ToolOutcome, control: CallControl) => Promise<ToolOutcome>;
 }
 
 /** What the dispatcher records of one call, whatever became of it. */
@@ -89,7 +91,7 @@ export class CallGuard {
       };
     }
     const klass = call.spec.permission;
-    const editorName = call.editor?.info().name ?? '';
+    const editorName = call.target?.editor.info().name ?? '';
     let paths: readonly string[];
     try {
       paths = await pathsOf(call);
@@ -97,7 +99,7 @@ export class CallGuard {
       // Without the paths neither path rules nor never_read can be applied: refuse, never guess.
       return { decision: 'deny', refusal: fail('PERMISSION_DENIED', `The agent could not tell which files ${call.spec.name} addresses: ${String(err)}`) };
     }
-    // never_read (issue 6) first: a call it refuses is refused whatever the user would answer, so
+    // never_read first: a call it refuses is refused whatever the user would answer, so
     // never asked about.
     const before = await this.#neverRead(call, paths, policy);
     if (before.refusal) return before;
@@ -114,11 +116,12 @@ export class CallGuard {
 
   /** The never_read check of `call`: its refusal, or the filter its outcome goes through. */
   async #neverRead(call: GuardedCall, paths: readonly string[], policy: Policy): Promise<GuardResult> {
-    if (!call.editor) return { decision: 'allow', refusal: null };
+    if (!call.target) return { decision: 'allow', refusal: null };
     let check: NeverReadCheck;
     try {
       const home = this.#opts.home;
-      check = await neverReadBefore({ editor: call.editor, tool: call.spec.name, args: call.args, paths, globs: policy.never_read, ...(home === undefined ? {} : { home }) }, call.signal);
+      const { editor, tool } = call.target;
+      check = await neverReadBefore({ editor, tool, args: call.args, paths, globs: policy.never_read, ...(home === undefined ? {} : { home }) }, call.control);
     } catch (err) {
       return { decision: 'never_read', refusal: fail('PERMISSION_DENIED', `The agent could not check ${call.spec.name} against never_read: ${String(err)}`) };
     }
@@ -149,7 +152,7 @@ export class CallGuard {
     const klass = call.spec.permission;
     const allowHint = `vimrelay allow ${klass}${editorName ? ` --editor '${escapeGlob(editorName)}'` : ''}`;
     // A call to the agent itself has no editor to ask in.
-    if (!call.editor) {
+    if (!call.target) {
       return {
         decision: 'deny',
         refusal: fail('PERMISSION_DENIED', `The policy asks the user before "${klass}" calls, and ${call.spec.name} runs in no editor that could ask.`, {
@@ -157,10 +160,11 @@ export class CallGuard {
         }),
       };
     }
-    const request: AskRequest = { client: call.client, tool: call.spec.name, klass, editor: editorName, preview: previewOf(call.spec.name, call.args), paths };
+    const { editor, tool } = call.target;
+    const request: AskRequest = { client: call.client, tool: call.spec.name, klass, editor: editorName, preview: previewOf(tool.preview(call.args)), paths };
     let answer: AskAnswer;
     try {
-      answer = await askWithin(call.editor, request, call.signal);
+      answer = await askWithin(editor, request, call.control.signal);
     } catch (err) {
       return {
         decision: 'deny',
@@ -232,5 +236,7 @@ async function askWithin(prompter: Prompter, request: AskRequest, signal: AbortS
 
 /** The absolute paths the call addresses (none for a call to the agent itself); rejects when the editor cannot tell. */
 async function pathsOf(call: GuardedCall): Promise<readonly string[]> {
-  return call.editor ? call.editor.paths(call.spec.name, call.args, call.signal) : [];
+  if (!call.target) return [];
+  const { editor, tool } = call.target;
+  return editor.paths(tool.addresses(call.args), call.args, call.control.signal);
 }

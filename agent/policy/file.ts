@@ -1,6 +1,6 @@
 /**
- * The policy file, `$XDG_CONFIG_HOME/vimrelay/policy.json` (issue 6; DESIGN.md "Trust and
- * authority"): `{ "rules": [{ "class", "decision", "editor"?, "path"? }], "never_read"?: [globs] }`.
+ * The policy file, `$XDG_CONFIG_HOME/vimrelay/policy.json` (README
+ * "Permissions"): `{ "rules": [{ "class", "decision", "editor"?, "path"? }], "never_read"?: [globs] }`.
  * An absent file is the defaults (read/write/open allow, save/exec/terminal ask — those live in
  * decide.ts's CLASS_DEFAULTS — and the default `never_read` list); an absent `never_read` is the
  * default list, a present one is exactly that list. An invalid file is an error naming the file
@@ -14,7 +14,7 @@ import { PermissionClass } from '../../protocol/index.ts';
 import { readOptionalFile, writePrivateFile } from '../config/private-file.ts';
 import type { Rule } from './types.ts';
 
-/** Globs whose files' content is never returned nor edited (issue 6), when the file names none. */
+/** Globs whose files' content is never returned nor edited, when the file names none. */
 export const DEFAULT_NEVER_READ: readonly string[] = ['.env*', '*.pem', '*.key', 'id_rsa*', 'id_ed25519*'];
 
 /** The policy as the agent uses it. */

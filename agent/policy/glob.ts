@@ -1,5 +1,5 @@
 /**
- * Globs of the permission policy (issue 6): on editor names and on absolute file paths. Pure.
+ * Globs of the permission policy: on editor names and on absolute file paths. Pure.
  *
  * - `*` matches any run of characters except `/`; `**` matches any run, `/` included, and `**`
  *   followed by `/` may also match nothing (so `/src/` `**` `/x` matches `/src/x`).

@@ -1,26 +1,25 @@
 /**
- * `never_read` (issue 6; DESIGN.md "Trust and authority"): the content of files matching the
- * policy's `never_read` globs is never returned and never edited, whichever tool would leak it.
- * A file matches when its absolute name or its real path (Editor.paths gives both) matches a glob
- * (glob.ts: a glob without `/` matches the basename).
+ * `never_read` (README "Permissions"): the content of files matching the policy's `never_read`
+ * globs is never returned and never edited, whichever tool would leak it. A file matches when its
+ * absolute name or its real path (Editor.paths gives both) matches a glob (glob.ts: a glob without
+ * `/` matches the basename). What each tool's call gets is in its record (editors/tools/tool.ts
+ * `neverRead`).
  *
- * Before a call (`neverReadBefore`, on the paths the call addresses):
- * - read_buffer, get_diagnostics of a named buffer, grep_buffers naming a buffer, every edit
- *   (find_and_replace, write_buffer, apply_diff, substitute, undo, redo) and save_buffer of such
- *   a file are refused PERMISSION_DENIED, naming never_read and the glob;
- * - run_command and send_keys are refused when the current buffer is such a file (commands and
- *   keys act on it: `%print`, `ggyG`...);
- * - open_file, set_cursor and decorations are allowed: they return no content.
- * After a call (`after`, on its outcome, before it leaves the agent):
- * - grep_buffers: hits in such buffers are dropped, and a page that stopped inside one goes on past
+ * Before a call (`neverReadBefore`, on the paths the call addresses): a tool whose record
+ * `refuses` (reads, edits, saves; commands and keys, which act on the current buffer:
+ * `%print`, `ggyG`...) is refused PERMISSION_DENIED, naming never_read and the glob, when it
+ * addresses such a file; the others (open_file, set_cursor, decorations, terminal text, a search
+ * over every buffer) run.
+ * After a call (`after`, on its outcome, before it leaves the agent), by the record's `filter`:
+ * - `grep_hits`: hits in such buffers are dropped, and a page that stopped inside one goes on past
  *   it (the agent searches on itself), so neither the hits nor where a page stops tell anything
  *   of that buffer's text;
- * - get_state, get_state_brief: windows showing such a buffer lose their context lines;
- * - get_diagnostics over every buffer: the diagnostics of such buffers are dropped (their
- *   messages can quote the text); the counts stay;
- * - run_command, send_keys: any line of the result (output, error, errmsg) that contains a line
- *   of at least REDACT_MIN_CHARS characters of a loaded such buffer, or is itself such a part of
- *   one, becomes `[withheld: never_read]`. The agent reads those lines itself before the call to
+ * - `window_context`: windows showing such a buffer lose their context lines;
+ * - `diagnostics`: the diagnostics of such buffers are dropped (their messages can quote the
+ *   text); the counts stay;
+ * - `command_output`: any line of the result (output, error, errmsg) that contains a line of at
+ *   least REDACT_MIN_CHARS characters of a loaded such buffer, or is itself such a part of one,
+ *   becomes `[withheld: never_read]`. The agent reads those lines itself before the call to
  *   compare them; they never leave it.
  * An outcome that cannot be filtered (the editor stopped answering) becomes INTERNAL: it is never
  * returned unfiltered. A grep_buffers page that went on past never_read buffers stays within one
@@ -31,8 +30,11 @@
  * a buffer it does not make current. That is why exec calls are "ask" by default.
  */
 import { fail, GREP_LIMITS, type ToolOutcome } from '../../protocol/index.ts';
+import type { CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
-import { LIST_BUDGET_BYTES } from '../editors/nvim/tools/budget.ts';
+import { LIST_BUDGET_BYTES } from '../editors/tools/budget.ts';
+import { grepBuffersTool, readBufferTool } from '../editors/tools/index.ts';
+import type { EditorTool } from '../editors/tools/tool.ts';
 import { matchesGlob } from './glob.ts';
 
 /** What never_read needs of an editor: the paths a call addresses, and tools it runs for itself. */
@@ -41,7 +43,7 @@ export type NeverReadEditor = Pick<Editor, 'paths' | 'run'>;
 /** One call as never_read sees it. */
 export interface NeverReadCall {
   editor: NeverReadEditor;
-  tool: string;
+  tool: EditorTool;
   /** Its arguments, validated. */
   args: Record<string, unknown>;
   /** `Editor.paths` of this call. */
@@ -55,16 +57,13 @@ export interface NeverReadCall {
 /** The verdict before a call: a refusal, or the filter its outcome must go through. */
 export type NeverReadCheck =
   | { readonly refusal: ToolOutcome }
-  | { readonly refusal: null; after(outcome: ToolOutcome, signal: AbortSignal): Promise<ToolOutcome> };
+  | { readonly refusal: null; after(outcome: ToolOutcome, call: CallControl): Promise<ToolOutcome> };
 
 /** Lines shorter than this (after trimming) are too common to be told apart from other output. */
 export const REDACT_MIN_CHARS = 6;
 
 /** What replaces an output line that would show a never_read buffer's text. */
 export const WITHHELD = '[withheld: never_read]';
-
-/** Tools refused outright when they address a never_read file. */
-const REFUSED = new Set(['read_buffer', 'find_and_replace', 'write_buffer', 'apply_diff', 'substitute', 'undo', 'redo', 'save_buffer', 'run_command', 'send_keys']);
 
 /** Most pages of one never_read buffer the agent reads to redact command output. */
 const REDACT_READ_PAGES = 100;
@@ -78,44 +77,46 @@ export function neverReadGlob(paths: readonly string[], globs: readonly string[]
 }
 
 /** Checks `call` before it runs; see the module header. Rejects only when the editor cannot answer. */
-export async function neverReadBefore(call: NeverReadCall, signal: AbortSignal): Promise<NeverReadCheck> {
+export async function neverReadBefore(call: NeverReadCall, control: CallControl): Promise<NeverReadCheck> {
   const hit = neverReadGlob(call.paths, call.globs, call.home);
-  const named = call.tool === 'get_diagnostics' ? call.args.buffer !== undefined : call.tool === 'grep_buffers' ? call.args.buffers !== undefined : REFUSED.has(call.tool);
-  if (hit && named) return { refusal: refusal(call.tool, hit) };
-  const secrets = call.tool === 'run_command' || call.tool === 'send_keys' ? await secretLines(call, signal) : null;
+  if (hit && call.tool.neverRead.refuses(call.args)) return { refusal: refusal(call, hit) };
+  const filter = call.tool.neverRead.filter;
+  const secrets = filter === 'command_output' ? await secretLines(call, control) : null;
   const withheld = bufferCheck(call);
   return {
     refusal: null,
-    after: async (outcome, afterSignal) => {
+    after: async (outcome, after) => {
       try {
-        return await filtered(call, outcome, secrets, withheld, afterSignal);
+        return await filtered(call, outcome, secrets, withheld, after);
       } catch (err) {
         // Fail closed: an outcome that could not be filtered is not returned at all.
-        return fail('INTERNAL', `The agent could not apply never_read to the result of ${call.tool}, so it withholds it: ${String(err)}`);
+        return fail('INTERNAL', `The agent could not apply never_read to the result of ${call.tool.spec.name}, so it withholds it: ${String(err)}`);
       }
     },
   };
 }
 
 /** The outcome as it may leave the agent; rejects when the editor cannot say which buffers to withhold. */
-async function filtered(call: NeverReadCall, outcome: ToolOutcome, secrets: readonly string[] | null, withheld: BufferCheck, signal: AbortSignal): Promise<ToolOutcome> {
+async function filtered(call: NeverReadCall, outcome: ToolOutcome, secrets: readonly string[] | null, withheld: BufferCheck, control: CallControl): Promise<ToolOutcome> {
   if (secrets) return redactOutcome(outcome, secrets);
   if (!outcome.ok) return outcome;
-  switch (call.tool) {
-    case 'grep_buffers':
-      return filterGrep(call, outcome.data, withheld, signal);
-    case 'get_state':
-    case 'get_state_brief':
+  const { signal } = control;
+  switch (call.tool.neverRead.filter) {
+    case 'grep_hits':
+      return filterGrep(call, outcome.data, withheld, control);
+    case 'window_context':
       return { ok: true, data: await withoutContext(outcome.data, withheld, signal) };
-    case 'get_diagnostics':
+    case 'diagnostics':
       return { ok: true, data: { ...outcome.data, diagnostics: await keptOf(outcome.data.diagnostics, withheld, signal) } };
-    default:
+    case 'command_output':
+    case undefined:
       return outcome;
   }
 }
 
-function refusal(tool: string, hit: { glob: string; path: string }): ToolOutcome {
-  const why = tool === 'run_command' || tool === 'send_keys' ? `${tool} is refused while it is the current buffer` : `${tool} is refused for it`;
+function refusal(call: NeverReadCall, hit: { glob: string; path: string }): ToolOutcome {
+  const tool = call.tool.spec.name;
+  const why = call.tool.addresses(call.args) === 'current' ? `${tool} is refused while it is the current buffer` : `${tool} is refused for it`;
   return fail('PERMISSION_DENIED', `${hit.path} matches the never_read glob "${hit.glob}": ${why}.`, {
     glob: hit.glob,
     hint: 'This file\'s content is never returned nor edited; the user can change never_read in policy.json.',
@@ -130,7 +131,7 @@ function bufferCheck(call: NeverReadCall): BufferCheck {
   return (buf, signal) => {
     let answer = known.get(buf);
     if (!answer) {
-      answer = call.editor.paths('read_buffer', { buffer: buf }, signal).then((paths) => neverReadGlob(paths, call.globs, call.home) !== null);
+      answer = call.editor.paths('buffer', { buffer: buf }, signal).then((paths) => neverReadGlob(paths, call.globs, call.home) !== null);
       known.set(buf, answer);
     }
     return answer;
@@ -179,7 +180,8 @@ const lineCursor = (hit: HitPlace): string => `${hit.buf}:${hit.line}:0`;
  * resumed at the start of a line finds its first hit first). Pages the agent searches on from
  * always start at a buffer's first line, so a line's hits never straddle two of them.
  */
-async function filterGrep(call: NeverReadCall, first: Record<string, unknown>, withheld: BufferCheck, signal: AbortSignal): Promise<ToolOutcome> {
+async function filterGrep(call: NeverReadCall, first: Record<string, unknown>, withheld: BufferCheck, control: CallControl): Promise<ToolOutcome> {
+  const { signal } = control;
   const max = typeof call.args.max_results === 'number' ? call.args.max_results : GREP_LIMITS.defaultResults;
   const hits: HitPlace[] = [];
   let bytes = 0;
@@ -203,7 +205,7 @@ async function filterGrep(call: NeverReadCall, first: Record<string, unknown>, w
     }
     // With the page full, one more hit is looked for only to place the cursor.
     const room = Math.max(1, max - hits.length);
-    const next = await call.editor.run('grep_buffers', { ...call.args, cursor: `${buf + 1}:1:0`, max_results: room }, signal);
+    const next = await call.editor.run(grepBuffersTool, { ...call.args, cursor: `${buf + 1}:1:0`, max_results: room }, control);
     if (!next.ok) return next;
     page = next.data;
     continued = true;
@@ -211,15 +213,15 @@ async function filterGrep(call: NeverReadCall, first: Record<string, unknown>, w
 }
 
 /** The trimmed lines of at least REDACT_MIN_CHARS characters of every loaded never_read buffer. */
-async function secretLines(call: NeverReadCall, signal: AbortSignal): Promise<string[]> {
-  const loaded = await call.editor.paths('grep_buffers', {}, signal);
+async function secretLines(call: NeverReadCall, control: CallControl): Promise<string[]> {
+  const loaded = await call.editor.paths('buffers_or_loaded', {}, control.signal);
   const lines = new Set<string>();
   const seen = new Set<number>();
   for (const path of loaded) {
     if (!neverReadGlob([path], call.globs, call.home)) continue;
     let start: number | null = 1;
     for (let page = 0; start !== null && page < REDACT_READ_PAGES; page++) {
-      const read = await call.editor.run('read_buffer', { buffer: path, start_line: start }, signal);
+      const read = await call.editor.run(readBufferTool, { buffer: path, start_line: start }, control);
       if (!read.ok) throw new Error(`cannot read a never_read buffer to redact command output: ${read.error.message}`);
       const buf = read.data.buf as number;
       if (page === 0 && seen.has(buf)) break;

@@ -1,7 +1,7 @@
 /**
  * The CallGuard of a running agent (`vimrelay agent`, `vimrelay serve`): the policy file and the
  * audit log at their XDG paths. Loading an invalid policy file throws PolicyFileError, so the
- * agent refuses to start rather than run with a policy it cannot read (issue 6).
+ * agent refuses to start rather than run with a policy it cannot read.
  */
 import { homedir } from 'node:os';
 import { AuditLog } from '../audit/log.ts';

@@ -1,6 +1,6 @@
 /**
- * The contract between the parts of the agent's permission policy (DESIGN.md "Trust and
- * authority"): the rules file and its decisions (policy/), the prompts shown inside editors
+ * The contract between the parts of the agent's permission policy (ARCHITECTURE.md
+ * "Trust boundaries"): the rules file and its decisions (policy/), the prompts shown inside editors
  * (editors/*), the audit log (audit/) and the dispatcher that ties them together for every call,
  * from the relay and in local mode alike.
  */

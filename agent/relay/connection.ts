@@ -26,7 +26,7 @@ import type { CallGuard } from '../policy/enforce.ts';
 import type { Logger } from '../log.ts';
 import { fullJitterDelay } from './backoff.ts';
 import { CredentialRefused, DeviceTokens, type DeviceJwt } from './device-token.ts';
-import { Dispatcher } from './dispatcher.ts';
+import { Dispatcher } from '../calls/dispatcher.ts';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -37,7 +37,7 @@ export interface RelayLinkOptions {
   /** The device credential (`vrd_...`); never logged. */
   deviceCredential: string;
   editors: EditorSource;
-  /** The user's policy and the audit log, applied to every call (issue 6). */
+  /** The user's policy and the audit log, applied to every call. */
   guard: CallGuard;
   logger: Logger;
   /** Called on every state change, e.g. to write the status file. */

@@ -1,5 +1,5 @@
 /**
- * get_state_brief: the orientation snapshot of one editor (DESIGN.md "get_state_brief"). Its
+ * get_state_brief: the orientation snapshot of one editor (PROTOCOL.md "Tools"). Its
  * pieces are exported because get_state returns everything the brief does, plus more.
  */
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 /**
  * get_state: everything get_state_brief says, plus every window (with visible range, closed folds
  * and indent settings), tabs, lowercase marks, the visual selection, a diagnostics summary and
- * vimrelay's own decorations (DESIGN.md "get_state").
+ * vimrelay's own decorations (PROTOCOL.md "Tools").
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';

@@ -1,4 +1,4 @@
-// The catalog's conventions (DESIGN.md "Conventions every tool keeps"), checked on the tools/list
+// The catalog's conventions (PROTOCOL.md "Tools"), checked on the tools/list
 // a real client gets from `vimrelay serve --stdio`, for every tool in the catalog at run time:
 // descriptions that say when to use the tool and point to another, honest annotations, enums for
 // categorical parameters, strict inputs, object output schemas and documented caps. The same list

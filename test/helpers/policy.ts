@@ -1,5 +1,5 @@
 /**
- * Policy fixtures (issue 6). The default policy asks the user before save/exec/terminal calls,
+ * Policy fixtures. The default policy asks the user before save/exec/terminal calls,
  * which no test could answer unless it means to; so every isolated home gets a permissive policy
  * file (every class allowed, the default never_read list), and a test of the policy writes its own.
  * `testGuard()` builds the CallGuard an in-process Dispatcher or LocalForwarder needs, with its

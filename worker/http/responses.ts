@@ -1,5 +1,5 @@
 /**
- * Error responses, one path per channel (STYLE.md habit 4): plain JSON errors for the admin and
+ * Error responses, one path per channel (ARCHITECTURE.md "Trust boundaries": two error channels): plain JSON errors for the admin and
  * agent endpoints, JSON-RPC error objects for `/mcp` (JSON-RPC 2.0 §5.1; their wording is
  * protocol/http/mcp-edge.ts, shared with the local server), and the 401 with its RFC 6750
  * challenge. Only builds Responses; deciding when to send them is the routes' job.

@@ -2,7 +2,7 @@
  * In-flight tool calls: each call sent to an agent waits here for its `result`, its deadline, a
  * cancellation or its socket's end, whichever comes first, and is settled exactly once. In memory
  * on purpose: a pending call keeps the Hub awake (its RPC is open), and a restart loses the
- * caller's RPC too. Never retries anything (DESIGN.md "Edits are safe"): a call that may have
+ * caller's RPC too. Never retries anything (ARCHITECTURE.md "Edits and the user"): a call that may have
  * reached the editor is answered, not sent again.
  */
 import { fail, type ToolOutcome } from '../../protocol/index.ts';

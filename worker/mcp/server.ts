@@ -55,7 +55,6 @@ async function forward(context: McpContext, call: McpToolCall, callKey: string):
     return (await context.hub.callTool({
       tool: call.spec.name,
       args: call.args,
-      ...(call.editor !== undefined ? { editor: call.editor } : {}),
       scopes: context.principal.scopes,
       client: context.principal.clientId,
       callKey,

@@ -4,7 +4,7 @@
  * Contract: `NvimConnection.open` checks that the address speaks msgpack-RPC (a throwaway
  * connection answering `nvim_get_api_info`) before handing a socket to the client, because the
  * client turns malformed input into an unhandled rejection that would end the agent. Every
- * request honours an AbortSignal and rejects with `EditorOffline` as soon as the socket closes: a
+ * request honours an AbortSignal and rejects with `EditorGone` as soon as the socket closes: a
  * request that makes Neovim exit never gets an answer, and nothing here waits forever. The client
  * gets our logger (so it never patches `console`), and it never writes to stdout.
  */
@@ -13,23 +13,9 @@ import { PassThrough } from 'node:stream';
 import { format } from 'node:util';
 import { attach, type NeovimClient } from 'neovim';
 import { silentLogger, type Logger } from '../../log.ts';
+import { EditorError, EditorGone } from '../call.ts';
 import { parseAddress, type NvimAddress } from './address.ts';
 
-/** The editor's socket closed: it exited, or the link broke. */
-export class EditorOffline extends Error {
-  constructor() {
-    super('The Neovim connection closed.');
-    this.name = 'EditorOffline';
-  }
-}
-
-/** Neovim answered a request with an error. */
-export class EditorRpcError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EditorRpcError';
-  }
-}
 
 /** The address answered, but not as a Neovim would. */
 export class NotNeovim extends Error {
@@ -92,11 +78,11 @@ export class NvimConnection {
   }
 
   /**
-   * Sends one request. Rejects with `signal.reason` on abort, `EditorOffline` when the socket
-   * closes first, `EditorRpcError` when Neovim answers with an error.
+   * Sends one request. Rejects with `signal.reason` on abort, `EditorGone` when the socket
+   * closes first, `EditorError` when Neovim answers with an error.
    */
   request(method: string, args: unknown[], signal?: AbortSignal): Promise<unknown> {
-    if (this.#isClosed) return Promise.reject(new EditorOffline());
+    if (this.#isClosed) return Promise.reject(new EditorGone('Neovim'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
       const settle = (finish: () => void): void => {
@@ -104,13 +90,13 @@ export class NvimConnection {
         signal?.removeEventListener('abort', onAbort);
         finish();
       };
-      const onClose = (): void => settle(() => reject(new EditorOffline()));
+      const onClose = (): void => settle(() => reject(new EditorGone('Neovim')));
       const onAbort = (): void => settle(() => reject(signal?.reason));
       this.#onClose.add(onClose);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#client.request(method, args).then(
         (value: unknown) => settle(() => resolve(value)),
-        (error: unknown) => settle(() => reject(new EditorRpcError(error instanceof Error ? error.message : String(error)))),
+        (error: unknown) => settle(() => reject(new EditorError(error instanceof Error ? error.message : String(error)))),
       );
     });
   }
@@ -120,7 +106,7 @@ export class NvimConnection {
     this.#client.on('notification', listener);
   }
 
-  /** Closes the socket; pending requests reject with `EditorOffline`. */
+  /** Closes the socket; pending requests reject with `EditorGone`. */
   async close(): Promise<void> {
     this.#socket.destroy();
     await this.closed;

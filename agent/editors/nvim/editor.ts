@@ -1,25 +1,25 @@
 /**
  * The Neovim adapter: one attached Neovim as an `Editor`.
  *
- * Contract: `NvimEditor.attach` connects, checks the API, installs lua/core.lua and the tool chunks
- * with ONE `nvim_exec_lua` (which also subscribes this channel to DirChanged/BufEnter/... and
+ * Contract: `NvimEditor.attach` connects, checks the API, installs lua/core.lua, lua/util.lua and
+ * the tool chunks with ONE `nvim_exec_lua` (which also subscribes this channel to DirChanged/BufEnter/... and
  * VimLeavePre, and returns the editor's info). Each `run` is then ONE `nvim_exec_lua` into that
  * code, so a tool's changedtick guard and its edit are atomic. Info is kept fresh by the events
  * (and by `refresh`); the editor counts as gone when its socket closes or it announces VimLeavePre.
  * Never waits forever: every request honours the caller's AbortSignal and fails EDITOR_OFFLINE
  * when the socket closes.
  */
-import { fail, type ToolOutcome, type WireEditor } from '../../../protocol/index.ts';
+import type { ToolOutcome, WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
+import { failedOutcome, readResult, type CallControl } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
 import { EditorPrompts } from '../prompts.ts';
+import type { Addressing, EditorTool } from '../tools/tool.ts';
 import { NvimConnection } from './connection.ts';
 import { LuaInfo, parseApiInfo, wireEditor } from './info.ts';
-import { ASK_LUA, CALL_LUA, CORE_LUA, INFO_LUA } from './lua.ts';
-import { outcomeFromError, outcomeFromLua } from './outcome.ts';
-import { nvimTool, TOOL_SOURCES } from './tools/index.ts';
+import { ASK_LUA, CALL_LUA, CORE_LUA, INFO_LUA, TOOL_SOURCES, UTIL_LUA } from './lua.ts';
 
 /** How to attach. */
 export interface AttachOptions {
@@ -70,7 +70,7 @@ export class NvimEditor implements Editor {
     try {
       const api = parseApiInfo(await connection.request('nvim_get_api_info', [], signal));
       if (api.missing.length > 0) throw new Error(`Neovim ${api.version} lacks ${api.missing.join(', ')}`);
-      const info = LuaInfo.parse(await connection.request('nvim_exec_lua', [CORE_LUA, [TOOL_SOURCES, api.channel]], signal));
+      const info = LuaInfo.parse(await connection.request('nvim_exec_lua', [CORE_LUA, [UTIL_LUA, TOOL_SOURCES, api.channel]], signal));
       return new NvimEditor(connection, address, api.version, info, logger, api.channel);
     } catch (error) {
       await connection.close();
@@ -97,19 +97,17 @@ export class NvimEditor implements Editor {
     this.#setInfo(LuaInfo.parse(await this.#connection.request('nvim_exec_lua', [INFO_LUA, []], signal)));
   }
 
-  async run(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
-    const entry = nvimTool(tool);
-    if (!entry) return fail('UNSUPPORTED', `Neovim editors do not implement ${tool} yet.`);
+  async run(tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
     try {
-      const raw = await this.#connection.request('nvim_exec_lua', [CALL_LUA, [tool, entry.params(args)]], signal);
-      return outcomeFromLua(entry.spec, raw);
+      const raw = await this.#connection.request('nvim_exec_lua', [CALL_LUA, [tool.impl, tool.params(args, call)]], call.signal);
+      return readResult(tool.spec, raw, 'Neovim');
     } catch (error) {
-      return outcomeFromError(error, signal);
+      return failedOutcome(error, call.signal, tool.spec);
     }
   }
 
-  async paths(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]> {
-    return parsePaths(await this.#connection.request('nvim_exec_lua', [CALL_LUA, ['paths', pathsParams(tool, args)]], signal));
+  async paths(addressing: Addressing, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]> {
+    return parsePaths(await this.#connection.request('nvim_exec_lua', [CALL_LUA, ['paths', pathsParams(addressing, args)]], signal));
   }
 
   ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {

@@ -1,8 +1,10 @@
 /**
  * The Lua this adapter runs inside Neovim, read once at startup from the `.lua` files beside this
- * module (lua/core.lua and one file per tool).
+ * module: lua/core.lua (the installer and the call dispatcher), lua/util.lua (the helpers every
+ * tool shares), one file per tool implementation (tools/tool.ts `impl`) and lua/paths.lua.
  */
 import { readFileSync } from 'node:fs';
+import { EDITOR_IMPLS } from '../tools/index.ts';
 
 const LUA_DIR = new URL('./lua/', import.meta.url);
 
@@ -11,10 +13,19 @@ export function luaSource(file: string): string {
   return readFileSync(new URL(file, LUA_DIR), 'utf8');
 }
 
-/** The installer: `(tool_sources, channel)` -> editor info; see lua/core.lua. */
+/** The installer: `(util_source, tool_sources, channel)` -> editor info; see lua/core.lua. */
 export const CORE_LUA = luaSource('core.lua');
 
-/** Runs one installed tool: `(name, params)` -> `{ok, data}` or `{ok, error}`. */
+/** The helpers, installed before the tools: see lua/util.lua. */
+export const UTIL_LUA = luaSource('util.lua');
+
+/**
+ * Implementation name -> Lua source, sent to each editor on attach: every tool implementation,
+ * and `paths` (lua/paths.lua: the files a call addresses, for the permission policy).
+ */
+export const TOOL_SOURCES: Readonly<Record<string, string>> = Object.fromEntries([...EDITOR_IMPLS, 'paths'].map((impl) => [impl, luaSource(`${impl}.lua`)]));
+
+/** Runs one installed implementation: `(impl, params)` -> `{ok, data}` or `{ok, error}`. */
 export const CALL_LUA = 'return __vimrelay.call(...)';
 
 /** The permission prompt: `(op, channel, id, lines)`; see lua/ask.lua. */

@@ -6,17 +6,10 @@
  * VIM_MAX_MESSAGE_BYTES, or one that is not JSON, closes the channel.
  */
 import type { Socket } from 'node:net';
+import { EditorGone } from '../call.ts';
 
 /** The largest message accepted from Vim (bytes, newline excluded). */
 export const VIM_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-
-/** The channel closed before Vim answered. */
-export class ChannelClosed extends Error {
-  constructor() {
-    super('the Vim channel closed');
-    this.name = 'ChannelClosed';
-  }
-}
 
 /** A JSON channel to one Vim; see the module header. */
 export class VimChannel {
@@ -36,7 +29,7 @@ export class VimChannel {
     this.closed = new Promise((resolve) => {
       socket.once('close', () => {
         this.#isClosed = true;
-        for (const p of this.#pending.values()) p.reject(new ChannelClosed());
+        for (const p of this.#pending.values()) p.reject(new EditorGone('Vim channel'));
         this.#pending.clear();
         resolve();
       });
@@ -69,14 +62,14 @@ export class VimChannel {
     return this.#request((id) => ['expr', expr, id], signal);
   }
 
-  /** Closes the socket; pending requests reject with ChannelClosed. */
+  /** Closes the socket; pending requests reject with EditorGone. */
   async close(): Promise<void> {
     this.#socket.destroy();
     await this.closed;
   }
 
   #request(message: (id: number) => unknown[], signal: AbortSignal): Promise<unknown> {
-    if (this.#isClosed) return Promise.reject(new ChannelClosed());
+    if (this.#isClosed) return Promise.reject(new EditorGone('Vim channel'));
     if (signal.aborted) return Promise.reject(signal.reason);
     const id = -this.#nextId++;
     return new Promise((resolve, reject) => {

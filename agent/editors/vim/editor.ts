@@ -1,31 +1,24 @@
 /**
  * The Vim adapter: one Vim connected over its JSON channel (channel.ts) as an `Editor`.
  *
- * Contract: each `run` is ONE channel call of `vimrelay#call(tool, params)`, so a tool's
+ * Contract: each `run` is ONE channel call of `vimrelay#call(impl, params)`, so a tool's
  * changedtick guard and its edit run inside one Vim function call (atomic: Vim handles channel
- * messages only between commands). Tools Vim does not implement yet answer UNSUPPORTED without a
- * round trip. Long string parameters are sent ahead in pieces (staging.ts). Info is kept fresh by the plugin's info messages; the editor is gone when its channel
- * closes. Every request honours the caller's AbortSignal.
+ * messages only between commands). Long string parameters are sent ahead in pieces (staging.ts).
+ * Info is kept fresh by the plugin's info messages; the editor is gone when its channel closes.
+ * Every request honours the caller's AbortSignal.
  */
 import { z } from 'zod';
-import { ErrorCode, fail, type ToolOutcome, type WireEditor } from '../../../protocol/index.ts';
+import type { ToolOutcome, WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
+import { failedOutcome, readResult, type CallControl } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
 import { EditorPrompts } from '../prompts.ts';
-import { ChannelClosed, type VimChannel } from './channel.ts';
+import type { Addressing, EditorTool } from '../tools/tool.ts';
+import type { VimChannel } from './channel.ts';
 import { VimInfoMessage, vimVersion, wireVimEditor, type VimHello } from './hello.ts';
 import { stageParams } from './staging.ts';
-import { vimTool } from './tools.ts';
-
-const VimResult = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), data: z.record(z.string(), z.unknown()) }),
-  z.object({
-    ok: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }).catchall(z.unknown()),
-  }),
-]);
 
 /** A prompt's answer from plugin/vim/autoload/vimrelay/ask.vim (EditorPrompts checks the answer itself). */
 const VimAskMessage = z.object({ type: z.literal('ask'), id: z.string(), answer: z.unknown() });
@@ -84,37 +77,13 @@ export class VimEditor implements Editor {
     return () => this.#listeners.delete(listener);
   }
 
-  async run(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
-    const entry = vimTool(tool);
-    if (!entry) {
-      return fail('UNSUPPORTED', `Vim does not answer ${tool}.`, {
-        hint: 'Use a Neovim editor for this tool (list_editors shows each editor\'s kind).',
-      });
-    }
+  async run(tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
     try {
-      const { params, pieces } = stageParams(entry.params(args), () => String(++this.#staged));
-      await Promise.all(pieces.map(([id, piece]) => this.#channel.call('vimrelay#stage', [id, piece], signal)));
-      const raw = await this.#channel.call('vimrelay#call', [tool, params], signal);
-      const result = VimResult.safeParse(raw);
-      if (!result.success) return fail('INTERNAL', `Vim returned a malformed result for ${tool}.`);
-      if (!result.data.ok) {
-        const { code, message, ...details } = result.data.error;
-        const known = ErrorCode.safeParse(code);
-        return fail(known.success ? known.data : 'INTERNAL', message, details);
-      }
-      const data = entry.spec.output.safeParse(result.data.data);
-      if (!data.success) return fail('INTERNAL', `The ${tool} result does not match its output schema: ${z.prettifyError(data.error)}`);
-      return { ok: true, data: data.data as Record<string, unknown> };
+      const { params, pieces } = stageParams(tool.params(args, call), () => String(++this.#staged));
+      await Promise.all(pieces.map(([id, piece]) => this.#channel.call('vimrelay#stage', [id, piece], call.signal)));
+      return readResult(tool.spec, await this.#channel.call('vimrelay#call', [tool.impl, params], call.signal), 'Vim');
     } catch (error) {
-      if (error instanceof ChannelClosed) {
-        return fail('EDITOR_OFFLINE', 'The editor went away during the call; the change may or may not have been made.');
-      }
-      if (signal.aborted && error === signal.reason) {
-        return error instanceof Error && error.name === 'TimeoutError'
-          ? fail('TIMEOUT', 'The editor did not answer before the deadline.')
-          : fail('CANCELLED', 'The call was cancelled before the editor answered.');
-      }
-      return fail('INTERNAL', error instanceof Error ? error.message : String(error));
+      return failedOutcome(error, call.signal, tool.spec);
     }
   }
 
@@ -123,8 +92,8 @@ export class VimEditor implements Editor {
     return this.#channel.expr(expr, signal);
   }
 
-  async paths(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]> {
-    return parsePaths(await this.#channel.call('vimrelay#call', ['paths', pathsParams(tool, args)], signal));
+  async paths(addressing: Addressing, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]> {
+    return parsePaths(await this.#channel.call('vimrelay#call', ['paths', pathsParams(addressing, args)], signal));
   }
 
   ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {

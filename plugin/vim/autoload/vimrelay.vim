@@ -170,32 +170,6 @@ function! s:notify_info() abort
   endif
 endfunction
 
-" Tool name -> the function implementing it (each takes the params dict and returns the data dict);
-" `paths` is not a catalog tool: the agent asks it which files a call addresses (paths.vim).
-let s:tools = {
-      \ 'get_state_brief': 'vimrelay#state#brief',
-      \ 'get_state': 'vimrelay#fullstate#get',
-      \ 'read_buffer': 'vimrelay#read#buffer',
-      \ 'find_and_replace': 'vimrelay#edit#find_and_replace',
-      \ 'write_buffer': 'vimrelay#edit#write_buffer',
-      \ 'set_cursor': 'vimrelay#cursor#set',
-      \ 'undo': 'vimrelay#undo#step',
-      \ 'redo': 'vimrelay#undo#step',
-      \ 'run_command': 'vimrelay#exec#run_command',
-      \ 'send_keys': 'vimrelay#exec#send_keys',
-      \ 'send_to_terminal': 'vimrelay#terminal#send',
-      \ 'highlight_range': 'vimrelay#decorations#highlight',
-      \ 'add_virtual_text': 'vimrelay#decorations#virtual_text',
-      \ 'clear_decorations': 'vimrelay#decorations#clear',
-      \ 'get_diagnostics': 'vimrelay#diagnostics#get',
-      \ 'grep_buffers': 'vimrelay#search#grep',
-      \ 'open_file': 'vimrelay#files#open',
-      \ 'save_buffer': 'vimrelay#files#save',
-      \ 'substitute': 'vimrelay#substitute#run',
-      \ 'apply_diff': 'vimrelay#patch#apply',
-      \ 'paths': 'vimrelay#paths#get',
-      \ }
-
 " Pieces of long parameters the agent sends ahead of a call (agent/editors/vim/staging.ts): id ->
 " list of strings. A call takes its own; what an abandoned call left goes when the channel closes.
 let s:staged = {}
@@ -218,17 +192,30 @@ function! s:unstage(params) abort
   return a:params
 endfunction
 
-" Runs one tool: {'ok': v:true, 'data': ...} or {'ok': v:false, 'error': {code, message, ...}}.
-function! vimrelay#call(tool, params) abort
-  if !has_key(s:tools, a:tool)
-    return {'ok': v:false, 'error': {'code': 'UNSUPPORTED', 'message': 'This vimrelay Vim plugin does not have ' . a:tool . '.',
-          \ 'hint': 'Update the vimrelay Vim plugin to the version of the agent, then restart Vim.'}}
+" Runs one tool implementation, vimrelay#<impl>#run(params) in autoload/vimrelay/<impl>.vim (the
+" twin of the Neovim tool's lua/<impl>.lua; `paths` is not a catalog tool: the agent asks it which
+" files a call addresses): {'ok': v:true, 'data': ...} or {'ok': v:false, 'error': {code, message, ...}}.
+function! vimrelay#call(impl, params) abort
+  let fn = 'vimrelay#' . a:impl . '#run'
+  if a:impl !~# '^\l[a-z_]*$'
+    return s:unsupported(a:impl)
   endif
   try
-    return {'ok': v:true, 'data': call(s:tools[a:tool], [s:unstage(a:params)])}
+    return {'ok': v:true, 'data': call(fn, [s:unstage(a:params)])}
   catch /^vimrelay-fail$/
     return {'ok': v:false, 'error': vimrelay#util#failure()}
+  catch /^Vim\%((\a\+)\)\=:E117:/
+    " An unknown function: this plugin predates the tool, unless the call failed further in.
+    if stridx(v:exception, fn) >= 0
+      return s:unsupported(a:impl)
+    endif
+    return {'ok': v:false, 'error': {'code': 'EDITOR_ERROR', 'message': v:exception . ' (' . v:throwpoint . ')'}}
   catch
     return {'ok': v:false, 'error': {'code': 'EDITOR_ERROR', 'message': v:exception . ' (' . v:throwpoint . ')'}}
   endtry
+endfunction
+
+function! s:unsupported(impl) abort
+  return {'ok': v:false, 'error': {'code': 'UNSUPPORTED', 'message': 'This vimrelay Vim plugin does not have ' . a:impl . '.',
+        \ 'hint': 'Update the vimrelay Vim plugin to the version of the agent, then restart Vim.'}}
 endfunction

@@ -1,4 +1,4 @@
--- vimrelay's permission prompt in Neovim (issue 6: "Ask shows a prompt inside the target editor").
+-- vimrelay's permission prompt in Neovim (README "Permissions": ask shows a prompt inside the editor).
 --
 -- Contract: `...` is (op, channel, id, lines), run with one nvim_exec_lua per op.
 -- - 'open' shows `lines` in a centred floating window (relative 'editor', a border) over a scratch

@@ -1,35 +1,16 @@
 -- paths: the absolute file paths a tool call addresses, for the agent's permission policy (path
 -- rules and never_read). Not a catalog tool: the agent calls it before a call runs.
--- params: tool (a catalog tool name), args (only its buffer, buffers, path, window, all_buffers).
--- Returns {paths = {...}}: each addressed file's absolute name and, when it differs, its real path
--- (symlinks resolved). The table of which tool addresses what is in agent/editors/paths.ts; buffer
--- references resolve as the tools resolve them (M.find_by_path), but a reference that names no
--- buffer never fails here: a path counts as itself, a number as nothing.
+-- params: addressing (agent/editors/tools/tool.ts `Addressing`: buffer, buffer_or_none,
+-- window_buffer, current, path, buffers_or_loaded, none) and only the call's buffer, buffers,
+-- path and window arguments. Returns {paths = {...}}: each addressed file's absolute name and,
+-- when it differs, its real path (symlinks resolved). Buffer references resolve as the tools
+-- resolve them (M.find_by_path), but a reference that names no buffer never fails here: a path
+-- counts as itself, a number as nothing.
 local M = ...
 local api = vim.api
 local uv = vim.uv or vim.loop
 
--- Tools whose `buffer` defaults to the current buffer (exec and terminal tools have no `buffer`
--- and act on the current one).
-local CURRENT_DEFAULT = {
-  read_buffer = true,
-  find_and_replace = true,
-  apply_diff = true,
-  substitute = true,
-  undo = true,
-  redo = true,
-  save_buffer = true,
-  highlight_range = true,
-  add_virtual_text = true,
-  clear_decorations = true,
-  write_buffer = true,
-  run_command = true,
-  send_keys = true,
-  send_to_terminal = true,
-}
-
 return function(p)
-  local tool, args = p.tool, p.args or {}
   local out, seen = {}, {}
 
   local function add(path)
@@ -64,13 +45,14 @@ return function(p)
     end
   end
 
-  if tool == 'open_file' then
-    if type(args.path) == 'string' then
-      add(M.absolute(args.path))
+  local how = p.addressing
+  if how == 'path' then
+    if type(p.path) == 'string' then
+      add(M.absolute(p.path))
     end
-  elseif tool == 'grep_buffers' then
-    if type(args.buffers) == 'table' then
-      for _, ref in ipairs(args.buffers) do
+  elseif how == 'buffers_or_loaded' then
+    if type(p.buffers) == 'table' then
+      for _, ref in ipairs(p.buffers) do
         add_ref(ref)
       end
     else
@@ -80,22 +62,26 @@ return function(p)
         end
       end
     end
-  elseif tool == 'get_diagnostics' then
-    add_ref(args.buffer)
-  elseif tool == 'set_cursor' then
-    if args.buffer ~= nil then
-      add_ref(args.buffer)
-    elseif type(args.window) == 'number' and api.nvim_win_is_valid(args.window) then
-      add_buf(api.nvim_win_get_buf(args.window))
+  elseif how == 'buffer_or_none' then
+    add_ref(p.buffer)
+  elseif how == 'window_buffer' then
+    if p.buffer ~= nil then
+      add_ref(p.buffer)
+    elseif type(p.window) == 'number' and api.nvim_win_is_valid(p.window) then
+      add_buf(api.nvim_win_get_buf(p.window))
     else
       add_buf(api.nvim_get_current_buf())
     end
-  elseif CURRENT_DEFAULT[tool] and not (tool == 'clear_decorations' and args.all_buffers) then
-    if args.buffer ~= nil then
-      add_ref(args.buffer)
+  elseif how == 'buffer' then
+    if p.buffer ~= nil then
+      add_ref(p.buffer)
     else
       add_buf(api.nvim_get_current_buf())
     end
+  elseif how == 'current' then
+    add_buf(api.nvim_get_current_buf())
+  elseif how ~= 'none' then
+    M.fail('INVALID_ARGUMENT', 'paths: unknown addressing ' .. tostring(how) .. '.')
   end
   return { paths = out }
 end

@@ -1,7 +1,7 @@
 -- run_command: runs Ex commands in order, each with its captured output, stopping at the first
 -- that fails. params: commands (list of strings), max_output_bytes (kept per command),
 -- total_output_bytes (kept across all), error_bytes, command_bytes (the failed command as echoed),
--- timeout_ms, start_by (unix seconds; see M.check_start_by).
+-- timeout_ms, start_by (the deadline, epoch ms; see M.check_start_by).
 -- Output is measured as the JSON text it becomes, so that control characters cannot inflate a
 -- result past its cap. The whole list runs under one CTRL-C watchdog (M.with_interrupt): a command
 -- still running after timeout_ms, typically one waiting on a prompt, is interrupted and reported

@@ -1,5 +1,5 @@
 -- save_buffer: :update in one buffer (writes its file when it has unsaved changes), never forced.
--- params: buffer (number | path | nil), expected_changedtick (optional), start_by (unix seconds).
+-- params: buffer (number | path | nil), expected_changedtick (optional), start_by (the deadline, epoch ms).
 -- Refuses a buffer without a file. 'confirm' is off during the write, so that a read-only buffer or
 -- file is an error rather than a dialog; the Vim message becomes EDITOR_ERROR with a hint. The
 -- write runs the user's autocommands (BufWritePre may change the text), so `modified` and the

@@ -1,5 +1,5 @@
 -- send_keys: <Esc> then `keys` (Vim key notation), executed as typed keys with mappings, to
--- completion inside this call. params: keys, timeout_ms, error_bytes, start_by (unix seconds).
+-- completion inside this call. params: keys, timeout_ms, error_bytes, start_by (the deadline, epoch ms).
 -- nvim_feedkeys with "x" runs the keys the way :normal does: when they run out, an unfinished
 -- command or insert is ended, so the call cannot leave the editor waiting for more keys. A prompt
 -- that still waits (input() does) is interrupted with CTRL-C after timeout_ms: TIMEOUT.

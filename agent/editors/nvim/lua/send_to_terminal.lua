@@ -1,5 +1,5 @@
 -- send_to_terminal: writes text to the job of a terminal buffer (nvim_chan_send to its channel).
--- params: terminal (buffer number, name or nil), text, submit, max_listed, start_by (unix seconds).
+-- params: terminal (buffer number, name or nil), text, submit, max_listed, start_by (the deadline, epoch ms).
 -- A name matches a terminal's buffer name or title (b:term_title) exactly, else as a plain
 -- substring; it must pick out exactly one. Trailing CR/LF are stripped from the text; submit adds
 -- one carriage return (the Enter key). Failures list the terminals, at most max_listed of them.

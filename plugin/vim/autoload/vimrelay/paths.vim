@@ -1,17 +1,11 @@
 " paths: the absolute file paths a tool call addresses, for the agent's permission policy (path
-" rules and never_read). Not a catalog tool: the agent calls it before a call runs.
-" params: tool (a catalog tool name), args (only its buffer, buffers, path, window, all_buffers).
-" Returns {paths: [...]}: each addressed file's absolute name and, when it differs, its real path
-" (resolve(): symlinks resolved). The table of which tool addresses what is in
-" agent/editors/paths.ts; buffer references resolve as the tools resolve them
-" (vimrelay#util#find_by_path), but a reference that names no buffer never fails here: a path
-" counts as itself, a number as nothing.
-
-" Tools whose `buffer` defaults to the current buffer (exec and terminal tools have no `buffer`
-" and act on the current one).
-let s:current_default = ['read_buffer', 'find_and_replace', 'apply_diff', 'substitute', 'undo',
-      \ 'redo', 'save_buffer', 'highlight_range', 'add_virtual_text', 'clear_decorations',
-      \ 'write_buffer', 'run_command', 'send_keys', 'send_to_terminal']
+" rules and never_read); the twin of agent/editors/nvim/lua/paths.lua. Not a catalog tool: the
+" agent calls it before a call runs. params: addressing (agent/editors/tools/tool.ts `Addressing`:
+" buffer, buffer_or_none, window_buffer, current, path, buffers_or_loaded, none) and only the call's
+" buffer, buffers, path and window arguments. Returns {paths: [...]}: each addressed file's
+" absolute name and, when it differs, its real path (resolve(): symlinks resolved). Buffer
+" references resolve as the tools resolve them (vimrelay#util#find_by_path), but a reference that
+" names no buffer never fails here: a path counts as itself, a number as nothing.
 
 function! s:add(out, path) abort
   if type(a:path) != v:t_string || empty(a:path)
@@ -44,20 +38,16 @@ function! s:add_ref(out, ref) abort
   endif
 endfunction
 
-function! vimrelay#paths#get(params) abort
-  let tool = a:params.tool
-  let args = get(a:params, 'args', {})
-  if type(args) != v:t_dict
-    let args = {}
-  endif
+function! vimrelay#paths#run(p) abort
+  let how = get(a:p, 'addressing', '')
   let out = []
-  if tool ==# 'open_file'
-    if type(get(args, 'path', v:null)) == v:t_string
-      call s:add(out, vimrelay#util#absolute(args.path))
+  if how ==# 'path'
+    if type(get(a:p, 'path', v:null)) == v:t_string
+      call s:add(out, vimrelay#util#absolute(a:p.path))
     endif
-  elseif tool ==# 'grep_buffers'
-    if type(get(args, 'buffers', v:null)) == v:t_list
-      for ref in args.buffers
+  elseif how ==# 'buffers_or_loaded'
+    if type(get(a:p, 'buffers', v:null)) == v:t_list
+      for ref in a:p.buffers
         call s:add_ref(out, ref)
       endfor
     else
@@ -65,22 +55,26 @@ function! vimrelay#paths#get(params) abort
         call s:add_buf(out, info.bufnr)
       endfor
     endif
-  elseif tool ==# 'get_diagnostics'
-    call s:add_ref(out, get(args, 'buffer', v:null))
-  elseif tool ==# 'set_cursor'
-    if has_key(args, 'buffer')
-      call s:add_ref(out, args.buffer)
-    elseif type(get(args, 'window', v:null)) == v:t_number
-      call s:add_buf(out, winbufnr(args.window))
+  elseif how ==# 'buffer_or_none'
+    call s:add_ref(out, get(a:p, 'buffer', v:null))
+  elseif how ==# 'window_buffer'
+    if has_key(a:p, 'buffer')
+      call s:add_ref(out, a:p.buffer)
+    elseif type(get(a:p, 'window', v:null)) == v:t_number
+      call s:add_buf(out, winbufnr(a:p.window))
     else
       call s:add_buf(out, bufnr('%'))
     endif
-  elseif index(s:current_default, tool) >= 0 && !(tool ==# 'clear_decorations' && get(args, 'all_buffers', v:false) is v:true)
-    if has_key(args, 'buffer')
-      call s:add_ref(out, args.buffer)
+  elseif how ==# 'buffer'
+    if has_key(a:p, 'buffer')
+      call s:add_ref(out, a:p.buffer)
     else
       call s:add_buf(out, bufnr('%'))
     endif
+  elseif how ==# 'current'
+    call s:add_buf(out, bufnr('%'))
+  elseif how !=# 'none'
+    call vimrelay#util#fail('INVALID_ARGUMENT', 'paths: unknown addressing ' . string(how) . '.')
   endif
   return {'paths': out}
 endfunction

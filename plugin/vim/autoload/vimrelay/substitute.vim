@@ -8,7 +8,7 @@
 " with the n flag counts the matches exactly (its \= expression only counts, in the sandbox); then
 " the real :s runs, as one undo step, even when the count is 0, so that Vim's "last substitute
 " string" (for the user's & and :&&) is the replacement, not the counter. Both run in a hidden popup
-" window showing the buffer, without folds (hidden.vim), so no window's view changes and closed folds cannot
+" window showing the buffer, without folds (util/hidden.vim), so no window's view changes and closed folds cannot
 " widen the range; 'gdefault', 'edcompatible' and 'magic' are neutralized for the call.
 
 " Candidate delimiters of the replacement: single-byte, not alphanumeric, '\', '"' or '|' (:h :s).
@@ -74,10 +74,10 @@ function! vimrelay#substitute#run(p) abort
   let failure = ''
   try
     call setreg('/', a:p.pattern)
-    call vimrelay#hidden#execute(b, 'silent keeppatterns ' . range . 's//\=map(g:vimrelay_substitute_count, "v:val + 1")/' . flags . 'n')
+    call vimrelay#util#hidden#execute(b, 'silent keeppatterns ' . range . 's//\=map(g:vimrelay_substitute_count, "v:val + 1")/' . flags . 'n')
     call vimrelay#util#break_undo(b)
     try
-      call vimrelay#hidden#execute(b, 'silent keeppatterns ' . range . 's' . d . d . replacement . d . flags)
+      call vimrelay#util#hidden#execute(b, 'silent keeppatterns ' . range . 's' . d . d . replacement . d . flags)
     catch /^vimrelay-fail$/
       throw v:exception
     catch

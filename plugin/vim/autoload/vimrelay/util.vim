@@ -142,3 +142,39 @@ endfunction
 function! vimrelay#util#char_col(line, col) abort
   return strchars(strpart(a:line, 0, a:col - 1)) + 1
 endfunction
+
+" The window summary get_state_brief and get_state give: cursor (in characters) and context lines.
+function! vimrelay#util#window_view(win, role, p) abort
+  let b = winbufnr(a:win)
+  let pos = getcurpos(a:win)
+  let line = pos[1]
+  let first = max([1, line - a:p.context_lines])
+  let lines = getbufline(b, first, line + a:p.context_lines)
+  let current = get(lines, line - first, '')
+  let any_cut = v:false
+  let cut = []
+  for l in lines
+    let c = vimrelay#util#cut(l, a:p.context_line_bytes)
+    let any_cut = any_cut || c !=# l
+    call add(cut, c)
+  endfor
+  return {'win': a:win, 'role': a:role, 'buf': b, 'path': vimrelay#util#buf_path(b),
+        \ 'cursor': {'line': line, 'col': vimrelay#util#char_col(current, pos[2])},
+        \ 'context': {'start_line': first, 'lines': cut, 'lines_cut': any_cut ? v:true : v:false}}
+endfunction
+
+" The wall clock in epoch milliseconds: reltime() with no argument is gettimeofday() on Unix, the
+" clock the agent reads on the same machine.
+function! vimrelay#util#now_ms() abort
+  return reltimefloat(reltime()) * 1000.0
+endfunction
+
+" Fails with TIMEOUT, doing nothing, when the call starts after `start_by` (the call's deadline,
+" epoch milliseconds), as util.lua's M.check_start_by: the caller has been answered TIMEOUT
+" already. Used by the tools that must not act behind its back (commands, keys, terminal, save).
+function! vimrelay#util#check_start_by(start_by) abort
+  if a:start_by isnot v:null && vimrelay#util#now_ms() > a:start_by
+    call vimrelay#util#fail('TIMEOUT', 'The editor could only start this call after its deadline had passed, so nothing was done.',
+          \ {'hint': 'The editor was busy or waiting on a prompt. Once get_state_brief answers, retry if the call is still wanted.'})
+  endif
+endfunction

@@ -1,0 +1,139 @@
+/**
+ * Runs the calls that reach this agent, from the relay (relay/connection.ts) and from local mode
+ * (local/forward.ts) alike. The agent is the last line of defence (ARCHITECTURE.md "Trust
+ * boundaries"): it validates arguments again, treats the token's scopes as an upper bound, applies
+ * the user's policy (policy/enforce.ts: allow, ask in the editor, or deny) before the tool runs,
+ * and never applies one call id twice — a repeated id gets the remembered outcome, or nothing while
+ * the first is still running. Only the outcomes of tools that change something are kept (they are
+ * small: positions, counts, ticks); a repeated read simply reads again, so pages of text are not
+ * held in memory. Editor tools run on the editor the call names, through the tool's record
+ * (editors/tools/); agent-level tools (catalog routing 'agent', e.g. connect_editor; their call
+ * names no editor) run against the editor source itself, and are UNSUPPORTED when the dispatcher
+ * was given a bare lookup. Every call, refused ones included, gets one audit line.
+ */
+import { checkScope, fail, LIMITS, parseArgs, toolByName, type ToolOutcome } from '../../protocol/index.ts';
+import type { AuditDecision } from '../audit/log.ts';
+import { abortedOutcome, CallCancelled, CallDeadline, type CallControl } from '../editors/call.ts';
+import type { EditorSource } from '../editors/editor.ts';
+import { editorTool } from '../editors/tools/index.ts';
+import type { CallGuard, GuardedCall } from '../policy/enforce.ts';
+import { runAgentTool, servesAgentTools, type AgentEditors } from '../agent-tools/index.ts';
+
+/** One call as the agent runs it; the relay's wire `call` message carries exactly these fields. */
+export interface CallRequest {
+  /** Unique per call: a repeated id is never run twice. */
+  readonly id: string;
+  readonly tool: string;
+  /** The agent's own id of the editor; '' for an agent-level tool. */
+  readonly editor: string;
+  readonly args: Record<string, unknown>;
+  /** The client token's scopes: an upper bound. */
+  readonly scopes: readonly string[];
+  /** Who asks, for prompts and the audit log. */
+  readonly client: string;
+  /** How long the call may take from now (ms). */
+  readonly deadline_ms: number;
+}
+
+/** The editors a dispatcher runs calls on: a lookup, or the whole source (for agent-level tools too). */
+export type DispatcherEditors = Pick<EditorSource, 'get'> | (Pick<EditorSource, 'get'> & AgentEditors);
+
+export class Dispatcher {
+  readonly #editors: DispatcherEditors;
+  readonly #guard: CallGuard;
+  readonly #running = new Map<string, AbortController>();
+  /** Outcomes of completed mutating calls by id, oldest first (Map keeps insertion order), bounded. */
+  readonly #done = new Map<string, ToolOutcome>();
+
+  constructor(editors: DispatcherEditors, guard: CallGuard) {
+    this.#editors = editors;
+    this.#guard = guard;
+  }
+
+  /**
+   * The outcome of `call`, or undefined when the same id is already running. The id is registered
+   * before the first await, so a `cancel` from the moment this returns reaches it.
+   */
+  async handle(call: CallRequest): Promise<ToolOutcome | undefined> {
+    const remembered = this.#done.get(call.id);
+    if (remembered) return remembered;
+    if (this.#running.has(call.id)) return undefined;
+    const controller = new AbortController();
+    this.#running.set(call.id, controller);
+    const control: CallControl = { signal: controller.signal, deadline: Date.now() + call.deadline_ms };
+    const timer = setTimeout(() => controller.abort(new CallDeadline()), call.deadline_ms);
+    const startedAt = Date.now();
+    const audit = { decision: 'none' as AuditDecision };
+    try {
+      const outcome = await this.#run(call, control, audit);
+      this.#guard.record({ client: call.client, editor: call.editor, tool: call.tool, args: call.args, decision: audit.decision, outcome, startedAt });
+      if (!toolByName(call.tool)?.annotations.readOnlyHint) this.#remember(call.id, outcome);
+      return outcome;
+    } finally {
+      clearTimeout(timer);
+      this.#running.delete(call.id);
+    }
+  }
+
+  /** Aborts a running call; its outcome becomes CANCELLED (or TIMEOUT past the deadline). */
+  cancel(id: string): void {
+    this.#running.get(id)?.abort(new CallCancelled());
+  }
+
+  /** Aborts every running call, e.g. when the link to the relay drops. */
+  cancelAll(): void {
+    for (const c of this.#running.values()) c.abort(new CallCancelled());
+  }
+
+  /** Runs the call; sets `audit.decision` to how the policy treated it. */
+  async #run(call: CallRequest, control: CallControl, audit: { decision: AuditDecision }): Promise<ToolOutcome> {
+    const spec = toolByName(call.tool);
+    if (!spec) return fail('UNSUPPORTED', `This agent has no tool named ${call.tool}.`, { hint: 'Update the agent (vimrelay) to match the relay.' });
+    // The token's scopes are an upper bound, checked before the policy.
+    const denied = checkScope(spec, call.scopes);
+    if (denied) {
+      audit.decision = 'scope';
+      return denied;
+    }
+    const parsed = parseArgs(spec, call.args);
+    if (!parsed.ok) return parsed.outcome;
+    const args = parsed.args;
+    let run: () => Promise<ToolOutcome>;
+    let target: GuardedCall['target'] = null;
+    if (spec.routing === 'agent') {
+      const agentEditors = this.#editors;
+      if (!servesAgentTools(agentEditors)) return fail('UNSUPPORTED', `This agent does not serve ${spec.name}.`);
+      run = () => runAgentTool(spec.name, agentEditors, args, control.signal);
+    } else {
+      const tool = editorTool(spec.name);
+      if (!tool) return fail('UNSUPPORTED', `This agent cannot run ${spec.name} in an editor.`, { hint: 'Update the agent (vimrelay) to match the relay.' });
+      const editor = this.#editors.get(call.editor);
+      if (!editor) return fail('EDITOR_OFFLINE', `Editor ${call.editor} is no longer attached to this agent.`);
+      target = { editor, tool };
+      run = () => editor.run(tool, args, control);
+    }
+    const verdict = await this.#guard.check({ client: call.client, spec, args, target, control });
+    audit.decision = verdict.decision;
+    const { signal } = control;
+    // Aborted while the guard waited on the editor: CANCELLED or TIMEOUT as for the tool itself
+    // (and not started), except that a prompt nobody answered in time keeps its own denial.
+    if (signal.aborted && (signal.reason instanceof CallCancelled || verdict.decision !== 'ask:timeout')) return abortedOutcome(signal, spec.timeoutHint);
+    if (verdict.refusal) return verdict.refusal;
+    const after = verdict.after;
+    const running = after ? run().then((outcome) => after(outcome, control)) : run();
+    const aborted = new Promise<ToolOutcome>((resolve) => {
+      const onAbort = (): void => resolve(abortedOutcome(signal, spec.timeoutHint));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    return Promise.race([running, aborted]);
+  }
+
+  #remember(id: string, outcome: ToolOutcome): void {
+    this.#done.set(id, outcome);
+    if (this.#done.size > LIMITS.rememberedCallIds) {
+      const oldest = this.#done.keys().next().value;
+      if (oldest !== undefined) this.#done.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,361 @@
+-- vimrelay's helpers, shared by every tool: failures, text, buffers, result budgets, state views,
+-- columns and decorations, commands and running inside a buffer. Installed by core.lua before the
+-- tools, into the same table: `...` is that table (M). Nothing here runs on its own.
+-- Works on Neovim 0.7 and newer: features are detected, nothing here depends on a version.
+local M = ...
+
+local api = vim.api
+local uv = vim.uv or vim.loop
+
+-- Failures ----------------------------------------------------------------------------------------
+
+local Failure = {}
+
+--- Whether `e` (an error value) is a tool failure raised by M.fail.
+function M.is_failure(e)
+  return getmetatable(e) == Failure
+end
+
+--- Aborts the running tool with a tool error: `code` is a protocol error code, `details` extra keys
+--- of the error body (e.g. hint, current_changedtick).
+function M.fail(code, message, details)
+  local e = details or {}
+  e.code = code
+  e.message = message
+  error(setmetatable(e, Failure), 0)
+end
+
+-- Text --------------------------------------------------------------------------------------------
+
+--- Number of characters (code points) in a UTF-8 string: its bytes that are not continuation
+--- bytes. Done by hand because vim.str_utfindex changed its signature in Neovim 0.11.
+function M.char_len(s)
+  local _, n = s:gsub('[^\128-\191]', '')
+  return n
+end
+
+--- Splits text on "\n" (plain); "a\n" gives {"a", ""}.
+function M.split_lines(text)
+  local lines, init = {}, 1
+  while true do
+    local nl = text:find('\n', init, true)
+    if not nl then
+      lines[#lines + 1] = text:sub(init)
+      return lines
+    end
+    lines[#lines + 1] = text:sub(init, nl - 1)
+    init = nl + 1
+  end
+end
+
+-- Buffers -----------------------------------------------------------------------------------------
+
+--- `p` as an absolute, simplified path without a trailing slash; relative paths are taken from
+--- `cwd` (default: the editor's cwd).
+function M.absolute(p, cwd)
+  if p:sub(1, 1) ~= '/' then
+    p = (cwd or vim.fn.getcwd()) .. '/' .. p
+  end
+  p = vim.fn.simplify(p)
+  if #p > 1 and p:sub(-1) == '/' then
+    p = p:sub(1, -2)
+  end
+  return p
+end
+
+-- Buffer types whose name is not a file path.
+local NOT_A_FILE = { terminal = true, quickfix = true, prompt = true, nofile = true }
+
+--- The absolute path of a buffer's file, or vim.NIL when it has none.
+function M.buf_path(b)
+  local name = api.nvim_buf_get_name(b)
+  if name == '' or NOT_A_FILE[vim.bo[b].buftype] then
+    return vim.NIL
+  end
+  return name
+end
+
+--- The buffer whose name is the path `p` (absolute, or relative to the cwd), comparing normalized
+--- absolute names first and real paths (symlinks resolved) second. Returns nil and the absolute
+--- path when no buffer has it.
+function M.find_by_path(p)
+  local cwd = vim.fn.getcwd()
+  local target = M.absolute(p, cwd)
+  local bufs = api.nvim_list_bufs()
+  for _, b in ipairs(bufs) do
+    local name = api.nvim_buf_get_name(b)
+    if name ~= '' and M.absolute(name, cwd) == target then
+      return b
+    end
+  end
+  local real = uv.fs_realpath(target)
+  if real then
+    for _, b in ipairs(bufs) do
+      local name = api.nvim_buf_get_name(b)
+      if name ~= '' and uv.fs_realpath(name) == real then
+        return b
+      end
+    end
+  end
+  return nil, target
+end
+
+--- The buffer a tool argument names: nil = the current buffer, a number, or a path.
+--- Fails with BUFFER_NOT_FOUND.
+function M.resolve(ref)
+  if ref == nil then
+    return api.nvim_get_current_buf()
+  end
+  if type(ref) == 'number' then
+    if not api.nvim_buf_is_valid(ref) then
+      M.fail('BUFFER_NOT_FOUND', 'There is no buffer number ' .. ref .. '.')
+    end
+    return ref
+  end
+  local b, target = M.find_by_path(ref)
+  if not b then
+    M.fail('BUFFER_NOT_FOUND', 'No buffer has the path ' .. target .. '.', {
+      path = target,
+      hint = 'Open the file in the editor first, or call get_state_brief and pass a buffer number or path it lists.',
+    })
+  end
+  return b
+end
+
+--- Loads a buffer that exists but is not loaded (reads its file; never prompts about swap files).
+function M.ensure_loaded(b)
+  if not api.nvim_buf_is_loaded(b) then
+    vim.fn.bufload(b)
+  end
+end
+
+--- Fails with STALE_CHANGEDTICK when `expected` is given and differs from the buffer's changedtick.
+function M.check_tick(b, expected)
+  local tick = api.nvim_buf_get_changedtick(b)
+  if expected ~= nil and expected ~= tick then
+    M.fail('STALE_CHANGEDTICK', 'The buffer changed: its changedtick is ' .. tick .. ', not ' .. expected .. '. Nothing was changed.', {
+      current_changedtick = tick,
+    })
+  end
+  return tick
+end
+
+--- Closes the buffer's current undo block. Called before and after an edit, so that the edit is an
+--- undo step of its own: it joins neither the insert the user may be in the middle of, nor a change
+--- made right after it by another API client. Setting 'undolevels', even to its own value, syncs
+--- undo (:h undo-break); the local value is written back unchanged.
+function M.break_undo(b)
+  vim.bo[b].undolevels = vim.bo[b].undolevels
+end
+
+-- Results: sizes, cut text, positions --------------------------------------------------------------
+
+--- `s` cut to at most `max` bytes without splitting a character; second result: whether it was cut.
+function M.cut(s, max)
+  if #s <= max then
+    return s, false
+  end
+  local stop = max
+  -- Back off from continuation bytes (0x80-0xBF) to the start of the character at max + 1.
+  while stop > 0 and s:byte(stop + 1) >= 0x80 and s:byte(stop + 1) < 0xC0 do
+    stop = stop - 1
+  end
+  return s:sub(1, stop), true
+end
+
+--- The 1-based column, in characters, of the 0-based byte offset `byte` in `line`.
+function M.char_col(line, byte)
+  return M.char_len(line:sub(1, byte)) + 1
+end
+
+--- A byte budget for one result, counted as the JSON text of its items (a slight overestimate of
+--- what the agent sends: cjson also escapes "/"). `take(item)` adds the item and returns true when
+--- it still fits, else returns false and adds nothing; `take(item, true)` adds it regardless (for
+--- what a result cannot leave out).
+function M.budget(max_bytes)
+  local used = 0
+  local self = {}
+  function self.take(item, force)
+    local n = #vim.json.encode(item) + 1
+    if used + n > max_bytes and not force then
+      return false
+    end
+    used = used + n
+    return true
+  end
+  return self
+end
+
+-- State: what get_state_brief and get_state say about a buffer or a window ------------------------
+
+--- Number, path, name, flags, line count and changedtick of a buffer (the last two null when it is
+--- not loaded).
+function M.buffer_summary(b)
+  local loaded = api.nvim_buf_is_loaded(b)
+  return {
+    buf = b,
+    path = M.buf_path(b),
+    name = vim.fn.bufname(b),
+    listed = vim.bo[b].buflisted,
+    loaded = loaded,
+    modified = vim.bo[b].modified,
+    buftype = vim.bo[b].buftype,
+    filetype = vim.bo[b].filetype,
+    line_count = loaded and api.nvim_buf_line_count(b) or vim.NIL,
+    changedtick = loaded and api.nvim_buf_get_changedtick(b) or vim.NIL,
+  }
+end
+
+--- A window with its buffer, cursor (column in characters) and `context_lines` lines of context
+--- each side of the cursor, each cut to `line_bytes` bytes (`lines_cut` says whether any was).
+function M.window_view(win, role, context_lines, line_bytes)
+  local b = api.nvim_win_get_buf(win)
+  local cursor = api.nvim_win_get_cursor(win)
+  local line, byte = cursor[1], cursor[2]
+  local first = math.max(1, line - context_lines)
+  local lines = api.nvim_buf_get_lines(b, first - 1, line + context_lines, false)
+  local current = lines[line - first + 1] or ''
+  local any_cut = false
+  for i, l in ipairs(lines) do
+    local was_cut
+    lines[i], was_cut = M.cut(l, line_bytes)
+    any_cut = any_cut or was_cut
+  end
+  return {
+    win = win,
+    role = role,
+    buf = b,
+    path = M.buf_path(b),
+    cursor = { line = line, col = M.char_col(current, byte) },
+    context = { start_line = first, lines = lines, lines_cut = any_cut },
+  }
+end
+
+-- Columns and decorations: set_cursor, highlight_range, add_virtual_text, clear_decorations ------
+
+--- The 0-based byte offset in `line` of its 1-based character column `col`; #line when `col` is
+--- past the last character (the inverse of M.char_col).
+function M.col_byte(line, col)
+  local n = 0
+  for i = 1, #line do
+    local c = line:byte(i)
+    if c < 0x80 or c >= 0xC0 then
+      n = n + 1
+      if n == col then
+        return i - 1
+      end
+    end
+  end
+  return #line
+end
+
+--- The namespace of vimrelay's decorations: each is one extmark in it, carrying `hl_group`,
+--- `virt_text` or `virt_lines` in a VimRelay<Color> group (see M.decoration_color). Only this
+--- namespace is ever cleared.
+M.decoration_ns = api.nvim_create_namespace('vimrelay')
+
+-- Decoration color -> the standard group its VimRelay<Color> group links to. All exist in Neovim
+-- 0.7 except DiagnosticOk (newer), for which success falls back to MoreMsg (green by default).
+local DECORATION_LINKS = {
+  info = 'DiagnosticInfo',
+  hint = 'DiagnosticHint',
+  success = 'DiagnosticOk',
+  warning = 'DiagnosticWarn',
+  error = 'DiagnosticError',
+}
+
+--- The highlight group of a decoration color ('warning' -> 'VimRelayWarning'), defined as a default
+--- link: a user's own definition of the group wins, and :colorscheme (:hi clear) keeps the link.
+function M.decoration_group(color)
+  local link = assert(DECORATION_LINKS[color], 'unknown decoration color')
+  if vim.fn.hlexists(link) == 0 then
+    link = 'MoreMsg'
+  end
+  local group = 'VimRelay' .. color:sub(1, 1):upper() .. color:sub(2)
+  api.nvim_set_hl(0, group, { link = link, default = true })
+  return group
+end
+
+--- The decoration color of a highlight group ('VimRelayWarning' -> 'warning'), or nil when the
+--- group is not one of ours.
+function M.decoration_color(group)
+  local name = type(group) == 'string' and group:match('^VimRelay(%u%l+)$')
+  local color = name and name:lower()
+  return color and DECORATION_LINKS[color] and color or nil
+end
+
+-- Commands, keys and terminals: run_command, send_keys, send_to_terminal -----------------------
+
+--- The wall clock in epoch milliseconds (gettimeofday: the agent's clock, on the same machine).
+function M.now_ms()
+  local sec, usec = uv.gettimeofday()
+  return sec * 1000 + math.floor(usec / 1000)
+end
+
+--- Fails with TIMEOUT, doing nothing, when the editor starts the call after `start_by` (the call's
+--- deadline, epoch milliseconds): it was held up (busy, or at a prompt) past the deadline, the
+--- caller has been answered TIMEOUT already, and a command, keystrokes or a save must not run
+--- behind its back now.
+function M.check_start_by(start_by)
+  if start_by ~= nil and M.now_ms() > start_by then
+    M.fail('TIMEOUT', 'The editor could only start this call after its deadline had passed, so nothing was done.', {
+      hint = 'The editor was busy or waiting on a prompt. Once get_state_brief answers, retry if the call is still wanted.',
+    })
+  end
+end
+
+--- Calls fn(...) and interrupts it with CTRL-C when it still runs after `timeout_ms`: a timer fires
+--- whenever the event loop runs (a prompt waiting for a key, :sleep, a Vimscript loop's break
+--- check) and types CTRL-C, which sets got_int as the user's own CTRL-C would. `on_interrupt` runs
+--- in the timer's fast context, before the CTRL-C: it may note state, not call the API. Returns
+--- whether it interrupted, then pcall's first two results.
+function M.with_interrupt(timeout_ms, on_interrupt, fn, ...)
+  local interrupted = false
+  local timer = uv.new_timer()
+  timer:start(timeout_ms, 0, function()
+    interrupted = true
+    on_interrupt()
+    api.nvim_input('<C-c>')
+  end)
+  local ok, result = pcall(fn, ...)
+  timer:stop()
+  timer:close()
+  return interrupted, ok, result
+end
+
+-- Running inside a buffer: substitute, undo, redo, save_buffer --------------------------------------
+
+-- The namespace of the extmark that carries a window's cursor through M.in_buffer's edit.
+local cursor_ns = api.nvim_create_namespace('vimrelay_cursor')
+
+--- Runs fn() with `b` as the current buffer (nvim_buf_call: in the current window when it shows
+--- b, else in a window of the current tab that does, else in a hidden autocmd window) and returns
+--- its result. With `keep_view`, that window's cursor and view are put back afterwards, following
+--- the text the cursor was on through the edit (an extmark tracks it). Errors, M.fail's included,
+--- reach the caller intact (nvim_buf_call itself would turn them into strings).
+function M.in_buffer(b, keep_view, fn)
+  local ok, result
+  api.nvim_buf_call(b, function()
+    local view, mark
+    if keep_view then
+      view = vim.fn.winsaveview()
+      local line = api.nvim_buf_get_lines(b, view.lnum - 1, view.lnum, false)[1] or ''
+      mark = api.nvim_buf_set_extmark(b, cursor_ns, view.lnum - 1, math.min(view.col, #line), {})
+    end
+    ok, result = pcall(fn)
+    if view then
+      local pos = api.nvim_buf_get_extmark_by_id(b, cursor_ns, mark, {})
+      api.nvim_buf_del_extmark(b, cursor_ns, mark)
+      if pos[1] then
+        view.topline = math.max(1, view.topline + pos[1] + 1 - view.lnum)
+        view.lnum, view.col = pos[1] + 1, pos[2]
+      end
+      vim.fn.winrestview(view)
+    end
+  end)
+  if not ok then
+    error(result, 0)
+  end
+  return result
+end
+

@@ -1,0 +1,20 @@
+/** find_and_replace (lua/find_and_replace.lua, vimrelay/find_and_replace.vim): one exact match, one undo step. */
+import { findAndReplace, LIMITS } from '../../../protocol/index.ts';
+import { bufferName, prefixed } from './describe.ts';
+import { defineEditorTool } from './tool.ts';
+
+/** Lists at most LIMITS.maxMatchesReported match positions when old_text is not unique. */
+export const findAndReplaceTool = defineEditorTool({
+  spec: findAndReplace,
+  impl: 'find_and_replace',
+  params: (args) => ({
+    buffer: args.buffer,
+    old_text: args.old_text,
+    new_text: args.new_text,
+    expected_changedtick: args.expected_changedtick,
+    max_matches: LIMITS.maxMatchesReported,
+  }),
+  addresses: 'buffer',
+  neverRead: { refuses: true },
+  preview: (args) => [`in ${bufferName(args.buffer)}:`, ...prefixed('- ', args.old_text), ...prefixed('+ ', args.new_text)],
+});

@@ -1,0 +1,109 @@
+/**
+ * What the agent knows about one editor tool of the catalog, as ONE record per tool
+ * (`agent/editors/tools/<tool>.ts`; ARCHITECTURE.md "Adding a tool"). Both editor adapters run
+ * a tool from its record, and the permission policy reads the same record to learn which files a
+ * call addresses, whether never_read refuses it or filters its result, and what its prompt shows.
+ * Nothing else keys a table by a tool's name.
+ *
+ * The editor side of a tool is one pair of twin files named after `impl`:
+ * `agent/editors/nvim/lua/<impl>.lua` (Neovim) and `plugin/vim/autoload/vimrelay/<impl>.vim`
+ * (Vim, function `vimrelay#<impl>#run`). Both take the same parameters, built here from the
+ * validated arguments with every default and cap filled in from protocol/limits.ts, so that the
+ * editor code never hard-codes one.
+ */
+import type { ToolInput, ToolSpec } from '../../../protocol/index.ts';
+import type { CallControl } from '../call.ts';
+
+/**
+ * Which files a call addresses, as both editors resolve them (lua/paths.lua, vimrelay/paths.vim):
+ * - `buffer`: the `buffer` argument, else the current buffer;
+ * - `buffer_or_none`: the `buffer` argument, else none;
+ * - `window_buffer`: the `buffer` argument, else the buffer the `window` argument (else the current
+ *   window) shows;
+ * - `current`: the current buffer (commands, keys and terminal text act on it);
+ * - `path`: the `path` argument;
+ * - `buffers_or_loaded`: each of the `buffers` argument, else every loaded buffer;
+ * - `none`.
+ * A reference that names no buffer counts as the absolute path it names (relative to the editor's
+ * cwd); a buffer number that names none, and buffers that are not files (terminal, quickfix,
+ * nofile, prompt), count as nothing. Each file counts with its absolute name and its real path.
+ */
+export const ADDRESSING = ['buffer', 'buffer_or_none', 'window_buffer', 'current', 'path', 'buffers_or_loaded', 'none'] as const;
+export type Addressing = (typeof ADDRESSING)[number];
+
+/** The only arguments the editors' `paths` function reads (text and diffs never cross for it). */
+export const ADDRESSING_ARGS = ['buffer', 'buffers', 'path', 'window'] as const;
+
+/**
+ * How never_read filters a result that can show text of never_read buffers (policy/never-read.ts):
+ * `grep_hits` drops their hits (and searches on past them), `window_context` empties the context
+ * lines of windows showing them, `diagnostics` drops their diagnostics, `command_output` replaces
+ * output lines that show their lines.
+ */
+export type NeverReadFilter = 'grep_hits' | 'window_context' | 'diagnostics' | 'command_output';
+
+/** What never_read does with a call of the tool. */
+export interface NeverReadRule {
+  /**
+   * Whether the call is refused when a file it addresses is never_read: tools that return or change
+   * a file's content, or act on the current buffer (commands, keys); false for tools that show
+   * nothing of it (open_file, set_cursor, decorations) and for searches over every buffer.
+   */
+  refuses(args: Record<string, unknown>): boolean;
+  /** How its result is filtered before it leaves the agent, when it can show such text. */
+  readonly filter?: NeverReadFilter;
+}
+
+/** One editor tool; see the module header. */
+export interface EditorTool<S extends ToolSpec = ToolSpec> {
+  readonly spec: S;
+  /** The twin files' name: lua/<impl>.lua and autoload/vimrelay/<impl>.vim. */
+  readonly impl: string;
+  /** The editor parameters for arguments validated against `spec.input`, undefined ones left out. */
+  params(args: Record<string, unknown>, call: CallControl): Record<string, unknown>;
+  /** Which files a call with these arguments addresses. */
+  addresses(args: Record<string, unknown>): Addressing;
+  readonly neverRead: NeverReadRule;
+  /**
+   * What the call would do, in lines a person can judge at a prompt: the commands or keys, the
+   * terminal text, the replaced and new text or the diff, the buffer to save, the path to open.
+   * Shown whole; it never reads the editor, so it shows only what the model sent.
+   */
+  preview(args: Record<string, unknown>): string[];
+}
+
+/** A record as written in its file: arguments typed by the tool's input schema. */
+export interface EditorToolDefinition<S extends ToolSpec> {
+  spec: S;
+  impl: string;
+  params(args: ToolInput<S>, call: CallControl): Record<string, unknown>;
+  addresses: Addressing | ((args: ToolInput<S>) => Addressing);
+  neverRead: { refuses: boolean | ((args: ToolInput<S>) => boolean); filter?: NeverReadFilter };
+  preview(args: ToolInput<S>): string[];
+}
+
+/** Defines an editor tool; the casts are sound because every caller passes validated arguments. */
+export function defineEditorTool<S extends ToolSpec>(tool: EditorToolDefinition<S>): EditorTool {
+  const typed = (args: Record<string, unknown>): ToolInput<S> => args as ToolInput<S>;
+  const { addresses, neverRead } = tool;
+  const refuses = neverRead.refuses;
+  return {
+    spec: tool.spec,
+    impl: tool.impl,
+    params: (args, call) => withoutUndefined(tool.params(typed(args), call)),
+    addresses: typeof addresses === 'string' ? () => addresses : (args) => addresses(typed(args)),
+    neverRead: {
+      refuses: typeof refuses === 'boolean' ? () => refuses : (args) => refuses(typed(args)),
+      ...(neverRead.filter === undefined ? {} : { filter: neverRead.filter }),
+    },
+    preview: (args) => tool.preview(typed(args)),
+  };
+}
+
+/**
+ * msgpack sends `undefined` as nil, which Lua receives inside a table as `vim.NIL` (truthy), not
+ * as a missing key; absent parameters must be absent.
+ */
+function withoutUndefined(params: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,125 @@
+// The Neovim adapter itself on a real Neovim: its info and how it stays fresh, unknown tools,
+// exit detection, and calls that can never be answered (killed editor, busy editor + abort).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CallCancelled, controlWithin } from '../../../../agent/editors/call.ts';
+import { NvimEditor } from '../../../../agent/editors/nvim/editor.ts';
+import { fakeSocket, nvimDriver, waitFor, type NvimDriver } from '../../../helpers/editors.ts';
+
+describe('NvimEditor', () => {
+  let f: NvimDriver;
+  beforeAll(async () => {
+    f = await nvimDriver({ files: { 'main.c': 'int main;\n', 'sub/x.txt': 'x\n' }, open: ['main.c'] });
+  });
+  afterAll(() => f.stop());
+
+  it('describes the editor', async () => {
+    const version = await f.nvim.lua<{ major: number; minor: number; patch: number }>('return vim.version()');
+    expect(f.editor.id).toBe(`nvim-${f.nvim.pid}`);
+    expect(f.editor.info()).toEqual({
+      id: `nvim-${f.nvim.pid}`,
+      kind: 'nvim',
+      version: `${version.major}.${version.minor}.${version.patch}`,
+      name: 'work',
+      cwd: f.nvim.cwd,
+      current_file: join(f.nvim.cwd, 'main.c'),
+      pid: f.nvim.pid,
+    });
+  });
+
+  it('follows directory and buffer changes as they happen', async () => {
+    const changes: string[] = [];
+    const off = f.editor.onInfoChange((e) => changes.push(e.info().cwd));
+    await f.nvim.client.command('cd sub | edit x.txt');
+    const info = await waitFor(() => (f.editor.info().current_file?.endsWith('x.txt') ? f.editor.info() : undefined));
+    expect(info).toMatchObject({ cwd: join(f.nvim.cwd, 'sub'), name: 'sub', current_file: join(f.nvim.cwd, 'sub/x.txt') });
+    expect(changes.length).toBeGreaterThan(0);
+    await f.nvim.client.command('enew');
+    await waitFor(() => (f.editor.info().current_file === null ? true : undefined));
+    off();
+    await f.nvim.client.command('cd .. | buffer 1');
+  });
+
+  it('takes its name from g:vimrelay_name on refresh', async () => {
+    await f.nvim.lua('vim.g.vimrelay_name = "my-editor"');
+    await f.editor.refresh(AbortSignal.timeout(5_000));
+    expect(f.editor.info().name).toBe('my-editor');
+  });
+
+  it('answers UNSUPPORTED with a hint for a tool it does not have', async () => {
+    expect(await f.nvim.lua("return __vimrelay.call('no_such_tool', {})")).toMatchObject({
+      ok: false,
+      error: { code: 'UNSUPPORTED', message: expect.stringContaining('no_such_tool') },
+    });
+  });
+
+  it('turns a Lua error into EDITOR_ERROR', async () => {
+    await f.nvim.lua('__vimrelay.tools.read_buffer_saved = __vimrelay.tools.read_buffer; __vimrelay.tools.read_buffer = function() error("boom") end');
+    expect(await f.call('read_buffer', {})).toMatchObject({ ok: false, error: { code: 'EDITOR_ERROR', message: expect.stringContaining('boom') } });
+    await f.nvim.lua('__vimrelay.tools.read_buffer = __vimrelay.tools.read_buffer_saved');
+  });
+
+  it('gives up waiting on a busy editor when the signal aborts', async () => {
+    f.nvim.client.notify('nvim_exec_lua', ['(vim.uv or vim.loop).sleep(1500)', []]);
+    expect(await f.call('read_buffer', {}, controlWithin(100))).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    const controller = new AbortController();
+    const pending = f.call('read_buffer', {}, { signal: controller.signal, deadline: Date.now() + 30_000 });
+    controller.abort(new CallCancelled());
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    expect(await f.call('read_buffer', {})).toMatchObject({ ok: true });
+  });
+});
+
+describe('NvimEditor when the editor goes away', () => {
+  let f: NvimDriver | undefined;
+  afterEach(async () => {
+    await f?.stop();
+    f = undefined;
+  });
+
+  it('answers EDITOR_OFFLINE, not a hang, when nvim is killed mid-call', async () => {
+    f = await nvimDriver();
+    f.nvim.client.notify('nvim_exec_lua', ['(vim.uv or vim.loop).sleep(30000)', []]);
+    const pending = f.call('read_buffer', {});
+    await f.nvim.kill();
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'EDITOR_OFFLINE' } });
+    await f.editor.exited;
+    expect(f.editor.isClosed).toBe(true);
+    expect(await f.call('get_state_brief', {})).toMatchObject({ ok: false, error: { code: 'EDITOR_OFFLINE' } });
+  });
+
+  it('notices a normal exit', async () => {
+    f = await nvimDriver();
+    f.nvim.client.notify('nvim_command', ['qa!']);
+    await f.editor.exited;
+    expect(f.editor.isClosed).toBe(true);
+  });
+
+  it('closes without touching the editor', async () => {
+    f = await nvimDriver();
+    await f.editor.close();
+    expect(await f.call('read_buffer', {})).toMatchObject({ ok: false, error: { code: 'EDITOR_OFFLINE' } });
+    expect(await f.nvim.lua('return vim.fn.getpid()')).toBe(f.nvim.pid);
+  });
+});
+
+describe('NvimEditor.attach', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'vimrelay-fake-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses a socket that does not speak msgpack-RPC, without harming the agent', async () => {
+    const fake = await fakeSocket(join(dir, 'nvim.fake.0'));
+    await expect(NvimEditor.attach(join(dir, 'nvim.fake.0'), { signal: AbortSignal.timeout(5_000) })).rejects.toThrow(/msgpack-RPC/);
+    expect(fake.connections()).toBe(1);
+    await fake.close();
+  });
+
+  it('fails on a missing socket', async () => {
+    await expect(NvimEditor.attach('/nonexistent/nvim.sock', { signal: AbortSignal.timeout(5_000) })).rejects.toThrow();
+  });
+});

@@ -1,0 +1,213 @@
+// The permission prompt (Editor.ask), the same cases on a real Neovim (a floating window, answered
+// with nvim_input: the real keymap path) and a real Vim in Normal mode (a popup, answered with keys
+// typed into its stdin: the real filter path): the prompt shows the client, tool, class, editor,
+// path and preview with the keys; every answer kind comes back (o, a, A, d, q, <Esc>, r with and
+// without a reason; a prompt closed another way is a deny); the deadline takes the prompt down and
+// answers timeout, also while the reason is being typed; two asks on one editor are shown one after the other; a prompt holds up neither
+// tool calls on its own editor nor calls and asks on another editor; the user's window, cursor and
+// mode are as before, in Insert and Visual mode too (the selection comes back).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AskAnswer, AskRequest } from '../../../agent/policy/types.ts';
+import { PROMPT_KEYS } from '../../../agent/editors/prompts.ts';
+import { nvimDriver, type Driver, type DriverOptions } from '../../helpers/editors.ts';
+import { shown, vimNormalDriver } from '../../helpers/prompt-view.ts';
+import { waitFor } from '../../helpers/editors.ts';
+
+const FILES: DriverOptions = { files: { 'notes.txt': 'one\ntwo\nthree\n' }, open: ['notes.txt'] };
+
+function request(preview: string, over: Partial<AskRequest> = {}): AskRequest {
+  return { client: 'claude-desktop', tool: 'run_command', klass: 'exec', editor: 'work', preview, paths: [], ...over };
+}
+
+/** How many prompts (floats, popups) the editor shows. */
+async function prompts(d: Driver): Promise<number> {
+  if (d.kind === 'nvim') {
+    return d.expr<number>("luaeval(\"#vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())\")");
+  }
+  return d.expr<number>('len(popup_list())');
+}
+
+/** Waits for a prompt whose text includes `marker`, and returns its lines. */
+function promptWith(d: Driver, marker: string): Promise<string[]> {
+  return waitFor(async () => {
+    const lines = await shown(d);
+    return lines?.some((l) => l.includes(marker)) ? lines : undefined;
+  }, 10_000, `a prompt showing ${marker}`);
+}
+
+/** Where the user is: window, cursor, mode. */
+const whereabouts = (d: Driver): Promise<unknown> => d.expr('[win_getid(), getpos("."), mode()]');
+
+const noPrompt = (d: Driver): Promise<true> => waitFor(async () => ((await prompts(d)) === 0 ? true : undefined), 10_000, 'the prompt to close');
+
+/** Asks with a long deadline; `answer` types the keys once the prompt shows, and the answer comes back. */
+async function askAndType(d: Driver, keys: string, marker = `keys ${keys}`): Promise<AskAnswer> {
+  const answer = d.editor.ask(request(marker), AbortSignal.timeout(30_000));
+  await promptWith(d, marker);
+  await d.type(keys);
+  return answer;
+}
+
+describe.each([
+  ['Neovim', nvimDriver],
+  ['Vim', vimNormalDriver],
+] as const)('the permission prompt on %s', (_kind, start) => {
+  let d: Driver;
+  let other: Driver;
+  beforeAll(async () => {
+    [d, other] = await Promise.all([start(FILES), start(FILES)]);
+  });
+  afterAll(() => Promise.all([d?.stop(), other?.stop()]));
+
+  it('shows the client, tool, class, editor, paths, preview and keys; o allows once; the user is where they were', async () => {
+    await d.cursor('notes.txt', 2, 1);
+    const before = await whereabouts(d);
+    const answer = d.editor.ask(
+      request(':write\n:echo "héllo"', { tool: 'save_buffer', klass: 'save', paths: ['/home/me/notes.txt'] }),
+      AbortSignal.timeout(30_000),
+    );
+    const lines = await promptWith(d, ':echo "héllo"');
+    expect(lines.slice(0, 3)).toEqual(['vimrelay: claude-desktop asks to run save_buffer (save)', 'editor: work', 'path: /home/me/notes.txt']);
+    expect(lines).toEqual(expect.arrayContaining([...PROMPT_KEYS, ':write', ':echo "héllo"']));
+    await d.type('o');
+    expect(await answer).toEqual({ kind: 'allow_once' });
+    await noPrompt(d);
+    expect(await whereabouts(d)).toEqual(before);
+  });
+
+  it('answers allow_always for this editor (a) or all editors (A), and deny for d, q and <Esc>', async () => {
+    expect(await askAndType(d, 'a')).toEqual({ kind: 'allow_always', scope: 'editor' });
+    expect(await askAndType(d, 'A')).toEqual({ kind: 'allow_always', scope: 'all' });
+    expect(await askAndType(d, 'd')).toEqual({ kind: 'deny' });
+    expect(await askAndType(d, 'q')).toEqual({ kind: 'deny' });
+    expect(await askAndType(d, d.kind === 'nvim' ? '<Esc>' : '\x1b', 'keys Esc')).toEqual({ kind: 'deny' });
+    await noPrompt(d);
+  });
+
+  it('takes a prompt closed some other way (:close in Neovim, popup_close() in Vim) as a deny', async () => {
+    const answer = d.editor.ask(request('closed another way'), AbortSignal.timeout(30_000));
+    await promptWith(d, 'closed another way');
+    if (d.kind === 'nvim') await d.type(':close<CR>');
+    else await d.command('call popup_close(popup_list()[0])');
+    expect(await answer).toEqual({ kind: 'deny' });
+    await noPrompt(d);
+  });
+
+  it('asks for a reason after r and sends it with the deny; an empty reason is a plain deny', async () => {
+    const enter = d.kind === 'nvim' ? '<CR>' : '\r';
+    for (const [typed, expected] of [
+      ['too risky, ünïcode', { kind: 'deny', reason: 'too risky, ünïcode' }],
+      ['', { kind: 'deny' }],
+    ] as const) {
+      const answer = d.editor.ask(request(`reason ${typed}`), AbortSignal.timeout(30_000));
+      await promptWith(d, `reason ${typed}`);
+      await d.type('r');
+      await waitFor(async () => ((await d.expr('mode()')) === 'c' ? true : undefined), 10_000, 'the reason prompt');
+      await d.type(`${typed}${enter}`);
+      expect(await answer).toEqual(expected);
+      await noPrompt(d);
+    }
+    await waitFor(async () => ((await d.expr('mode()')) === 'n' ? true : undefined), 10_000, 'Normal mode');
+  });
+
+  it('at the deadline takes the prompt down and answers timeout, also while the reason is typed', async () => {
+    const before = await whereabouts(d);
+    const deadline = new AbortController();
+    const answer = d.editor.ask(request('deadline'), deadline.signal);
+    await promptWith(d, 'deadline');
+    deadline.abort(new Error('deadline'));
+    expect(await answer).toEqual({ kind: 'timeout' });
+    await noPrompt(d);
+    expect(await whereabouts(d)).toEqual(before);
+
+    const reading = new AbortController();
+    const second = d.editor.ask(request('half-typed'), reading.signal);
+    await promptWith(d, 'half-typed');
+    await d.type('r');
+    await waitFor(async () => ((await d.expr('mode()')) === 'c' ? true : undefined), 10_000, 'the reason prompt');
+    await d.type('not fin');
+    reading.abort(new Error('deadline'));
+    expect(await second).toEqual({ kind: 'timeout' });
+    await noPrompt(d);
+    await waitFor(async () => ((await d.expr('mode()')) === 'n' ? true : undefined), 10_000, 'Normal mode again');
+    expect(await whereabouts(d)).toEqual(before);
+    // An ask whose deadline passed while it waited its turn is never shown.
+    const gone = new AbortController();
+    gone.abort(new Error('deadline'));
+    expect(await d.editor.ask(request('never shown'), gone.signal)).toEqual({ kind: 'timeout' });
+    expect(await prompts(d)).toBe(0);
+  });
+
+  it('shows a second ask on the same editor only once the first is answered', async () => {
+    const first = d.editor.ask(request('first ask'), AbortSignal.timeout(30_000));
+    await promptWith(d, 'first ask');
+    const second = d.editor.ask(request('second ask'), AbortSignal.timeout(30_000));
+    // A round trip after the second ask was made: it is still waiting its turn.
+    await d.ok('get_state_brief');
+    expect(await prompts(d)).toBe(1);
+    expect(await shown(d)).toContain('first ask');
+    await d.type('d');
+    expect(await first).toEqual({ kind: 'deny' });
+    await promptWith(d, 'second ask');
+    expect(await prompts(d)).toBe(1);
+    await d.type('o');
+    expect(await second).toEqual({ kind: 'allow_once' });
+    await noPrompt(d);
+  });
+
+  it('holds up neither tool calls on its editor nor calls and asks on another editor', async () => {
+    const waiting = d.editor.ask(request('left open'), AbortSignal.timeout(30_000));
+    await promptWith(d, 'left open');
+    // Tools on this editor see the user's window and buffer, not the prompt.
+    expect(await d.ok('read_buffer', {})).toMatchObject({ lines: ['one', 'two', 'three'] });
+    expect(await d.ok('set_cursor', { line: 3, col: 2 })).toMatchObject({ cursor: { line: 3, col: 2 } });
+    expect(await shown(d)).toContain('left open');
+    expect(await other.ok('read_buffer', { buffer: 'notes.txt' })).toMatchObject({ lines: ['one', 'two', 'three'] });
+    expect(await askAndType(other, 'o', 'on the other editor')).toEqual({ kind: 'allow_once' });
+    expect(await shown(d)).toContain('left open');
+    await d.type('A');
+    expect(await waiting).toEqual({ kind: 'allow_always', scope: 'all' });
+    await noPrompt(d);
+    // The user is back where the tool left the cursor.
+    expect(await d.expr('[bufname("%"), line("."), col(".")]')).toEqual(['notes.txt', 3, 2]);
+  });
+
+  it('takes its keys in Insert and Visual mode, and gives the user their mode and selection back', async () => {
+    const esc = d.kind === 'nvim' ? '<Esc>' : '\x1b';
+    const modeIs = (m: string): Promise<true> => waitFor(async () => ((await d.expr('mode(1)')) === m ? true : undefined), 10_000, `mode ${m}`);
+    await d.cursor('notes.txt', 1, 0);
+    await d.type('i');
+    await modeIs('i');
+    const inserting = await whereabouts(d);
+    expect(await askAndType(d, 'o', 'in insert mode')).toEqual({ kind: 'allow_once' });
+    await noPrompt(d);
+    expect(await whereabouts(d)).toEqual(inserting);
+    expect(await d.lines(await d.bufnr('notes.txt'))).toEqual(['one', 'two', 'three']);
+    await d.type(esc);
+    await modeIs('n');
+    for (const [i, keys] of ['vjl', 'Vj', '\x16jl'].entries()) {
+      await d.cursor('notes.txt', 1, 0);
+      await d.type(keys);
+      await modeIs(keys[0] ?? '');
+      const selection = await d.expr('[win_getid(), getpos("."), getpos("v"), mode(1)]');
+      expect(await askAndType(d, 'd', `visual #${i}`)).toEqual({ kind: 'deny' });
+      await noPrompt(d);
+      await waitFor(async () => (JSON.stringify(await d.expr('[win_getid(), getpos("."), getpos("v"), mode(1)]')) === JSON.stringify(selection) ? true : undefined), 10_000, 'the selection back');
+      await d.type(esc);
+      await modeIs('n');
+    }
+  });
+
+  it('answers timeout when the editor goes away with a prompt open', async () => {
+    const gone = await start(FILES);
+    try {
+      const answer = gone.editor.ask(request('going away'), AbortSignal.timeout(30_000));
+      await promptWith(gone, 'going away');
+      // The link closes (as when the editor exits); typing into it to quit would answer the prompt.
+      await gone.editor.close();
+      expect(await answer).toEqual({ kind: 'timeout' });
+    } finally {
+      await gone.stop();
+    }
+  });
+});

@@ -1,0 +1,264 @@
+// never_read, the same cases on a real Neovim and on a real Vim: the content of `.env`,
+// `id_ed25519`, `server.pem` and a symlink to `.env` never leaves the agent, wherever it could —
+// read_buffer, grep_buffers (hits and where pages stop), get_state / get_state_brief context,
+// get_diagnostics, run_command and send_keys — and those files are never edited nor saved.
+// open_file is allowed. A never_read list in the policy replaces the defaults. Each call goes
+// through Editor.paths, neverReadBefore, the editor, and the check's `after`, as the guard runs it.
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_SCOPES, LIMITS, type ToolOutcome } from '../../../protocol/index.ts';
+import { DEFAULT_NEVER_READ } from '../../../agent/policy/file.ts';
+import { neverReadBefore, WITHHELD } from '../../../agent/policy/never-read.ts';
+import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
+import { controlWithin } from '../../../agent/editors/call.ts';
+import { testGuard } from '../../helpers/policy.ts';
+import { clearDiagnostics, setDiagnostics, VIM_ALE } from '../../helpers/diagnostics-source.ts';
+import { nvimDriver, validCall, vimDriver, type Driver } from '../../helpers/editors.ts';
+
+const ENV_SECRET = 'API_TOKEN=sk-live-0123456789abcdef';
+const KEY_SECRET = 'TOKEN-PRIVATE-KEY-MATERIAL-XYZ987';
+const PEM_SECRET = 'TOKEN-CERT-SECRET-PEM-555';
+const SECRETS = [ENV_SECRET, 'sk-live-0123456789abcdef', KEY_SECRET, PEM_SECRET];
+const ENV = `# settings\n${ENV_SECRET}\nOTHER_TOKEN=second-secret-value\n`;
+
+interface Hit {
+  buf: number;
+  line: number;
+}
+
+/** The buffer a grep_buffers cursor resumes in. */
+const cursorBuf = (cursor: unknown): number => Number(String(cursor).split(':')[0]);
+
+describe.each([
+  ['Neovim', nvimDriver],
+  ['Vim', vimDriver],
+] as const)('never_read on %s', (_kind, start) => {
+  let d: Driver;
+  const bufs: Record<string, number> = {};
+  /** The buffer number of `name`, looked up once the editor started. */
+  const buf = (name: string): number => {
+    const n = bufs[name];
+    if (n === undefined) throw new Error(`no buffer ${name}`);
+    return n;
+  };
+
+  /** Runs a call as the guard does; the outcome must never show a secret. */
+  const call = async (tool: string, args: Record<string, unknown> = {}, globs: readonly string[] = DEFAULT_NEVER_READ): Promise<ToolOutcome> => {
+    const { record, args: valid } = validCall(tool, args);
+    const control = controlWithin(30_000);
+    const paths = await d.editor.paths(record.addresses(valid), valid, control.signal);
+    const check = await neverReadBefore({ editor: d.editor, tool: record, args: valid, paths, globs }, control);
+    const outcome = check.refusal ?? (await check.after(await d.editor.run(record, valid, control), control));
+    if (globs === DEFAULT_NEVER_READ) for (const s of SECRETS) expect(JSON.stringify(outcome), `${tool} leaks ${s}`).not.toContain(s);
+    return outcome;
+  };
+  const refused = async (tool: string, args: Record<string, unknown> = {}): Promise<string> => {
+    const outcome = await call(tool, args);
+    if (outcome.ok) throw new Error(`${tool} was not refused: ${JSON.stringify(outcome.data)}`);
+    expect(outcome.error.code).toBe('PERMISSION_DENIED');
+    expect(outcome.error.hint).toMatch(/never returned.*never_read in policy\.json/);
+    return outcome.error.message;
+  };
+  const ok = async (tool: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> => {
+    const outcome = await call(tool, args);
+    if (!outcome.ok) throw new Error(`${tool} failed: ${JSON.stringify(outcome.error)}`);
+    return outcome.data;
+  };
+
+  beforeAll(async () => {
+    d = await start({
+      files: {
+        'notes.txt': 'TOKEN in notes\nplain\n',
+        '.env': ENV,
+        id_ed25519: `${KEY_SECRET}\n`,
+        'server.pem': `${PEM_SECRET}\n`,
+        'later.txt': 'TOKEN later\n',
+        '.env.local': 'LOCAL_TOKEN=local-secret-value\n',
+      },
+      open: ['notes.txt', '.env', 'id_ed25519', 'server.pem', 'later.txt'],
+      vimCmds: VIM_ALE,
+    });
+    symlinkSync(join(d.cwd, '.env'), join(d.cwd, 'settings-link'));
+    await d.command('badd settings-link');
+    for (const name of ['notes.txt', '.env', 'id_ed25519', 'server.pem', 'later.txt', 'settings-link']) {
+      bufs[name] = await d.bufnr(name);
+      await d.expr(`bufload(${buf(name)})`);
+    }
+    await d.cursor('notes.txt', 1, 0);
+  });
+  afterAll(() => d.stop());
+
+  it('read_buffer is refused for every never_read file, by path, number, symlink or as the current buffer', async () => {
+    expect(await refused('read_buffer', { buffer: '.env' })).toMatch(/never_read glob "\.env\*"/);
+    expect(await refused('read_buffer', { buffer: 'id_ed25519' })).toMatch(/"id_ed25519\*"/);
+    expect(await refused('read_buffer', { buffer: buf('server.pem') })).toMatch(/"\*\.pem"/);
+    expect(await refused('read_buffer', { buffer: 'settings-link' })).toMatch(/"\.env\*"/);
+    await d.cursor('.env', 1, 0);
+    await refused('read_buffer');
+    await d.cursor('notes.txt', 1, 0);
+    expect((await ok('read_buffer', { buffer: 'notes.txt' })).lines).toEqual(['TOKEN in notes', 'plain']);
+  });
+
+  it('grep_buffers never returns a hit in them, and its pages do not stop where they are', async () => {
+    expect((await ok('grep_buffers', { pattern: 'sk-live' })).hits).toEqual([]);
+    const all = await ok('grep_buffers', { pattern: 'TOKEN' });
+    expect((all.hits as Hit[]).map((h) => [h.buf, h.line])).toEqual([
+      [buf('notes.txt'), 1],
+      [buf('later.txt'), 1],
+    ]);
+    expect(all).toMatchObject({ truncated: false, cursor: null });
+    // One hit a page: the page after notes.txt would stop inside .env; it goes on to later.txt.
+    const first = await ok('grep_buffers', { pattern: 'TOKEN', max_results: 1 });
+    expect((first.hits as Hit[]).map((h) => h.buf)).toEqual([buf('notes.txt')]);
+    expect(first.cursor).toBe(`${buf('later.txt')}:1:0`);
+    const second = await ok('grep_buffers', { pattern: 'TOKEN', max_results: 1, cursor: first.cursor });
+    expect((second.hits as Hit[]).map((h) => h.buf)).toEqual([buf('later.txt')]);
+    expect(second).toMatchObject({ truncated: false, cursor: null });
+    // A pattern found only in never_read buffers ends the search at once, as if it found nothing.
+    expect(await ok('grep_buffers', { pattern: 'SECRET', max_results: 1 })).toMatchObject({ hits: [], truncated: false, cursor: null });
+    expect(await refused('grep_buffers', { pattern: 'TOKEN', buffers: ['notes.txt', '.env'] })).toMatch(/\.env/);
+  });
+
+  it('grep_buffers pages that go on past a never_read buffer stay within the caps and miss no hit', async () => {
+    const long = (tag: string, i: number): string => `BIGHIT ${tag} ${String(i).padStart(4, '0')} ${'x'.repeat(370)}`;
+    const lines = (tag: string, n: number): string => Array.from({ length: n }, (_, i) => long(tag, i)).join('\n') + '\n';
+    writeFileSync(join(d.cwd, 'big-a.txt'), lines('a', 90));
+    writeFileSync(join(d.cwd, '.env.big'), lines('secret', 300));
+    writeFileSync(join(d.cwd, 'zbig.txt'), lines('z', 150));
+    for (const name of ['big-a.txt', '.env.big', 'zbig.txt']) {
+      await d.command(`badd ${name}`);
+      await d.expr(`bufload(bufnr(${JSON.stringify(name)}))`);
+    }
+    const seen: string[] = [];
+    let cursor: unknown = undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const data = await ok('grep_buffers', { pattern: 'BIGHIT', max_results: 500, ...(cursor === undefined ? {} : { cursor }) });
+      expect(Buffer.byteLength(JSON.stringify(data))).toBeLessThanOrEqual(LIMITS.maxResultBytes);
+      for (const h of data.hits as { text: string }[]) seen.push(h.text.slice(0, 17));
+      cursor = data.cursor;
+      if (cursor === null) break;
+      expect(cursorBuf(cursor)).not.toBe(await d.bufnr('.env.big'));
+    }
+    expect(cursor).toBeNull();
+    expect(seen).toEqual([...Array.from({ length: 90 }, (_, i) => long('a', i).slice(0, 17)), ...Array.from({ length: 150 }, (_, i) => long('z', i).slice(0, 17))]);
+    expect(seen.some((t) => t.includes('secret'))).toBe(false);
+    for (const name of ['big-a.txt', '.env.big', 'zbig.txt']) await d.command(`bwipeout! ${await d.bufnr(name)}`);
+  });
+
+  it('get_state and get_state_brief withhold the context of a window showing .env', async () => {
+    await d.cursor('.env', 2, 0);
+    for (const tool of ['get_state_brief', 'get_state']) {
+      const data = await ok(tool);
+      const active = (data.windows as { role: string; path: string; context: { lines: string[] } }[]).find((w) => w.role === 'active');
+      expect(active?.path).toBe(join(d.cwd, '.env'));
+      expect(active?.context.lines).toEqual([]);
+    }
+    await d.cursor('notes.txt', 1, 0);
+    const brief = await ok('get_state_brief');
+    expect((brief.windows as { context: { lines: string[] } }[])[0]?.context.lines).toEqual(['TOKEN in notes', 'plain']);
+    // .env in the alternate window, notes.txt in the active one.
+    await d.command('split');
+    await d.cursor('.env', 2, 0);
+    await d.command('wincmd j');
+    try {
+      for (const tool of ['get_state_brief', 'get_state']) {
+        const windows = (await ok(tool)).windows as { role: string; path: string; context: { lines: string[] } }[];
+        expect(windows.map((w) => [w.role, w.path, w.context.lines.length > 0])).toEqual([
+          ['active', join(d.cwd, 'notes.txt'), true],
+          ['alternate', join(d.cwd, '.env'), false],
+        ]);
+      }
+    } finally {
+      await d.command('only');
+    }
+  });
+
+  it('get_diagnostics drops the diagnostics of never_read buffers and refuses to name one', async () => {
+    await setDiagnostics(d, buf('.env'), 'lint', [{ lnum: 2, col: 0, severity: 1, message: `bad value ${ENV_SECRET}` }]);
+    await setDiagnostics(d, buf('notes.txt'), 'lint', [{ lnum: 1, col: 0, severity: 2, message: 'a note' }]);
+    try {
+      const data = await ok('get_diagnostics');
+      expect((data.diagnostics as { message: string }[]).map((x) => x.message)).toEqual(['a note']);
+      await refused('get_diagnostics', { buffer: '.env' });
+    } finally {
+      await clearDiagnostics(d, [buf('.env'), buf('notes.txt')], ['lint']);
+    }
+  });
+
+  it('run_command and send_keys are refused while .env is the current buffer', async () => {
+    await d.cursor('.env', 1, 0);
+    await refused('run_command', { commands: '%print' });
+    await refused('run_command', { commands: 'echo getline(2)' });
+    await refused('send_keys', { keys: 'ggdG' });
+    await d.cursor('settings-link', 1, 0);
+    await refused('run_command', { commands: '%print' });
+    await d.cursor('notes.txt', 1, 0);
+    expect(await d.lines(buf('.env'))).toEqual(ENV.split('\n').slice(0, -1));
+  });
+
+  it('run_command output that shows a line of a never_read buffer is withheld, the rest kept', async () => {
+    const data = await ok('run_command', {
+      commands: [`echo getbufline(${buf('.env')}, 1, '$')`, 'echo "harmless output"', `echo getbufline(${buf('.env')}, 2)[0][0:12]`],
+    });
+    const outputs = (data.results as { output: string }[]).map((r) => r.output);
+    expect(outputs[0]).toContain(WITHHELD);
+    expect(outputs[1]).toBe('harmless output');
+    expect(outputs[2]).toBe(WITHHELD);
+    // An error message quoting the text is withheld too.
+    const failed = await call('run_command', { commands: `execute getbufline(${buf('id_ed25519')}, 1)[0]` });
+    expect(failed.ok).toBe(false);
+    if (!failed.ok) expect(failed.error.message).toContain(WITHHELD);
+  });
+
+  it('edits and saves of never_read files are refused and change nothing', async () => {
+    const before = await d.tick(buf('.env'));
+    await refused('find_and_replace', { buffer: '.env', old_text: 'sk-live', new_text: 'x' });
+    await refused('write_buffer', { buffer: '.env', text: 'x' });
+    await refused('write_buffer', { buffer: 'new-cert.pem', text: 'x' });
+    await refused('apply_diff', { buffer: '.env', diff: '@@ -1 +1 @@\n-# settings\n+x\n', expected_changedtick: before });
+    await refused('substitute', { buffer: 'settings-link', pattern: 'sk', replacement: 'x' });
+    await refused('undo', { buffer: '.env' });
+    await refused('redo', { buffer: '.env' });
+    await refused('save_buffer', { buffer: 'server.pem' });
+    expect(await d.tick(buf('.env'))).toBe(before);
+    expect(await d.lines(buf('.env'))).toEqual(ENV.split('\n').slice(0, -1));
+    expect(await d.bufnr('new-cert.pem')).toBe(-1);
+    expect(readFileSync(join(d.cwd, '.env'), 'utf8')).toBe(ENV);
+  });
+
+  it('open_file is allowed: it returns no content', async () => {
+    const data = await ok('open_file', { path: '.env.local' });
+    expect(data).toMatchObject({ created: true, exists_on_disk: true, total_lines: 1 });
+    expect(JSON.stringify(data)).not.toContain('local-secret-value');
+  });
+
+  it('applies through the Dispatcher and its CallGuard, and the audit log holds no secret', async () => {
+    const { guard, auditFile } = testGuard();
+    const dispatcher = new Dispatcher({ get: (id) => (id === d.editor.id ? d.editor : undefined) }, guard);
+    let seq = 0;
+    const handle = async (tool: string, args: Record<string, unknown>): Promise<ToolOutcome> => {
+      const outcome = await dispatcher.handle({ id: `nr-${++seq}`, tool, editor: d.editor.id, args, scopes: [...ALL_SCOPES], client: 'test', deadline_ms: 30_000 });
+      if (!outcome) throw new Error('no outcome');
+      for (const s of SECRETS) expect(JSON.stringify(outcome)).not.toContain(s);
+      return outcome;
+    };
+    const read = await handle('read_buffer', { buffer: 'settings-link' });
+    expect(read.ok ? null : read.error.code).toBe('PERMISSION_DENIED');
+    const grep = await handle('grep_buffers', { pattern: 'TOKEN' });
+    expect(grep.ok && (grep.data.hits as Hit[]).map((h) => h.buf)).toEqual([buf('notes.txt'), buf('later.txt')]);
+    const run = await handle('run_command', { commands: `echo getbufline(${buf('server.pem')}, 1)` });
+    expect(run.ok && (run.data.results as { output: string }[])[0]?.output).toBe(WITHHELD);
+    const log = readFileSync(auditFile, 'utf8');
+    expect(log.trim().split('\n')).toHaveLength(3);
+    for (const s of SECRETS) expect(log).not.toContain(s);
+  });
+
+  it('a never_read list in the policy replaces the defaults', async () => {
+    const custom = ['notes.*'];
+    const read = await call('read_buffer', { buffer: '.env' }, custom);
+    expect(read.ok && read.data.lines).toEqual(ENV.split('\n').slice(0, -1));
+    const notes = await call('read_buffer', { buffer: 'notes.txt' }, custom);
+    expect(notes.ok ? null : notes.error.message).toMatch(/never_read glob "notes\.\*"/);
+  });
+});

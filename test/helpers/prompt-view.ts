@@ -1,0 +1,20 @@
+/**
+ * What the tests see of an ask prompt: the text of the one shown (a floating window in Neovim, a
+ * popup in Vim), read from the editor itself; and a Vim driver in Normal mode, where prompts take keys.
+ */
+import { vimDriver, type Driver, type DriverOptions } from './editors.ts';
+
+/** A Vim in Normal mode, keys through a pipe: prompts are answered by typing. */
+export const vimNormalDriver = (options: DriverOptions): Promise<Driver> => vimDriver({ ...options, vimNormal: true });
+
+/** The text of the prompt shown in the editor, or null when none is. */
+export async function shown(d: Driver): Promise<string[] | null> {
+  if (d.kind === 'nvim') {
+    const lua =
+      "(function() for _, w in ipairs(vim.api.nvim_list_wins()) do if vim.api.nvim_win_get_config(w).relative ~= '' then " +
+      'return vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, true) end end return nil end)()';
+    return d.expr<string[] | null>(`luaeval(${JSON.stringify(lua)})`);
+  }
+  const popups = await d.expr<string[][]>("map(popup_list(), 'getbufline(winbufnr(v:val), 1, \"$\")')");
+  return popups[0] ?? null;
+}

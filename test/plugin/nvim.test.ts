@@ -1,0 +1,36 @@
+// plugin/nvim in a real Neovim: :VimRelayName names the editor as the agent reports it,
+// :VimRelayStatus says where it listens, and :checkhealth vimrelay reports.
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ROOT } from '../../scripts/local-relay.ts';
+import { nvimDriver, type NvimDriver } from '../helpers/editors.ts';
+
+let fx: NvimDriver;
+beforeAll(async () => {
+  fx = await nvimDriver({ args: ['--cmd', `set rtp^=${join(ROOT, 'plugin', 'nvim')}`, '--cmd', 'runtime plugin/vimrelay.lua'] });
+});
+afterAll(async () => {
+  await fx?.stop();
+});
+
+it(':VimRelayName names the editor in the agent\'s info, and :VimRelayName! clears it', async () => {
+  expect(fx.editor.info().name).toBe('work');
+  await fx.nvim.client.command('VimRelayName laptop-main');
+  await fx.editor.refresh(AbortSignal.timeout(5_000));
+  expect(fx.editor.info().name).toBe('laptop-main');
+  await fx.nvim.client.command('VimRelayName!');
+  await fx.editor.refresh(AbortSignal.timeout(5_000));
+  expect(fx.editor.info().name).toBe('work');
+});
+
+it(':VimRelayStatus says where the agent can reach the editor', async () => {
+  const out = await fx.nvim.client.request('nvim_exec', ['VimRelayStatus', true]);
+  expect(out).toBe(`vimrelay: discoverable at ${fx.nvim.socket} as work`);
+});
+
+it(':checkhealth vimrelay reports the address and the name', async () => {
+  await fx.nvim.client.command('checkhealth vimrelay');
+  const report = (await fx.nvim.client.request('nvim_buf_get_lines', [0, 0, -1, false])) as string[];
+  expect(report).toContain(`  - OK: listening at ${fx.nvim.socket}: the agent discovers this editor`);
+  expect(report.some((l) => l.includes('named "work"'))).toBe(true);
+});

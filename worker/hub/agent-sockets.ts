@@ -1,0 +1,239 @@
+/**
+ * The agents' WebSockets as the Hub holds them (hibernation API; PROTOCOL.md "Wire protocol"):
+ * the upgrade, after the device JWT is verified (one live socket per device: a newer one closes
+ * the older), each agent message (hello, editors, results, faults), the close of a socket and the
+ * disconnection of a device. It keeps the editor registry in step with the sockets and hands
+ * results and dropped connections to the call table; it never routes a call (call-router.ts does).
+ */
+import {
+  fail,
+  LIMITS,
+  parseAgentMessage,
+  WIRE_VERSION,
+  type AgentMessage,
+  type OnlineDevice,
+  type ToolOutcome,
+} from '../../protocol/index.ts';
+import { bearerToken } from '../../protocol/http/bearer.ts';
+import { describe } from '../auth/claims.ts';
+import type { TokenStore } from '../auth/tokens.ts';
+import { relayOrigin, type Vars } from '../config.ts';
+import { jsonError, unauthorized } from '../http/responses.ts';
+import type { CallTable } from './calls.ts';
+import type { Registry } from './registry.ts';
+import { attachmentOf, CLOSE, closeQuietly, send, type Attachment } from './sockets.ts';
+
+/** The hint of every EDITOR_OFFLINE a dropped link causes. */
+export const OFFLINE_HINT =
+  'The link to the editor dropped during the call, so the call may or may not have been applied. ' +
+  'Call list_editors, then read_buffer to see the current state before retrying an edit; never repeat an edit blindly.';
+
+/** What the sockets need from the Hub that holds them. */
+export interface AgentSocketsDeps {
+  readonly ctx: DurableObjectState;
+  readonly env: Vars;
+  readonly tokens: TokenStore;
+  readonly registry: Registry;
+  readonly calls: CallTable;
+}
+
+export class AgentSockets {
+  readonly #d: AgentSocketsDeps;
+
+  constructor(deps: AgentSocketsDeps) {
+    this.#d = deps;
+    // A restart (deploy, eviction) closes every socket; waking from hibernation keeps them.
+    // Either way, only connections with a live socket may keep editors.
+    const live = new Set<string>();
+    for (const ws of deps.ctx.getWebSockets()) {
+      const a = attachmentOf(ws);
+      if (a) live.add(a.connId);
+    }
+    deps.registry.keepOnly(live);
+  }
+
+  /**
+   * The agent's WebSocket upgrade, forwarded by the `/agent` route. Verifies the device token
+   * before accepting; one live socket per device (a new one closes the older one).
+   */
+  async accept(request: Request): Promise<Response> {
+    if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') {
+      return jsonError(426, 'UPGRADE_REQUIRED', 'Connect with a WebSocket upgrade.', { Upgrade: 'websocket' });
+    }
+    const token = bearerToken(request.headers.get('Authorization'));
+    if (token === null) return unauthorized(null);
+    const { tokens, ctx } = this.#d;
+    const verdict = await tokens.verify(token, 'device', relayOrigin(this.#d.env, request.url), Date.now());
+    if (!verdict.valid) return unauthorized(describe(verdict.reason));
+    const device = verdict.device;
+    if (device === null) return unauthorized(describe('unknown'));
+
+    this.disconnect(device.id, CLOSE.replaced, 'replaced by a newer connection');
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    ctx.acceptWebSocket(server, [device.id]);
+    const attachment: Attachment = {
+      deviceId: device.id,
+      deviceName: device.name,
+      connId: crypto.randomUUID(),
+      greeted: false,
+    };
+    server.serializeAttachment(attachment);
+    tokens.devices.touch(device.id, Date.now());
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** One message from an agent socket. */
+  onMessage(ws: WebSocket, message: string | ArrayBuffer): void {
+    const a = attachmentOf(ws);
+    if (!a) return closeQuietly(ws, CLOSE.protocolError, 'unknown connection');
+    this.#d.tokens.devices.touch(a.deviceId, Date.now());
+    if (typeof message !== 'string') return this.#badMessage(ws, a, 'binary frames are not part of the protocol');
+    if (overWireLimit(message)) {
+      return this.#badMessage(ws, a, `message over ${LIMITS.maxWireMessageBytes} bytes`, message);
+    }
+    const parsed = parseAgentMessage(message);
+    if (parsed.ok) return this.#onAgentMessage(ws, a, parsed.message);
+    // Another wire version may shape its hello differently: say VERSION_MISMATCH, not BAD_MESSAGE.
+    const { type, v } = peek(message);
+    if (type === 'hello' && typeof v === 'number' && v !== WIRE_VERSION) return this.#versionMismatch(ws, v);
+    this.#badMessage(ws, a, parsed.error, message);
+  }
+
+  /**
+   * A socket closed or failed: answer its calls EDITOR_OFFLINE and forget the editors it reported.
+   * A replaced socket may close after its successor said hello; the successor's editors stay.
+   */
+  onEnded(ws: WebSocket): void {
+    const a = attachmentOf(ws);
+    if (!a) return;
+    this.#d.calls.settleConnection(a.connId, fail('EDITOR_OFFLINE', `The connection to device "${a.deviceName}" closed during the call.`, { hint: OFFLINE_HINT }));
+    this.#d.registry.dropConnection(a.deviceId, a.connId);
+  }
+
+  /**
+   * Closes every socket of the device, answering their calls EDITOR_OFFLINE; `beforeClose` may
+   * send a last message. Returns how many were closed.
+   */
+  disconnect(deviceId: string, code: number, reason: string, beforeClose?: (ws: WebSocket) => void): number {
+    let closed = 0;
+    for (const ws of this.#d.ctx.getWebSockets(deviceId)) {
+      const a = attachmentOf(ws);
+      if (!a) continue;
+      this.#d.calls.settleConnection(a.connId, fail('EDITOR_OFFLINE', `The connection to device "${a.deviceName}" was closed (${reason}) during the call.`, { hint: OFFLINE_HINT }));
+      this.#d.registry.dropConnection(deviceId, a.connId);
+      beforeClose?.(ws);
+      closeQuietly(ws, code, reason);
+      closed++;
+    }
+    return closed;
+  }
+
+  /** Devices with a greeted, open agent socket, by name. */
+  onlineDevices(): OnlineDevice[] {
+    const devices = new Map<string, OnlineDevice>();
+    for (const ws of this.#d.ctx.getWebSockets()) {
+      const a = attachmentOf(ws);
+      if (a?.greeted && ws.readyState === WebSocket.READY_STATE_OPEN) devices.set(a.deviceId, { deviceId: a.deviceId, name: a.deviceName });
+    }
+    return [...devices.values()].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  }
+
+  /** The device's greeted, open socket and its attachment, if it has one. */
+  live(deviceId: string): { ws: WebSocket; attachment: Attachment } | undefined {
+    for (const ws of this.#d.ctx.getWebSockets(deviceId)) {
+      const attachment = attachmentOf(ws);
+      if (attachment?.greeted && ws.readyState === WebSocket.READY_STATE_OPEN) return { ws, attachment };
+    }
+    return undefined;
+  }
+
+  /** The socket of connection `connId` of the device, if it is still there. */
+  byConnection(deviceId: string, connId: string): WebSocket | undefined {
+    return this.#d.ctx.getWebSockets(deviceId).find((ws) => attachmentOf(ws)?.connId === connId);
+  }
+
+  /** Devices online now, with the newest heartbeat time (ms) of each; heartbeats do not wake the Hub. */
+  heartbeats(): Map<string, number> {
+    const seen = new Map<string, number>();
+    for (const ws of this.#d.ctx.getWebSockets()) {
+      const a = attachmentOf(ws);
+      if (!a?.greeted || ws.readyState !== WebSocket.READY_STATE_OPEN) continue;
+      const heartbeat = this.#d.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0;
+      seen.set(a.deviceId, Math.max(seen.get(a.deviceId) ?? 0, heartbeat));
+    }
+    return seen;
+  }
+
+  #versionMismatch(ws: WebSocket, v: number): void {
+    send(ws, { type: 'error', code: 'VERSION_MISMATCH', message: `This relay speaks wire version ${WIRE_VERSION}, the agent ${v}.` });
+    closeQuietly(ws, CLOSE.versionMismatch, 'wire version mismatch');
+  }
+
+  #onAgentMessage(ws: WebSocket, a: Attachment, message: AgentMessage): void {
+    const { registry } = this.#d;
+    switch (message.type) {
+      case 'hello': {
+        if (message.v !== WIRE_VERSION) return this.#versionMismatch(ws, message.v);
+        registry.replace(a.deviceId, a.connId, message.editors);
+        ws.serializeAttachment({ ...a, greeted: true } satisfies Attachment);
+        send(ws, { type: 'welcome', v: WIRE_VERSION, device: { id: a.deviceId, name: a.deviceName } });
+        return;
+      }
+      case 'editors':
+        if (!a.greeted) {
+          send(ws, { type: 'error', code: 'BAD_MESSAGE', message: 'Send hello first.' });
+          return closeQuietly(ws, CLOSE.protocolError, 'hello expected');
+        }
+        registry.replace(a.deviceId, a.connId, message.editors);
+        return;
+      case 'result':
+        // A late result (after TIMEOUT or CANCELLED), or one for another connection's call, is dropped.
+        this.#settleFrom(a, message.id, message.outcome);
+        return;
+      case 'error':
+        // The agent reports a fault and closes; onEnded does the cleanup.
+        return;
+    }
+  }
+
+  /**
+   * One message that does not parse. The socket stays open: one bad message (say, from a newer
+   * agent) must not take down the device's other calls; each is refused with BAD_MESSAGE. If it
+   * was recognisably the result of a pending call, that call is answered INTERNAL at once rather
+   * than left to time out.
+   */
+  #badMessage(ws: WebSocket, a: Attachment, error: string, text?: string): void {
+    send(ws, { type: 'error', code: 'BAD_MESSAGE', message: `Message refused: ${error}`.slice(0, 1000) });
+    const { type, id } = text === undefined ? {} : peek(text);
+    if (type === 'result' && typeof id === 'string') {
+      this.#settleFrom(a, id, fail('INTERNAL', 'The agent sent a malformed result for this call.'));
+    }
+  }
+
+  #settleFrom(a: Attachment, id: string, outcome: ToolOutcome): void {
+    const { calls } = this.#d;
+    if (calls.byId(id)?.connId === a.connId) calls.settle(id, outcome);
+  }
+}
+
+/** Whether `text` is over the wire limit in UTF-8 bytes; encodes it only when it could be. */
+function overWireLimit(text: string): boolean {
+  // One UTF-16 code unit is 1 to 3 bytes of UTF-8.
+  if (text.length > LIMITS.maxWireMessageBytes) return true;
+  if (text.length * 3 <= LIMITS.maxWireMessageBytes) return false;
+  return new TextEncoder().encode(text).byteLength > LIMITS.maxWireMessageBytes;
+}
+
+/** A few fields of a message that failed validation, read loosely; empty when it is not a JSON object. */
+function peek(text: string): { type?: unknown; v?: unknown; id?: unknown } {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const { type, v, id } = value as Record<string, unknown>;
+      return { type, v, id };
+    }
+  } catch {
+    // Not JSON at all.
+  }
+  return {};
+}
