@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.wrangler/', 'test-artifacts/', '.tsbuild/'] },
+  { ignores: ['node_modules/', '.wrangler/', 'test-artifacts/', '.tsbuild/', 'dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -18,6 +18,8 @@ export interface AgentOptions {
   guard: CallGuard;
   logger: Logger;
   statusFile: string;
+  /** The directories discovery scans, for the status file. */
+  watching: readonly string[];
 }
 
 export interface RunningAgent {
@@ -39,8 +41,9 @@ export function startAgent(opts: AgentOptions): RunningAgent {
       reason,
       editors: opts.editors.list().map((e) => {
         const i = e.info();
-        return { id: i.id, kind: i.kind, name: i.name, cwd: i.cwd };
+        return { id: i.id, kind: i.kind, name: i.name, cwd: i.cwd, pid: i.pid };
       }),
+      watching: [...opts.watching],
       updated_at: new Date().toISOString(),
     });
 

@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { relayCredentials, saveRelayCredentials } from '../agent/config/credentials.ts';
 import { paths } from '../agent/config/paths.ts';
 import { readOptionalFile, writePrivateFile } from '../agent/config/private-file.ts';
+import { defaultSocketDirs } from '../agent/editors/nvim/discovery.ts';
 import { createEditorSource } from '../agent/editors/source.ts';
 import { createLogger } from '../agent/log.ts';
 import { createDevice, mintToken, tokenIsValid } from '../agent/relay/admin.ts';
@@ -106,8 +107,9 @@ async function main(): Promise<void> {
     });
     const credential = await deviceCredential(relay.url, secret);
     const token = await accessToken(relay.url, secret);
-    const editors = createEditorSource({ logger, vim: true, ...(values['discover-dir'] ? { dirs: values['discover-dir'] } : {}) });
-    agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, editors, guard: openCallGuard(paths()), logger, statusFile: paths().status });
+    const dirs = values['discover-dir'] ?? defaultSocketDirs();
+    const editors = createEditorSource({ logger, vim: true, dirs });
+    agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, editors, guard: openCallGuard(paths()), logger, statusFile: paths().status, watching: dirs });
     void agent.done.then((end) => {
       if (end.rejected) void shutdown(1);
     });

@@ -1,7 +1,12 @@
-/** `vimrelay agent`: serve this machine's editors to the relay until interrupted. */
+/**
+ * `vimrelay agent`: serve this machine's editors to the relay until interrupted. With `--service`
+ * (how the login service runs it, agent/service/units.ts) it exits 0 when retrying cannot help
+ * (the relay refused or revoked the device), so that the service manager does not restart it.
+ */
 import { mkdirSync } from 'node:fs';
 import { defaultRelay, normaliseRelayUrl, relayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
+import { defaultSocketDirs } from '../editors/nvim/discovery.ts';
 import { createEditorSource } from '../editors/source.ts';
 import { createLogger } from '../log.ts';
 import { openCallGuard } from '../policy/setup.ts';
@@ -9,7 +14,7 @@ import { startAgent } from '../run.ts';
 import { vimListenerOption } from './ports.ts';
 import { interrupted } from './signals.ts';
 
-export async function agentCommand(opts: { relay?: string; 'discover-dir'?: string[]; 'vim-port'?: string; verbose?: boolean }): Promise<number> {
+export async function agentCommand(opts: { relay?: string; 'discover-dir'?: string[]; 'vim-port'?: string; verbose?: boolean; service?: boolean }): Promise<number> {
   const stopped = interrupted();
   const p = paths();
   const relay = opts.relay ? normaliseRelayUrl(opts.relay) : defaultRelay(p.credentials);
@@ -25,13 +30,14 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
   const guard = openCallGuard(p);
   mkdirSync(p.stateDir, { recursive: true });
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
-  const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
-  const agent = startAgent({ relayUrl: relay, deviceCredential: credential, editors, guard, logger, statusFile: p.status });
+  const dirs = opts['discover-dir'] ?? defaultSocketDirs();
+  const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), dirs });
+  const agent = startAgent({ relayUrl: relay, deviceCredential: credential, editors, guard, logger, statusFile: p.status, watching: dirs });
   const end = await Promise.race([agent.done, stopped]);
   await agent.stop();
   if (end !== 'interrupted' && end.rejected) {
     process.stderr.write(`vimrelay: ${end.reason}; pair this machine again: vimrelay pair ${relay}\n`);
-    return 1;
+    return opts.service ? 0 : 1;
   }
   return 0;
 }

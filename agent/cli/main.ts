@@ -9,22 +9,17 @@
  *   token   mint a personal access token for an MCP client (owner secret required)
  *   allow, ask, deny  add a rule to the permission policy;  rules  show it
  *   log     show the audit log of calls
+ *   service install, remove or inspect the login service that runs `vimrelay agent`
  * The owner secret is read from $VIMRELAY_OWNER_SECRET, never from the command line (which other
- * users can see in the process list).
+ * users can see in the process list). Each command's module is loaded only when it runs, so that
+ * `vimrelay --help` and the small commands start without loading the editors, the relay link or
+ * the MCP server.
  */
 import { parseArgs } from 'node:util';
-import { agentCommand } from './agent.ts';
-import { devicesCommand } from './devices.ts';
-import { pairCommand } from './pair.ts';
-import { serveCommand } from './serve.ts';
-import { enrollCommand, tokenCommand } from './tokens.ts';
-import { statusCommand } from './status.ts';
-import { ruleCommand, rulesCommand } from './policy.ts';
-import { logCommand } from './log.ts';
 
 const USAGE = `usage: vimrelay <command> [options]
 
-  agent  [--relay URL] [--discover-dir DIR]... [--vim-port N] [--verbose]
+  agent  [--relay URL] [--discover-dir DIR]... [--vim-port N] [--verbose] [--service]
          Connect to the relay and serve every Neovim and Vim on this machine. Vims connect
          on 127.0.0.1:N (default: a free port, written to $XDG_STATE_HOME/vimrelay/vim-port).
   serve  --stdio | --http [--port N]  [--discover-dir DIR]... [--vim-port N] [--verbose]
@@ -47,6 +42,9 @@ const USAGE = `usage: vimrelay <command> [options]
   rules  Show the policy: the defaults, the rules in order, and the never_read globs.
   log    [-n N]
          Show the last N calls from the audit log ($XDG_STATE_HOME/vimrelay/audit.log).
+  service install|uninstall|status [--relay URL]
+         Keep \`vimrelay agent\` running at login (a systemd user service on Linux, a
+         launchd agent on macOS), and say whether it runs and is connected.
 
 Environment: VIMRELAY_OWNER_SECRET (devices, enroll, token), XDG_CONFIG_HOME, XDG_STATE_HOME.
 `;
@@ -56,17 +54,18 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'agent':
-        return await agentCommand(parseArgs({
+        return await (await import('./agent.ts')).agentCommand(parseArgs({
           args: rest,
           options: {
             relay: { type: 'string' },
             'discover-dir': { type: 'string', multiple: true },
             'vim-port': { type: 'string' },
             verbose: { type: 'boolean', default: false },
+            service: { type: 'boolean', default: false },
           },
         }).values);
       case 'serve':
-        return await serveCommand(parseArgs({
+        return await (await import('./serve.ts')).serveCommand(parseArgs({
           args: rest,
           options: {
             stdio: { type: 'boolean', default: false },
@@ -79,21 +78,21 @@ export async function main(argv: string[]): Promise<number> {
         }).values);
       case 'status':
         parseArgs({ args: rest, options: {} });
-        return statusCommand();
+        return (await import('./status.ts')).statusCommand();
       case 'pair':
-        return await pairCommand(parseArgs({ args: rest, allowPositionals: true, options: { name: { type: 'string' } } }));
+        return await (await import('./pair.ts')).pairCommand(parseArgs({ args: rest, allowPositionals: true, options: { name: { type: 'string' } } }));
       case 'devices':
-        return await devicesCommand(parseArgs({
+        return await (await import('./devices.ts')).devicesCommand(parseArgs({
           args: rest,
           options: { relay: { type: 'string' }, revoke: { type: 'string' } },
         }).values);
       case 'enroll':
-        return await enrollCommand(parseArgs({
+        return await (await import('./tokens.ts')).enrollCommand(parseArgs({
           args: rest,
           options: { relay: { type: 'string' }, name: { type: 'string' } },
         }).values);
       case 'token':
-        return await tokenCommand(parseArgs({
+        return await (await import('./tokens.ts')).tokenCommand(parseArgs({
           args: rest,
           allowPositionals: true,
           options: {
@@ -106,12 +105,17 @@ export async function main(argv: string[]): Promise<number> {
       case 'allow':
       case 'ask':
       case 'deny':
-        return ruleCommand(command, parseArgs({ args: rest, allowPositionals: true, options: { editor: { type: 'string' }, path: { type: 'string' } } }));
+        return (await import('./policy.ts')).ruleCommand(command, parseArgs({ args: rest, allowPositionals: true, options: { editor: { type: 'string' }, path: { type: 'string' } } }));
       case 'rules':
         parseArgs({ args: rest, options: {} });
-        return rulesCommand();
+        return (await import('./policy.ts')).rulesCommand();
+      case 'service': {
+        const { positionals, values } = parseArgs({ args: rest, allowPositionals: true, options: { relay: { type: 'string' } } });
+        if (positionals.length !== 1) throw new Error('service takes one of install, uninstall, status');
+        return (await import('./service.ts')).serviceCommand(positionals[0], values);
+      }
       case 'log':
-        return logCommand(parseArgs({ args: rest, options: { n: { type: 'string', short: 'n' } } }).values);
+        return (await import('./log.ts')).logCommand(parseArgs({ args: rest, options: { n: { type: 'string', short: 'n' } } }).values);
       case undefined:
       case 'help':
       case '--help':

@@ -8,7 +8,9 @@ import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { paths } from '../config/paths.ts';
 import { announceEditors } from '../editors/announce.ts';
+import { defaultSocketDirs } from '../editors/nvim/discovery.ts';
 import { createEditorSource } from '../editors/source.ts';
+import { publishServeStatus } from '../local/serve-status.ts';
 import { LocalForwarder } from '../local/forward.ts';
 import { DEFAULT_LOCAL_PORT, startLocalHttp } from '../local/http.ts';
 import { startLocalStdio } from '../local/stdio.ts';
@@ -42,14 +44,17 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   const guard = openCallGuard(p);
   mkdirSync(p.stateDir, { recursive: true });
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
-  const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
+  const dirs = opts['discover-dir'] ?? defaultSocketDirs();
+  const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), dirs });
   const unannounce = announceEditors(editors, logger);
   const forwarder = new LocalForwarder({ editors, guard, device: hostname(), client: channel ? 'local:stdio' : 'local:http' });
   try {
     if (channel) {
       const session = await startLocalStdio({ forwarder, stdin: process.stdin, stdout: channel, logger });
       logger.info('serving MCP on stdio');
+      const unpublish = publishServeStatus(p.serveStatus, 'stdio', null, editors, dirs);
       await Promise.race([session.closed, stopped]);
+      unpublish();
       await session.close();
     } else {
       const token = loadOrCreateLocalToken(localTokenFile(p.configDir));
@@ -57,7 +62,9 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
       // The one place the token is shown; it is never logged.
       process.stdout.write(`MCP URL: ${server.mcpUrl}\nAccess token: ${token}\n`);
       logger.info('serving MCP over HTTP', { url: server.mcpUrl });
+      const unpublish = publishServeStatus(p.serveStatus, 'http', server.mcpUrl, editors, dirs);
       await stopped;
+      unpublish();
       await server.close();
     }
   } finally {

@@ -11,6 +11,8 @@ export interface Paths {
   stateDir: string;
   credentials: string;
   status: string;
+  /** The newest `vimrelay serve`'s own status (config/status.ts ServeStatus). */
+  serveStatus: string;
   log: string;
   /** The permission policy (agent/policy/file.ts). */
   policy: string;
@@ -29,6 +31,7 @@ export function paths(env: NodeJS.ProcessEnv = process.env): Paths {
     stateDir,
     credentials: join(configDir, 'credentials.json'),
     status: join(stateDir, 'status.json'),
+    serveStatus: join(stateDir, 'serve.json'),
     log: join(stateDir, 'agent.log'),
     policy: join(configDir, 'policy.json'),
     audit: join(stateDir, 'audit.log'),

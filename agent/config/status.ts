@@ -1,6 +1,8 @@
 /**
  * The running agent's status file (`$XDG_STATE_HOME/vimrelay/status.json`), read by
- * `vimrelay status`. Holds no secrets.
+ * `vimrelay status`, `vimrelay service status` and `:checkhealth vimrelay` (plugin/nvim), which
+ * tells from `pid` whether the agent still runs, from `editors[].pid` whether it serves the
+ * editor asking, and from `watching` where it looks for Neovim sockets. Holds no secrets.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -13,12 +15,29 @@ export const AgentStatus = z.object({
   state: z.string(),
   device: z.string().nullable(),
   reason: z.string().nullable(),
-  editors: z.array(z.object({ id: z.string(), kind: z.string(), name: z.string(), cwd: z.string() })),
+  editors: z.array(z.object({ id: z.string(), kind: z.string(), name: z.string(), cwd: z.string(), pid: z.number().int().nullable().optional() })),
+  /** The directories discovery scans for Neovim sockets. */
+  watching: z.array(z.string()).optional(),
   updated_at: z.string(),
 });
 export type AgentStatus = z.infer<typeof AgentStatus>;
 
-export function writeStatus(file: string, status: AgentStatus): void {
+/**
+ * What the newest `vimrelay serve` says of itself (`$XDG_STATE_HOME/vimrelay/serve.json`), for
+ * `:checkhealth vimrelay`: serving locally, over which transport, to which editors. Removed by
+ * that process when it exits.
+ */
+export const ServeStatus = z.object({
+  pid: z.number().int(),
+  transport: z.enum(['stdio', 'http']),
+  url: z.string().nullable(),
+  editors: AgentStatus.shape.editors,
+  watching: z.array(z.string()),
+  updated_at: z.string(),
+});
+export type ServeStatus = z.infer<typeof ServeStatus>;
+
+export function writeStatus(file: string, status: AgentStatus | ServeStatus): void {
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(status, null, 2) + '\n');

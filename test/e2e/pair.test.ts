@@ -55,29 +55,6 @@ function startPair(env: NodeJS.ProcessEnv, name: string): PairProcess {
   return { proc, stdout: () => out, stderr: () => err, exited, code };
 }
 
-/** Signs in as the owner over HTTP; returns the Cookie header value. */
-async function signIn(): Promise<string> {
-  const res = await fetch(`${relay.url}/signin`, { method: 'POST', body: new URLSearchParams({ secret: relay.ownerSecret, next: '/pair' }), redirect: 'manual' });
-  expect(res.status).toBe(303);
-  return (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-}
-
-/** Opens the approval page for `code` and approves or denies it, as the owner's browser would. */
-async function decide(code: string, approve: boolean): Promise<string> {
-  const cookie = await signIn();
-  const page = await fetch(`${relay.url}/pair?code=${code}`, { headers: { Cookie: cookie } });
-  const text = await page.text();
-  expect(page.status).toBe(200);
-  const csrf = /name="csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
-  const res = await fetch(`${relay.url}/pair/${approve ? 'approve' : 'deny'}`, {
-    method: 'POST',
-    headers: { Cookie: cookie },
-    body: new URLSearchParams({ csrf, code }),
-  });
-  expect(res.status).toBe(200);
-  return text;
-}
-
 describe('vimrelay pair, approved', () => {
   let env: NodeJS.ProcessEnv;
   let agent: AgentProcess;
@@ -88,7 +65,7 @@ describe('vimrelay pair, approved', () => {
     const pairing = startPair(env, 'pairbox');
     const code = await pairing.code;
     expect(pairing.stdout()).toContain(`${relay.url}/pair?code=${code}`);
-    const page = await decide(code, true);
+    const page = await relay.decidePairing(code, true);
     expect(page).toContain('pairbox');
     expect(await pairing.exited).toBe(0);
     expect(pairing.stdout()).toMatch(/Paired as device "pairbox"/);
@@ -147,7 +124,7 @@ describe('vimrelay pair, not approved', () => {
   it('denied: exits 1 saying so, and saves nothing', async () => {
     const env = isolatedEnv();
     const pairing = startPair(env, 'denied-box');
-    await decide(await pairing.code, false);
+    await relay.decidePairing(await pairing.code, false);
     expect(await pairing.exited).toBe(1);
     expect(pairing.stderr()).toMatch(/not paired: the owner denied this device/);
     expect(relayCredentials(paths(env).credentials, relay.url).device_credential).toBeUndefined();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ROOT } from '../../scripts/local-relay.ts';
 import { isolatedHome } from './home.ts';
 
-export const CLI = join(ROOT, 'agent', 'bin', 'vimrelay.js');
+export const CLI = join(ROOT, 'bin', 'vimrelay.js');
 
 export interface AgentProcess {
   proc: ChildProcess;

@@ -16,6 +16,11 @@ export interface TestRelay {
   ownerSecret: string;
   dir: string;
   mint(req: MintRequest): Promise<string>;
+  /**
+   * Approves or denies the pairing request with `code` as the owner's browser does (sign-in, the
+   * approval page, its CSRF form); resolves with the approval page's HTML.
+   */
+  decidePairing(code: string, approve: boolean): Promise<string>;
   /** Stops the relay and starts it again on the same port and storage, as a deploy does. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -37,6 +42,7 @@ export async function withRelay(vars: Record<string, string> = {}): Promise<Test
     ownerSecret,
     dir,
     mint: async (req) => (await mintToken(relay.url, ownerSecret, req)).token,
+    decidePairing: (code, approve) => decidePairing(relay.url, ownerSecret, code, approve),
     async restart() {
       await relay.stop();
       relay = await startLocalRelay(options);
@@ -46,4 +52,22 @@ export async function withRelay(vars: Record<string, string> = {}): Promise<Test
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Signs in as the owner over HTTP; returns the Cookie header value. */
+async function signIn(url: string, ownerSecret: string): Promise<string> {
+  const res = await fetch(`${url}/signin`, { method: 'POST', body: new URLSearchParams({ secret: ownerSecret, next: '/pair' }), redirect: 'manual' });
+  if (res.status !== 303) throw new Error(`sign-in answered ${res.status}`);
+  return (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
+async function decidePairing(url: string, ownerSecret: string, code: string, approve: boolean): Promise<string> {
+  const cookie = await signIn(url, ownerSecret);
+  const page = await fetch(`${url}/pair?code=${code}`, { headers: { Cookie: cookie } });
+  const text = await page.text();
+  if (page.status !== 200) throw new Error(`the approval page answered ${page.status}: ${text}`);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
+  const res = await fetch(`${url}/pair/${approve ? 'approve' : 'deny'}`, { method: 'POST', headers: { Cookie: cookie }, body: new URLSearchParams({ csrf, code }) });
+  if (res.status !== 200) throw new Error(`${approve ? 'approving' : 'denying'} answered ${res.status}`);
+  return text;
 }

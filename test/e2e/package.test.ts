@@ -1,0 +1,108 @@
+// The installable package as a user on another machine gets it: `npm pack` makes a tarball of
+// compiled JavaScript, the agent's runtime dependencies and the editor plugins only; installed into
+// an empty prefix with `--omit=dev` (what the README's one command does, `npm install -g`, but in a
+// prefix of its own), its `vimrelay` runs with Node alone: `--help`, `serve --stdio` listing the
+// tools to a real MCP client and reading a real Neovim buffer, and `vimrelay pair` against a test
+// relay, approved by its owner. Needs the package registry, as any install does.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { relayCredentials } from '../../agent/config/credentials.ts';
+import { paths } from '../../agent/config/paths.ts';
+import { TOOLS } from '../../protocol/index.ts';
+import { ROOT } from '../../scripts/local-relay.ts';
+import { isolatedEnv } from '../helpers/agent-process.ts';
+import { callOk, connectStdio } from '../helpers/mcp.ts';
+import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { withRelay, type TestRelay } from '../helpers/relay.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'vimrelay-package-'));
+const prefix = join(work, 'prefix');
+let tarball = '';
+let files: string[] = [];
+
+function npm(args: string[], cwd: string): string {
+  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' } });
+  if (r.status !== 0) throw new Error(`npm ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+beforeAll(() => {
+  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], ROOT)) as { filename: string; files: { path: string }[] }[];
+  tarball = join(work, packed[0]?.filename ?? '');
+  files = (packed[0]?.files ?? []).map((f) => f.path);
+  mkdirSync(prefix);
+  npm(['install', '--prefix', prefix, '--omit=dev', '--no-package-lock', tarball], work);
+}, 360_000);
+
+describe('the packed agent', () => {
+  it('holds compiled JavaScript, the Lua it installs into Neovim and the editor plugins, and nothing of the relay or the tests', () => {
+    expect(files).toContain('bin/vimrelay.js');
+    expect(files).toContain('dist/agent/cli/main.js');
+    expect(files).toContain('dist/agent/editors/nvim/lua/core.lua');
+    expect(files).toContain('plugin/vim/autoload/vimrelay.vim');
+    expect(files).toContain('plugin/vim/doc/tags');
+    expect(files).toContain('plugin/nvim/lua/vimrelay/health.lua');
+    const outside = files.filter((f) => !/^(bin|dist|plugin)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f));
+    expect(outside).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('dist/worker/') || f.startsWith('dist/test/'))).toEqual([]);
+  });
+
+  it('installs only the agent\'s runtime dependencies', () => {
+    const installed = readdirSync(join(prefix, 'node_modules'));
+    // The tools that build, test and run the relay stay behind.
+    for (const devOnly of ['wrangler', 'vitest', 'typescript', 'tsx', 'playwright-core', '@cloudflare']) expect(installed, devOnly).not.toContain(devOnly);
+    expect(existsSync(join(prefix, 'node_modules', '.bin', 'vimrelay'))).toBe(true);
+  });
+
+  it('runs `vimrelay --help` with Node alone', () => {
+    const r = spawnSync(join(prefix, 'node_modules', '.bin', 'vimrelay'), ['--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('usage: vimrelay <command>');
+  });
+
+  describe('serve --stdio', () => {
+    let nvim: NvimFixture;
+    beforeAll(async () => {
+      nvim = await startNvim({ files: { 'installed.txt': 'from the package ü\n' }, open: ['installed.txt'] });
+    });
+    afterAll(() => nvim?.stop());
+
+    it('lists the tools to an MCP client and reads a real Neovim buffer', async () => {
+      const env = isolatedEnv();
+      const serve = await connectStdio(join(prefix, 'node_modules', '.bin', 'vimrelay'), ['serve', '--stdio', '--discover-dir', join(nvim.home)], env);
+      try {
+        const { tools } = await serve.client.listTools();
+        expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+        await waitFor(async () => (((await callOk(serve.client, 'list_editors')).count as number) === 1 ? true : undefined), 15_000, 'the editor');
+        expect((await callOk(serve.client, 'read_buffer', {})).lines).toEqual(['from the package ü']);
+      } finally {
+        await serve.client.close();
+      }
+    });
+  });
+
+  describe('pair', () => {
+    let relay: TestRelay;
+    beforeAll(async () => {
+      relay = await withRelay();
+    }, 90_000);
+    afterAll(() => relay?.stop());
+
+    it('pairs this machine with a relay once its owner approves', async () => {
+      const env = isolatedEnv();
+      const proc = spawn(join(prefix, 'node_modules', '.bin', 'vimrelay'), ['pair', relay.url, '--name', 'from-package'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      proc.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+      const code = await waitFor(async () => /Code: ([A-Z]{4}-[A-Z]{4})/.exec(out)?.[1], 30_000, () => `a code; it wrote: ${out}`);
+      await relay.decidePairing(code, true);
+      expect(await exited).toBe(0);
+      expect(relayCredentials(paths(env).credentials, relay.url).device_credential).toMatch(/^vrd_/);
+    });
+  });
+});
