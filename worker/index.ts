@@ -2,7 +2,8 @@
  * The vimrelay Worker: the OAuth provider (auth/oauth.ts) in front of the routes, and the Hub
  * Durable Object class. Owns nothing else; each route module owns its endpoint.
  *
- * A request goes: `/mcp` edge checks (routes/mcp.ts `mcpEdgeRefusal`) -> the OAuth provider, which
+ * A request goes: the Host check (http/host.ts: plain HTTP only at a loopback host) -> `/mcp` edge
+ * checks (routes/mcp.ts `mcpEdgeRefusal`) -> the OAuth provider, which
  * serves the metadata documents, `/oauth/token` and `/oauth/register`, authenticates `/mcp` and
  * hands it to `mcpApi`, and passes everything else to the Hono app below -> CORS completed on
  * `/mcp` and the metadata (http/cors.ts).
@@ -24,6 +25,7 @@ import { oauthProvider } from './auth/oauth.ts';
 import { relayOrigin } from './config.ts';
 import type { Env } from './env.ts';
 import { withMcpCors } from './http/cors.ts';
+import { hostRefusal } from './http/host.ts';
 import { jsonError } from './http/responses.ts';
 import { admin } from './routes/admin.ts';
 import { agent } from './routes/agent.ts';
@@ -71,15 +73,29 @@ function servedAt(request: Request, origin: string): Request {
   return new Request(`${origin}${path}${url.search}`, request);
 }
 
+/** Every request, in the order the header describes. */
+async function serve(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const misdirected = hostRefusal(request);
+  if (misdirected) return misdirected;
+  const path = new URL(request.url).pathname;
+  if (path === '/mcp' || path.startsWith('/mcp/')) {
+    const refused = mcpEdgeRefusal(request, env);
+    if (refused) return refused;
+  }
+  const origin = relayOrigin(env, request.url);
+  const response = await oauthProvider(origin, env, { api: mcpApi, app }).fetch(servedAt(request, origin), env, ctx);
+  return withMcpCors(request, response);
+}
+
 export default {
   async fetch(request, env, ctx): Promise<Response> {
-    const path = new URL(request.url).pathname;
-    if (path === '/mcp' || path.startsWith('/mcp/')) {
-      const refused = mcpEdgeRefusal(request, env);
-      if (refused) return refused;
+    try {
+      return await serve(request, env, ctx);
+    } catch (err) {
+      // What the app's onError does, for failures outside it (the OAuth provider's own): never a
+      // stack trace or a runtime's error page to the client.
+      console.error('vimrelay: unhandled error', err instanceof Error ? err.message : String(err));
+      return jsonError(500, 'INTERNAL', 'Internal error.');
     }
-    const origin = relayOrigin(env, request.url);
-    const response = await oauthProvider(origin, env, { api: mcpApi, app }).fetch(servedAt(request, origin), env, ctx);
-    return withMcpCors(request, response);
   },
 } satisfies ExportedHandler<Env>;
