@@ -26,6 +26,7 @@ import { describe, type TokenKind } from '../auth/claims.ts';
 import { TokenStore, type DeviceJwt, type MintedToken, type MintRequest, type Revocation, type TokenRecord, type Verification } from '../auth/tokens.ts';
 import type { DeviceRecord, EnrolledDevice, Device } from '../auth/devices.ts';
 import { PairingStore, type Limited, type PairingView, type PollResult, type StartedPairing } from './pairings.ts';
+import { OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
 import { bearerToken } from '../../protocol/http/bearer.ts';
 import { callDeadlineMs, relayOrigin, type Vars } from '../config.ts';
 import { jsonError, unauthorized } from '../http/responses.ts';
@@ -60,6 +61,7 @@ export class Hub extends DurableObject<Vars> {
   private readonly registry: Registry;
   private readonly calls = new CallTable();
   private readonly callLog: CallLog;
+  private readonly ownerGuesses: OwnerGuesses;
 
   constructor(ctx: DurableObjectState, env: Vars) {
     super(ctx, env);
@@ -67,6 +69,7 @@ export class Hub extends DurableObject<Vars> {
     this.pairings = new PairingStore(ctx.storage.sql, this.tokens.devices);
     this.registry = new Registry(ctx.storage);
     this.callLog = new CallLog(ctx.storage);
+    this.ownerGuesses = new OwnerGuesses(ctx.storage.sql);
     // Heartbeats are answered by the runtime without waking the object (DESIGN.md "The relay").
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
     // A restart (deploy, eviction) closes every socket; waking from hibernation keeps them.
@@ -427,6 +430,13 @@ export class Hub extends DurableObject<Vars> {
   /** Revokes an access token (devices are revoked with `revokeDevice`). Null when no token has this jti. */
   async revokeToken(jti: string): Promise<Revocation | null> {
     return this.tokens.revoke(jti, Date.now()) ?? null;
+  }
+
+  // ---- The owner's doors (RPC from the sign-in and admin routes) -----------------------------
+
+  /** One owner-secret attempt from `client` (a client-address bucket), throttled (`owner-guesses.ts`). */
+  async checkOwnerSecret(presented: string, secret: string, client: string): Promise<OwnerSecretCheck> {
+    return this.ownerGuesses.check(presented, secret, client, Date.now());
   }
 }
 
