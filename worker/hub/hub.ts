@@ -27,6 +27,7 @@ import { TokenStore, type DeviceJwt, type MintedToken, type MintRequest, type Re
 import type { DeviceRecord, EnrolledDevice, Device } from '../auth/devices.ts';
 import { PairingStore, type Limited, type PairingView, type PollResult, type StartedPairing } from './pairings.ts';
 import { OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
+import { SessionStore } from './sessions.ts';
 import { bearerToken } from '../../protocol/http/bearer.ts';
 import { callDeadlineMs, relayOrigin, type Vars } from '../config.ts';
 import { jsonError, unauthorized } from '../http/responses.ts';
@@ -62,6 +63,7 @@ export class Hub extends DurableObject<Vars> {
   private readonly calls = new CallTable();
   private readonly callLog: CallLog;
   private readonly ownerGuesses: OwnerGuesses;
+  private readonly sessions: SessionStore;
 
   constructor(ctx: DurableObjectState, env: Vars) {
     super(ctx, env);
@@ -70,6 +72,7 @@ export class Hub extends DurableObject<Vars> {
     this.registry = new Registry(ctx.storage);
     this.callLog = new CallLog(ctx.storage);
     this.ownerGuesses = new OwnerGuesses(ctx.storage.sql);
+    this.sessions = new SessionStore(ctx.storage);
     // Heartbeats are answered by the runtime without waking the object (DESIGN.md "The relay").
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
     // A restart (deploy, eviction) closes every socket; waking from hibernation keeps them.
@@ -437,6 +440,26 @@ export class Hub extends DurableObject<Vars> {
   /** One owner-secret attempt from `client` (a client-address bucket), throttled (`owner-guesses.ts`). */
   async checkOwnerSecret(presented: string, secret: string, client: string): Promise<OwnerSecretCheck> {
     return this.ownerGuesses.check(presented, secret, client, Date.now());
+  }
+
+  /** Records a signed-in browser's session (the hash of its id) until `expiresAtMs` (`sessions.ts`). */
+  async startSession(idHash: string, expiresAtMs: number): Promise<void> {
+    this.sessions.start(idHash, expiresAtMs, Date.now());
+  }
+
+  /** Whether that session is still live (not signed out, not expired). */
+  async sessionLive(idHash: string): Promise<boolean> {
+    return this.sessions.live(idHash, Date.now());
+  }
+
+  /** Ends one session (sign-out). */
+  async endSession(idHash: string): Promise<boolean> {
+    return this.sessions.end(idHash);
+  }
+
+  /** Ends every session (sign out everywhere); how many were live. */
+  async endAllSessions(): Promise<number> {
+    return this.sessions.endAll();
   }
 }
 

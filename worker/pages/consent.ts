@@ -60,7 +60,7 @@ export function consentPage(view: ConsentView): Response {
   }
   return page({
     title: 'Allow access?',
-    signedIn: true,
+    csrf: view.csrf,
     // Chromium applies form-action to the redirect that follows the post (CSP Level 3 §6.3.1.1).
     formActionOrigins: redirectOrigin,
     headers: view.headers,

@@ -1,6 +1,6 @@
 /**
- * The owner's dashboard page: devices, editors online, OAuth grants, personal access tokens and
- * recent calls. Pure rendering: takes plain data (and the clock), returns markup; the route
+ * The owner's dashboard page: devices, editors online, OAuth grants, personal access tokens,
+ * recent calls, and signing out everywhere. Pure rendering: takes plain data (and the clock), returns markup; the route
  * gathers the data. Every value passes through `html`, which escapes it: device, editor, client
  * and token names are all chosen by someone other than the owner. Every form posts with the
  * session's CSRF token; there is no script.
@@ -182,16 +182,24 @@ function callsSection(d: DashboardData): Html {
 <p><small>${d.calls.length === 1 ? 'The last call' : `The last ${d.calls.length} calls`}. Arguments and buffer contents are never recorded.</small></p>`;
 }
 
+function sessionsSection(d: DashboardData): Html {
+  return html`<form class="box" method="post" action="/signout/everywhere">${csrfField(d.csrf)}
+<p>Signed in with the owner secret in another browser, or on a machine you no longer trust? This ends every sign-in to this relay, this one included; each browser must sign in again.</p>
+<p><button class="danger" type="submit">Sign out everywhere</button></p>
+</form>`;
+}
+
 /** The dashboard body. */
 export function dashboardBody(d: DashboardData): Html {
   return html`<style>${STYLE}</style>
 <h1>Dashboard</h1>
 <ul class="sections">
-<li><a href="#devices">Devices</a></li><li><a href="#editors">Editors</a></li><li><a href="#grants">OAuth</a></li><li><a href="#tokens">Tokens</a></li><li><a href="#calls">Recent calls</a></li>
+<li><a href="#devices">Devices</a></li><li><a href="#editors">Editors</a></li><li><a href="#grants">OAuth</a></li><li><a href="#tokens">Tokens</a></li><li><a href="#calls">Recent calls</a></li><li><a href="#sessions">Sign-ins</a></li>
 </ul>
 ${section('devices', 'Devices', devicesSection(d))}
 ${section('editors', 'Editors online', editorsSection(d))}
 ${section('grants', 'OAuth clients and grants', grantsSection(d))}
 ${section('tokens', 'Personal access tokens', html`${tokenRows(d)}${tokenForm(d)}`)}
-${section('calls', 'Recent calls', callsSection(d))}`;
+${section('calls', 'Recent calls', callsSection(d))}
+${section('sessions', 'Sign-ins', sessionsSection(d))}`;
 }

@@ -14,10 +14,10 @@ function when(isoTime: string): string {
 }
 
 /** The form to type the code a terminal shows. */
-export function codeEntryPage(): Response {
+export function codeEntryPage(csrf: string): Response {
   return page({
     title: 'Pair a device',
-    signedIn: true,
+    csrf,
     body: html`<h1>Pair a device</h1>
 <p class="muted">Type the code that <code>vimrelay pair</code> shows in the terminal of the machine you are pairing.</p>
 <form method="get" action="/pair">
@@ -32,7 +32,7 @@ export function requestPage(request: PairingView, csrf: string): Response {
   const hidden = html`<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="code" value="${request.user_code}">`;
   return page({
     title: 'Approve this device?',
-    signedIn: true,
+    csrf,
     body: html`<h1>Approve this device?</h1>
 <p>A machine asks to serve its editors through this relay. Approve only if you started <code>vimrelay pair</code> on it yourself and its terminal shows this code.</p>
 <div class="box">
@@ -51,10 +51,10 @@ export function requestPage(request: PairingView, csrf: string): Response {
 }
 
 /** The outcome of the owner's decision. */
-export function decidedPage(request: PairingView, approved: boolean): Response {
+export function decidedPage(request: PairingView, approved: boolean, csrf: string): Response {
   return page({
     title: approved ? 'Device approved' : 'Device denied',
-    signedIn: true,
+    csrf,
     body: approved
       ? html`<h1>Device approved</h1>
 <p><strong>${request.name}</strong> (${request.hostname}) is paired. Its terminal finishes on its own; run <code>vimrelay agent</code> there to connect its editors.</p>
@@ -65,11 +65,11 @@ export function decidedPage(request: PairingView, approved: boolean): Response {
 }
 
 /** No pending request has this code: never says whether one ever did. */
-export function notFoundPage(): Response {
+export function notFoundPage(csrf: string): Response {
   return page({
     title: 'Code not found',
     status: 404,
-    signedIn: true,
+    csrf,
     body: html`<h1>Code not found or expired</h1>
 <p>No device is waiting with this code. Codes work once and expire after 10 minutes: run <code>vimrelay pair</code> again for a new one.</p>
 <p><a href="/pair">Type a code</a></p>`,
@@ -77,11 +77,11 @@ export function notFoundPage(): Response {
 }
 
 /** Too many wrong codes in a minute (RFC 8628 §5.1). */
-export function limitedPage(retryAfterS: number): Response {
+export function limitedPage(retryAfterS: number, csrf: string): Response {
   return page({
     title: 'Too many attempts',
     status: 429,
-    signedIn: true,
+    csrf,
     headers: new Headers({ 'Retry-After': String(retryAfterS) }),
     body: html`<h1>Too many wrong codes</h1>
 <p>To keep codes from being guessed, code entry is paused. Try again in ${retryAfterS} seconds.</p>`,

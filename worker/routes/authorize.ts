@@ -16,7 +16,8 @@ import { ALL_SCOPES, type PermissionClass } from '../../protocol/index.ts';
 import { OWNER_ACCOUNT } from '../account.ts';
 import { oauthHelpers, type McpProps } from '../auth/oauth.ts';
 import { configuredRedirectUris, redirectAllowed } from '../auth/redirect-policy.ts';
-import { csrfToken, readSession } from '../auth/session.ts';
+import { currentSession } from '../auth/owner-session.ts';
+import { csrfToken } from '../auth/session.ts';
 import { relayOrigin } from '../config.ts';
 import { checkedForm, notConfigured, requireSession, type SessionEnv } from '../http/session-guard.ts';
 import { authorizeErrorPage, consentPage } from '../pages/consent.ts';
@@ -70,7 +71,7 @@ authorize.get('/authorize', async (c) => {
   // the library requires it of public clients only.
   if (!request.codeChallenge) return redirect(authorizationErrorRedirect(request, 'invalid_request', 'PKCE (code_challenge, S256) is required.'), 302);
 
-  const session = await readSession(c.req.raw, secret, Date.now());
+  const session = await currentSession(c.env, c.req.raw, secret, Date.now());
   if (!session) {
     const url = new URL(c.req.url);
     return c.redirect(`/signin?next=${encodeURIComponent(url.pathname + url.search)}`, 303);

@@ -12,7 +12,6 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { hubFor } from '../account.ts';
-import { csrfToken } from '../auth/session.ts';
 import { relayOrigin } from '../config.ts';
 import { readCapped } from '../http/body.ts';
 import { jsonError } from '../http/responses.ts';
@@ -105,11 +104,11 @@ pair.post('/token', async (c) => {
 
 pair.get('/', requireSession, async (c) => {
   const code = c.req.query('code');
-  if (code === undefined || code.trim() === '') return codeEntryPage();
+  if (code === undefined || code.trim() === '') return codeEntryPage(c.var.csrf);
   const found = await hubFor(c.env).findPairing(code);
-  if (found === undefined) return notFoundPage();
-  if ('limited' in found) return limitedPage(found.retryAfterS);
-  return requestPage(found, await csrfToken(c.env.OWNER_SECRET ?? '', c.var.session));
+  if (found === undefined) return notFoundPage(c.var.csrf);
+  if ('limited' in found) return limitedPage(found.retryAfterS, c.var.csrf);
+  return requestPage(found, c.var.csrf);
 });
 
 for (const [path, approve] of [['/approve', true], ['/deny', false]] as const) {
@@ -118,8 +117,8 @@ for (const [path, approve] of [['/approve', true], ['/deny', false]] as const) {
     if (form instanceof Response) return form;
     const code = form.get('code');
     const decided = await hubFor(c.env).decidePairing(typeof code === 'string' ? code : '', approve);
-    if (decided === undefined) return notFoundPage();
-    if ('limited' in decided) return limitedPage(decided.retryAfterS);
-    return decidedPage(decided, approve);
+    if (decided === undefined) return notFoundPage(c.var.csrf);
+    if ('limited' in decided) return limitedPage(decided.retryAfterS, c.var.csrf);
+    return decidedPage(decided, approve, c.var.csrf);
   });
 }

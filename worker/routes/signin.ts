@@ -4,14 +4,19 @@
  *   GET  /signin?next=/path   the form (already signed in: straight to `next`)
  *   POST /signin              {secret, next} -> 303 to `next` with the session cookie | 401 page
  *                             | 429 page with Retry-After after too many wrong secrets
- *   POST /signout             ends the session in this browser -> 303 /signin
+ *   POST /signout             {csrf} ends this session on the server and in this browser -> 303 /signin
+ *   POST /signout/everywhere  {csrf} ends every session of the owner, in every browser -> 303 /signin
  *
- * `next` is only ever a path on this origin (`localPath`), so this is no open redirect.
+ * `next` is only ever a path on this origin (`localPath`), so this is no open redirect. Sign-out
+ * forms carry the session's CSRF token (403 without it, the session untouched); without a live
+ * session there is nothing to end and the cookie is just cleared.
  */
 import { Hono } from 'hono';
 import { checkOwnerSecret } from '../auth/owner-check.ts';
-import { endSessionCookie, localPath, readSession, startSession } from '../auth/session.ts';
-import { notConfigured, readForm } from '../http/session-guard.ts';
+import { beginOwnerSession, currentSession, endEveryOwnerSession, endOwnerSession } from '../auth/owner-session.ts';
+import { csrfToken, csrfValid, endSessionCookie, localPath } from '../auth/session.ts';
+import { csrfRefused, notConfigured, readForm } from '../http/session-guard.ts';
+import type { Env } from '../env.ts';
 import { html } from '../pages/html.ts';
 import { page } from '../pages/layout.ts';
 import type { AppEnv } from './types.ts';
@@ -49,7 +54,7 @@ signin.get('/signin', async (c) => {
   const secret = c.env.OWNER_SECRET;
   if (!secret) return notConfigured();
   const next = localPath(c.req.query('next'));
-  if (await readSession(c.req.raw, secret, Date.now())) return c.redirect(next, 303);
+  if (await currentSession(c.env, c.req.raw, secret, Date.now())) return c.redirect(next, 303);
   return signInPage(next, null);
 });
 
@@ -64,8 +69,25 @@ signin.post('/signin', async (c) => {
   const verdict = await checkOwnerSecret(c.env, c.req.raw, presented, secret);
   if (!verdict.ok && verdict.limited) return limitedPage(next, verdict.retryAfterS);
   if (!verdict.ok) return signInPage(next, 'wrong');
-  const { setCookie } = await startSession(secret, Date.now());
+  const setCookie = await beginOwnerSession(c.env, secret, Date.now());
   return new Response(null, { status: 303, headers: { Location: next, 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } });
 });
 
-signin.post('/signout', () => new Response(null, { status: 303, headers: { Location: '/signin', 'Set-Cookie': endSessionCookie(), 'Cache-Control': 'no-store' } }));
+const signedOut = (): Response => new Response(null, { status: 303, headers: { Location: '/signin', 'Set-Cookie': endSessionCookie(), 'Cache-Control': 'no-store' } });
+
+/** A sign-out form: ends this session (or, `everywhere`, every session) once its CSRF token checks. */
+async function signOut(env: Env, request: Request, everywhere: boolean): Promise<Response> {
+  const secret = env.OWNER_SECRET;
+  if (!secret) return notConfigured();
+  const session = await currentSession(env, request, secret, Date.now());
+  if (!session) return signedOut();
+  const form = await readForm(request);
+  if (form instanceof Response) return form;
+  if (!(await csrfValid(secret, session, form.get('csrf')))) return csrfRefused(await csrfToken(secret, session));
+  if (everywhere) await endEveryOwnerSession(env);
+  else await endOwnerSession(env, session);
+  return signedOut();
+}
+
+signin.post('/signout', (c) => signOut(c.env, c.req.raw, false));
+signin.post('/signout/everywhere', (c) => signOut(c.env, c.req.raw, true));
