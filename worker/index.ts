@@ -8,6 +8,7 @@
  * hands it to `mcpApi`, and passes everything else to the Hono app below -> CORS completed on
  * `/mcp` and the metadata (http/cors.ts).
  *
+ *   GET  /         what this relay is and the MCP URL (a page; JSON for API clients)
  *   GET  /health   liveness
  *   POST /mcp      MCP Streamable HTTP (stateless), bearer OAuth access token or PAT
  *   GET  /.well-known/oauth-protected-resource[/mcp], /.well-known/oauth-authorization-server
@@ -26,12 +27,15 @@ import { relayOrigin } from './config.ts';
 import type { Env } from './env.ts';
 import { withMcpCors } from './http/cors.ts';
 import { hostRefusal } from './http/host.ts';
+import { wantsHtml } from './http/negotiate.ts';
+import { missingPage } from './pages/home.ts';
 import { jsonError } from './http/responses.ts';
 import { admin } from './routes/admin.ts';
 import { agent } from './routes/agent.ts';
 import { authorize } from './routes/authorize.ts';
 import { dashboard } from './routes/dashboard.ts';
 import { health } from './routes/health.ts';
+import { home } from './routes/home.ts';
 import { mcpApi, mcpEdgeRefusal } from './routes/mcp.ts';
 import { pair } from './routes/pair.ts';
 import { signin } from './routes/signin.ts';
@@ -41,6 +45,7 @@ export { Hub } from './hub/hub.ts';
 
 const app = new Hono<AppEnv>();
 
+app.route('/', home);
 app.route('/health', health);
 app.route('/agent', agent);
 app.route('/admin', admin);
@@ -49,7 +54,8 @@ app.route('/', signin);
 app.route('/', authorize);
 app.route('/dashboard', dashboard);
 
-app.notFound(() => jsonError(404, 'NOT_FOUND', 'No such endpoint.'));
+// Browsers get a page, API clients JSON.
+app.notFound((c) => (wantsHtml(c.req.raw) ? missingPage() : jsonError(404, 'NOT_FOUND', 'No such endpoint.')));
 // Never echo internal errors: they may carry storage or token details.
 app.onError((err) => {
   console.error('vimrelay: unhandled error', err instanceof Error ? err.message : String(err));
