@@ -25,7 +25,7 @@ import {
 import { describe, type TokenKind } from '../auth/claims.ts';
 import { TokenStore, type DeviceJwt, type MintedToken, type MintRequest, type Revocation, type TokenRecord, type Verification } from '../auth/tokens.ts';
 import type { DeviceRecord, EnrolledDevice, Device } from '../auth/devices.ts';
-import { PairingStore, type Limited, type PairingView, type PollResult, type StartedPairing } from './pairings.ts';
+import { PairingStore, type Cancelled, type Limited, type PairingView, type PendingView, type PollResult, type StartedPairing } from './pairings.ts';
 import { OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
 import { SessionStore } from './sessions.ts';
 import { bearerToken } from '../../protocol/http/bearer.ts';
@@ -393,9 +393,9 @@ export class Hub extends DurableObject<Vars> {
     return { ...revoked, disconnected };
   }
 
-  /** RFC 8628 §3.1: a device asks to be paired. */
-  async startPairing(name: string, hostname: string): Promise<StartedPairing | Limited> {
-    return this.pairings.start(name, hostname, Date.now());
+  /** RFC 8628 §3.1: a device asks to be paired, from `client` (a client-address bucket). */
+  async startPairing(name: string, hostname: string, client: string): Promise<StartedPairing | Limited> {
+    return this.pairings.start(name, hostname, client, Date.now());
   }
 
   /** RFC 8628 §3.4: the device polls with its device code. */
@@ -403,14 +403,31 @@ export class Hub extends DurableObject<Vars> {
     return this.pairings.poll(deviceCode, Date.now());
   }
 
-  /** The pending request with this user code, for the owner's page (RFC 8628 §3.3). */
-  async findPairing(userCode: string): Promise<PairingView | Limited | undefined> {
+  /** The pending (or cancelled) request with this user code, for the owner's page (RFC 8628 §3.3). */
+  async findPairing(userCode: string): Promise<PairingView | Cancelled | Limited | undefined> {
     return this.pairings.find(userCode, Date.now());
   }
 
   /** The owner approves or denies the pending request with this user code. */
-  async decidePairing(userCode: string, approve: boolean): Promise<PairingView | Limited | undefined> {
+  async decidePairing(userCode: string, approve: boolean): Promise<PairingView | Cancelled | Limited | undefined> {
     return this.pairings.decide(userCode, approve, Date.now());
+  }
+
+  /** The requests waiting for the owner, for the list on /pair. */
+  async pendingPairings(): Promise<PendingView[]> {
+    return this.pairings.pending(Date.now());
+  }
+
+  /** The owner dismisses one waiting request (`id` from `pendingPairings`), or all of them (`id` null); how many. */
+  async dismissPairings(id: string | null): Promise<number> {
+    const nowMs = Date.now();
+    if (id === null) return this.pairings.dismissAll(nowMs);
+    return this.pairings.dismiss(id, nowMs) ? 1 : 0;
+  }
+
+  /** The device cancels its own request with its device code; false when the code is unknown, used or expired. */
+  async cancelPairing(deviceCode: string): Promise<boolean> {
+    return this.pairings.cancel(deviceCode, Date.now());
   }
 
   // ---- Tokens (RPC from the admin and auth routes) ------------------------------------------

@@ -1,11 +1,15 @@
 /**
- * The owner's pairing pages (RFC 8628 §3.3 user interaction): typing a code, reviewing a request
- * (device name, hostname, code, when it was asked for and when it expires) with Approve and Deny,
- * and the outcome. Every value from the device is escaped by `html`; the forms carry the session's
- * CSRF token. Builds Responses only: `routes/pair.ts` decides which.
+ * The owner's pairing pages (RFC 8628 §3.3 user interaction): typing a code, with the list of
+ * requests waiting for the owner (name, hostname, where from, when; each with Dismiss, never its
+ * code or an Approve button: approving takes the code the terminal shows); reviewing a request
+ * (device name, hostname, code, when it was asked for and when it expires) with Approve and Deny;
+ * a request its device cancelled; and the outcome. Every value from the device is escaped by
+ * `html`; the forms carry the session's CSRF token. Builds Responses only: `routes/pair.ts`
+ * decides which.
  */
-import type { PairingView } from '../hub/pairings.ts';
-import { html } from './html.ts';
+import type { PairingView, PendingView } from '../hub/pairings.ts';
+import { ago } from './dashboard-format.ts';
+import { html, type Html } from './html.ts';
 import { page } from './layout.ts';
 
 /** `2026-12-01T02:15:01.000Z` as `2026-12-01 02:15:01 UTC`. */
@@ -13,8 +17,25 @@ function when(isoTime: string): string {
   return `${isoTime.slice(0, 10)} ${isoTime.slice(11, 19)} UTC`;
 }
 
-/** The form to type the code a terminal shows. */
-export function codeEntryPage(csrf: string): Response {
+/** The requests waiting for the owner, each with Dismiss, and Dismiss all. */
+function waitingList(pending: readonly PendingView[], csrf: string, nowMs: number): Html {
+  if (pending.length === 0) return html`<p class="muted">No pairing request is waiting.</p>`;
+  const csrfField = html`<input type="hidden" name="csrf" value="${csrf}">`;
+  const rows = pending.map(
+    (p) => html`<tr>
+<td><strong>${p.name}</strong><br><span class="muted">${p.hostname}</span></td>
+<td>${p.client}</td>
+<td title="${when(p.requested_at)}">${ago(p.requested_at, nowMs)}</td>
+<td><form class="inline" method="post" action="/pair/dismiss">${csrfField}<input type="hidden" name="id" value="${p.id}"><button class="danger" type="submit" aria-label="Dismiss ${p.name}">Dismiss</button></form></td>
+</tr>`,
+  );
+  return html`<table><thead><tr><th>Device and hostname</th><th>From</th><th>Asked</th><th></th></tr></thead><tbody>${rows}</tbody></table>
+<form method="post" action="/pair/dismiss">${csrfField}<input type="hidden" name="all" value="1"><p><button class="danger" type="submit">Dismiss all</button></p></form>
+<p class="muted">Requests you did not start yourself are someone else's: dismiss them. A dismissed request is refused; its terminal says so.</p>`;
+}
+
+/** The form to type the code a terminal shows, and the requests waiting. */
+export function codeEntryPage(csrf: string, pending: readonly PendingView[], nowMs: number): Response {
   return page({
     title: 'Pair a device',
     csrf,
@@ -23,7 +44,22 @@ export function codeEntryPage(csrf: string): Response {
 <form method="get" action="/pair">
 <label>Code <input type="text" name="code" autocomplete="off" autocapitalize="characters" spellcheck="false" placeholder="XXXX-XXXX" required autofocus></label>
 <p><button class="primary" type="submit">Continue</button></p>
-</form>`,
+</form>
+<h2>Waiting for approval</h2>
+${waitingList(pending, csrf, nowMs)}`,
+  });
+}
+
+/** A request whose device cancelled it (Ctrl-C in `vimrelay pair`): nothing to approve. */
+export function cancelledPage(request: PairingView, csrf: string): Response {
+  return page({
+    title: 'Request cancelled',
+    status: 410,
+    csrf,
+    body: html`<h1>This request was cancelled</h1>
+<p>The terminal on <strong>${request.name}</strong> (${request.hostname}) stopped <code>vimrelay pair</code>, so code <strong>${request.user_code}</strong> can no longer be approved. Nothing was paired.</p>
+<p>To pair that machine, run <code>vimrelay pair</code> there again and use the new code.</p>
+<p><a href="/pair">Pair a device</a></p>`,
   });
 }
 
