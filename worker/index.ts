@@ -3,7 +3,9 @@
  * Durable Object class. Owns nothing else; each route module owns its endpoint.
  *
  * A request goes: the Host check (http/host.ts: plain HTTP only at a loopback host) -> `/mcp` edge
- * checks (routes/mcp.ts `mcpEdgeRefusal`) -> the OAuth provider, which
+ * checks (routes/mcp.ts `mcpEdgeRefusal`) -> for `/oauth/token`, the gate that keeps anonymous
+ * requests from making the library fetch a Client ID Metadata Document (routes/token-gate.ts) ->
+ * the OAuth provider, which
  * serves the metadata documents, `/oauth/token` and `/oauth/register`, authenticates `/mcp` and
  * hands it to `mcpApi`, and passes everything else to the Hono app below -> CORS completed on
  * `/mcp` and the metadata (http/cors.ts).
@@ -22,10 +24,11 @@
  *   GET|POST /dashboard/*   the owner's dashboard (session + CSRF)
  */
 import { Hono } from 'hono';
-import { oauthProvider } from './auth/oauth.ts';
+import { OAUTH_PATHS, oauthProvider } from './auth/oauth.ts';
 import { relayOrigin } from './config.ts';
 import type { Env } from './env.ts';
 import { withMcpCors } from './http/cors.ts';
+import { installEgressGuard } from './http/egress.ts';
 import { hostRefusal } from './http/host.ts';
 import { wantsHtml } from './http/negotiate.ts';
 import { missingPage } from './pages/home.ts';
@@ -39,9 +42,14 @@ import { home } from './routes/home.ts';
 import { mcpApi, mcpEdgeRefusal } from './routes/mcp.ts';
 import { pair } from './routes/pair.ts';
 import { signin } from './routes/signin.ts';
+import { tokenRequestRefusal } from './routes/token-gate.ts';
 import type { AppEnv } from './routes/types.ts';
 
 export { Hub } from './hub/hub.ts';
+
+// The only outbound requests are the OAuth library's Client ID Metadata Document fetches: none to
+// an IP literal, a local name, a private address, or through a redirect (http/egress.ts).
+installEgressGuard();
 
 const app = new Hono<AppEnv>();
 
@@ -89,6 +97,10 @@ async function serve(request: Request, env: Env, ctx: ExecutionContext): Promise
     if (refused) return refused;
   }
   const origin = relayOrigin(env, request.url);
+  if (path === OAUTH_PATHS.token && request.method === 'POST') {
+    const refused = await tokenRequestRefusal(request, env, origin);
+    if (refused) return refused;
+  }
   const response = await oauthProvider(origin, env, { api: mcpApi, app }).fetch(servedAt(request, origin), env, ctx);
   return withMcpCors(request, response);
 }
