@@ -22,15 +22,17 @@ export interface DeviceView {
   revoked: boolean;
 }
 
-/** An OAuth grant row: which client holds it, where it redirects, what it may do. */
+/** An OAuth client row: which client, where its grants redirect, what they allow, how many there are. */
 export interface GrantView {
-  id: string;
-  clientName: string;
   clientId: string;
-  redirectHost: string;
+  clientName: string;
+  redirectHosts: string[];
+  /** The scopes of all its grants together. */
   scopes: string[];
-  /** ISO 8601. */
-  createdAt: string;
+  /** How many grants (consents) it holds. */
+  grants: number;
+  /** When the owner last allowed it (ISO 8601). */
+  lastAllowedAt: string;
 }
 
 /** What the token-creation form shows again after a refused submission. */
@@ -49,6 +51,8 @@ export interface DashboardData {
   grants: GrantView[];
   tokens: TokenRecord[];
   calls: LoggedCall[];
+  /** The name to show for each client id of `calls`. */
+  clientNames: Readonly<Record<string, string>>;
   /** Shown above the token form when a submission was refused. */
   tokenError?: string;
   tokenForm?: TokenFormValues;
@@ -128,14 +132,14 @@ function grantsSection(d: DashboardData): Html {
   if (d.grants.length === 0) return html`<p class="empty">No assistant is connected through OAuth.</p>`;
   const rows = d.grants.map(
     (g) => html`<tr>
-<td><strong>${g.clientName}</strong><br><small>redirects to ${g.redirectHost}</small></td>
+<td><strong>${g.clientName}</strong><br><small>redirects to ${g.redirectHosts.join(', ')}</small></td>
 <td>${g.scopes.join(' ')}</td>
-<td>${utcMinute(g.createdAt)}</td>
-<td class="act">${revokeButton(`/dashboard/grants/${encodeURIComponent(g.id)}/revoke`, d.csrf, 'Revoke', g.clientName)}</td>
+<td>${utcMinute(g.lastAllowedAt)}${g.grants > 1 ? html`<br><small>${g.grants} authorizations</small>` : ''}</td>
+<td class="act"><form class="inline" method="post" action="/dashboard/grants/revoke">${csrfField(d.csrf)}<input type="hidden" name="client" value="${g.clientId}"><button class="danger" type="submit" aria-label="Revoke ${g.clientName}">Revoke</button></form></td>
 </tr>`,
   );
-  return html`<table class="cards"><thead><tr><th>Client</th><th>Scopes</th><th>Granted</th><th></th></tr></thead><tbody>${rows}</tbody></table>
-<p><small>Revoking a grant ends that assistant's access and refresh tokens; it must ask for consent again.</small></p>`;
+  return html`<table class="cards"><thead><tr><th>Client</th><th>Scopes</th><th>Last allowed</th><th></th></tr></thead><tbody>${rows}</tbody></table>
+<p><small>One row per assistant: allowing it again updates its row. Revoking ends every one of its access and refresh tokens (on every machine it was connected from); it must ask for consent again.</small></p>`;
 }
 
 function tokenRows(d: DashboardData): Html {
@@ -174,7 +178,7 @@ function callsSection(d: DashboardData): Html {
   const rows = d.calls.map(
     (c) => html`<tr>
 <td><span title="${utcMinute(c.at)}">${utcClock(c.at)}</span></td>
-<td><code>${c.tool}</code><br><small>${c.editor || 'no editor'} · ${c.client}</small></td>
+<td><code>${c.tool}</code><br><small>${c.editor || 'no editor'} · <span title="${c.client}">${d.clientNames[c.client] ?? c.client}</span></small></td>
 <td>${c.outcome === 'ok' ? html`<span class="pill on">ok</span>` : html`<span class="pill bad">${c.outcome}</span>`} <small>${duration(c.duration_ms)}</small></td>
 </tr>`,
   );

@@ -8,7 +8,7 @@
  *   GET  /dashboard/tokens/new               the new token, shown once (`auth/reveal.ts`) | 410
  *   POST /dashboard/tokens/:jti/revoke       -> 303 /dashboard#tokens | 404
  *   POST /dashboard/devices/:id/revoke       revokes the device, disconnecting it -> 303 | 404
- *   POST /dashboard/grants/:id/revoke        revokes an OAuth grant and its tokens -> 303 | 404
+ *   POST /dashboard/grants/revoke            {client} revokes every OAuth grant of that client -> 303 | 404
  *
  * Reads and writes go through the Hub's RPC methods; this module holds no state.
  */
@@ -25,7 +25,7 @@ import { dashboardBody, type TokenFormValues } from '../pages/dashboard.ts';
 import { tokenGoneBody, tokenShownOnceBody } from '../pages/dashboard-token.ts';
 import { html } from '../pages/html.ts';
 import { page } from '../pages/layout.ts';
-import { listGrants, revokeGrant } from './dashboard-grants.ts';
+import { clientNames, listGrants, revokeClient } from './dashboard-grants.ts';
 import { DeviceName } from './names.ts';
 
 /** How many recent calls the dashboard shows (the Hub keeps more). */
@@ -70,13 +70,15 @@ function backTo(fragment: string): Response {
 async function dashboardPage(c: Context<SessionEnv>, refused?: Extract<TokenRequest, { ok: false }>): Promise<Response> {
   const hub = hubFor(c.env);
   const csrf = c.var.csrf;
+  const origin = relayOrigin(c.env, c.req.url);
   const [devices, editors, grants, tokens, calls] = await Promise.all([
     hub.listDevices(),
     hub.editorsOnline(),
-    listGrants(c.env, relayOrigin(c.env, c.req.url)),
+    listGrants(c.env, origin),
     hub.listTokens(),
     hub.recentCalls(DASHBOARD_CALLS),
   ]);
+  const names = await clientNames(c.env, origin, calls.map((call) => call.client), grants);
   return page({
     title: 'Dashboard',
     csrf,
@@ -89,6 +91,7 @@ async function dashboardPage(c: Context<SessionEnv>, refused?: Extract<TokenRequ
       grants,
       tokens: tokens.filter((t) => t.kind === 'access'),
       calls,
+      clientNames: names,
       ...(refused ? { tokenError: refused.message, tokenForm: refused.values } : {}),
     }),
   });
@@ -150,9 +153,10 @@ dashboard.post('/devices/:id/revoke', async (c) => {
   return backTo('devices');
 });
 
-dashboard.post('/grants/:id/revoke', async (c) => {
+dashboard.post('/grants/revoke', async (c) => {
   const form = await checkedForm(c);
   if (form instanceof Response) return form;
-  if (!(await revokeGrant(c.env, relayOrigin(c.env, c.req.url), c.req.param('id')))) return notFound(c.var.csrf, 'OAuth grant');
+  const client = form.get('client');
+  if (typeof client !== 'string' || (await revokeClient(c.env, relayOrigin(c.env, c.req.url), client)) === 0) return notFound(c.var.csrf, 'OAuth client with a grant');
   return backTo('grants');
 });
