@@ -18,9 +18,10 @@
  *   GET|POST /authorize   OAuth consent (session + CSRF)
  *   GET  /agent    agents' WebSocket, bearer device JWT
  *   POST /agent/token   a device credential for a short-lived device JWT
- *   POST /pair/device, /pair/token   RFC 8628 device pairing; GET /pair, POST /pair/approve|deny (session + CSRF)
- *   *    /admin/*  token API, bearer OWNER_SECRET
- *   GET|POST /signin, POST /signout   the owner's browser session for the pages
+ *   POST /pair/device, /pair/token, /pair/cancel   RFC 8628 device pairing (cancel: by the device code)
+ *   GET /pair, POST /pair/approve|deny|dismiss   the owner's pairing page (session + CSRF)
+ *   *    /admin/*  token API, bearer OWNER_SECRET (wrong secrets throttled)
+ *   GET|POST /signin, POST /signout[/everywhere]   the owner's browser session for the pages
  *   GET|POST /dashboard/*   the owner's dashboard (session + CSRF)
  */
 import { Hono } from 'hono';
