@@ -58,8 +58,10 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
   });
+  // One line of JSON, and stdin left open: the child stops when it closes, so that it cannot
+  // outlive this process (relay-process.ts).
   const input: RelayProcessInput = { vars: opts.vars ?? {} };
-  child.stdin?.end(JSON.stringify(input));
+  child.stdin?.write(`${JSON.stringify(input)}\n`);
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

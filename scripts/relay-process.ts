@@ -13,7 +13,9 @@
  *   command line carries only `--port` and `--persist-to`; the Worker's variables, OWNER_SECRET
  *   included, arrive as JSON on stdin.
  *
- * Runs until SIGTERM or SIGINT, then disposes of the worker (and workerd with it).
+ * Runs until SIGTERM or SIGINT, or until its stdin closes (the launcher stays connected to it, so
+ * a launcher that dies, even by SIGKILL, takes the relay with it), then disposes of the worker
+ * (and workerd with it).
  */
 import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,10 +40,24 @@ export function tighten(dir: string): void {
   }
 }
 
-async function readStdin(): Promise<string> {
-  let text = '';
-  for await (const chunk of process.stdin) text += String(chunk);
-  return text;
+/** The first line on stdin (the launcher's JSON); stdin then stays open, and `onClose` runs when it closes. */
+function firstLine(onClose: () => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    let answered = false;
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk: string) => {
+      if (answered) return;
+      text += chunk;
+      const end = text.indexOf('\n');
+      if (end >= 0) {
+        answered = true;
+        resolve(text.slice(0, end));
+      }
+    });
+    process.stdin.on('end', () => (answered ? onClose() : reject(new Error('stdin closed before the options arrived'))));
+    process.stdin.on('error', () => onClose());
+  });
 }
 
 async function main(): Promise<void> {
@@ -50,7 +66,18 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   const persistTo = values['persist-to'];
   if (!Number.isInteger(port) || port <= 0 || !persistTo) throw new Error('usage: relay-process.ts --port N --persist-to DIR (variables as JSON on stdin)');
-  const opts = { port, persistTo, ...(JSON.parse(await readStdin()) as RelayProcessInput) };
+  const started: { worker?: Awaited<ReturnType<typeof unstable_startWorker>> } = {};
+  let stopping = false;
+  const dispose = (): void => void started.worker?.dispose().finally(() => process.exit(0));
+  // Asked to stop while starting: the worker is disposed of as soon as it exists (below).
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    if (started.worker) dispose();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  const opts = { port, persistTo, ...(JSON.parse(await firstLine(stop)) as RelayProcessInput) };
   mkdirSync(opts.persistTo, { recursive: true, mode: 0o700 });
   tighten(opts.persistTo);
   const wranglerDir = join(ROOT, '.wrangler');
@@ -69,15 +96,9 @@ async function main(): Promise<void> {
       liveReload: false,
     },
   });
+  started.worker = worker;
+  if (stopping) return dispose();
   await worker.ready;
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    void worker.dispose().finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
 }
 
 await main();
