@@ -1,13 +1,16 @@
 /**
- * Runs the relay in local workerd (`wrangler dev`) as a child process in its own process group,
- * waits for `/health`, and stops the whole group (wrangler and workerd) on request, so nothing is
- * left running. Used by the `npm start` launcher, the end-to-end tests and the benchmark.
+ * Runs the relay in local workerd as a child process in its own process group
+ * (`relay-process.ts`: wrangler's dev server with no debugger, its state 0600/0700, its secrets
+ * passed on stdin), waits for `/health`, and stops the whole group (wrangler and workerd) on
+ * request, so nothing is left running. Used by the `npm start` launcher, the end-to-end tests and
+ * the benchmark.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RelayProcessInput } from './relay-process.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -15,7 +18,7 @@ export interface LocalRelayOptions {
   port?: number;
   /** Durable Object and KV persistence directory. */
   persistTo: string;
-  /** Worker variables and secrets, e.g. OWNER_SECRET. */
+  /** Worker variables and secrets, e.g. OWNER_SECRET (sent on the child's stdin, never its command line). */
   vars?: Record<string, string>;
   /** Where wrangler's own output goes. */
   logFile: string;
@@ -46,25 +49,19 @@ export function freePort(): Promise<number> {
 
 export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRelay> {
   const port = opts.port ?? (await freePort());
-  const inspectorPort = await freePort();
-  const args = [
-    'dev',
-    '--ip', '127.0.0.1',
-    '--port', String(port),
-    '--inspector-port', String(inspectorPort),
-    '--persist-to', opts.persistTo,
-    '--show-interactive-dev-session=false',
-    '--log-level', 'warn',
-    ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
-  ];
-  mkdirSync(dirname(opts.logFile), { recursive: true });
-  const log = createWriteStream(opts.logFile, { flags: 'a' });
-  const child = spawn(join(ROOT, 'node_modules', '.bin', 'wrangler'), args, {
+  mkdirSync(dirname(opts.logFile), { recursive: true, mode: 0o700 });
+  const log = createWriteStream(opts.logFile, { flags: 'a', mode: 0o600 });
+  const script = join(ROOT, 'scripts', 'relay-process.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, '--port', String(port), '--persist-to', opts.persistTo], {
     cwd: ROOT,
     detached: true, // its own process group, so that stop() reaches workerd too
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
   });
+  // One line of JSON, and stdin left open: the child stops when it closes, so that it cannot
+  // outlive this process (relay-process.ts).
+  const input: RelayProcessInput = { vars: opts.vars ?? {} };
+  child.stdin?.write(`${JSON.stringify(input)}\n`);
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -90,7 +87,7 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
     }
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`wrangler dev exited with code ${child.exitCode}; see ${opts.logFile}`);
+      throw new Error(`the relay (wrangler's dev server) exited with code ${child.exitCode}; see ${opts.logFile}`);
     }
     try {
       // Bounded, and cut short by an abort: a relay still starting may hold the request.

@@ -1,8 +1,9 @@
 /**
  * `npm start`: the relay in local workerd with this machine's agent attached.
  *
- * Generates the owner secret into `.dev.vars` (0600, git-ignored) on first run, starts
- * `wrangler dev` on 127.0.0.1:$PORT (default 8787) with persistence under `.wrangler/`, creates
+ * Generates the owner secret into `.dev.vars` (0600, git-ignored) on first run, starts the relay
+ * in local workerd (`local-relay.ts`: no debugger, state 0600 in 0700 directories) on
+ * 127.0.0.1:$PORT (default 8787) with persistence under `.wrangler/`, creates
  * this machine's device and a local access token through the admin API (reusing stored ones while
  * the relay still accepts them), starts the agent, and prints the MCP URL, the token and the
  * dashboard's URL. Ctrl-C stops everything it started.
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
   // Ctrl-C may come at any moment, even while wrangler is still starting: every path out goes
   // through shutdown(), which waits for the relay to be stopped before exiting.
   const startup = new AbortController();
-  const starting = startLocalRelay({ port, persistTo: values['persist-to'], logFile, signal: startup.signal });
+  const starting = startLocalRelay({ port, persistTo: values['persist-to'], logFile, vars: { OWNER_SECRET: secret }, signal: startup.signal });
   let agent: ReturnType<typeof startAgent> | undefined;
   // One shutdown, whoever asks first: a Ctrl-C reaches this process both from the terminal and
   // forwarded by npm and tsx, and a later request must wait for the relay too, not exit early.

@@ -2,11 +2,15 @@
  * The vimrelay Worker: the OAuth provider (auth/oauth.ts) in front of the routes, and the Hub
  * Durable Object class. Owns nothing else; each route module owns its endpoint.
  *
- * A request goes: `/mcp` edge checks (routes/mcp.ts `mcpEdgeRefusal`) -> the OAuth provider, which
+ * A request goes: the Host check (http/host.ts: plain HTTP only at a loopback host) -> `/mcp` edge
+ * checks (routes/mcp.ts `mcpEdgeRefusal`) -> for `/oauth/token`, the gate that keeps anonymous
+ * requests from making the library fetch a Client ID Metadata Document (routes/token-gate.ts) ->
+ * the OAuth provider, which
  * serves the metadata documents, `/oauth/token` and `/oauth/register`, authenticates `/mcp` and
  * hands it to `mcpApi`, and passes everything else to the Hono app below -> CORS completed on
  * `/mcp` and the metadata (http/cors.ts).
  *
+ *   GET  /         what this relay is and the MCP URL (a page; JSON for API clients)
  *   GET  /health   liveness
  *   POST /mcp      MCP Streamable HTTP (stateless), bearer OAuth access token or PAT
  *   GET  /.well-known/oauth-protected-resource[/mcp], /.well-known/oauth-authorization-server
@@ -14,31 +18,43 @@
  *   GET|POST /authorize   OAuth consent (session + CSRF)
  *   GET  /agent    agents' WebSocket, bearer device JWT
  *   POST /agent/token   a device credential for a short-lived device JWT
- *   POST /pair/device, /pair/token   RFC 8628 device pairing; GET /pair, POST /pair/approve|deny (session + CSRF)
- *   *    /admin/*  token API, bearer OWNER_SECRET
- *   GET|POST /signin, POST /signout   the owner's browser session for the pages
+ *   POST /pair/device, /pair/token, /pair/cancel   RFC 8628 device pairing (cancel: by the device code)
+ *   GET /pair, POST /pair/approve|deny|dismiss   the owner's pairing page (session + CSRF)
+ *   *    /admin/*  token API, bearer OWNER_SECRET (wrong secrets throttled)
+ *   GET|POST /signin, POST /signout[/everywhere]   the owner's browser session for the pages
  *   GET|POST /dashboard/*   the owner's dashboard (session + CSRF)
  */
 import { Hono } from 'hono';
-import { oauthProvider } from './auth/oauth.ts';
+import { OAUTH_PATHS, oauthProvider } from './auth/oauth.ts';
 import { relayOrigin } from './config.ts';
 import type { Env } from './env.ts';
 import { withMcpCors } from './http/cors.ts';
+import { installEgressGuard } from './http/egress.ts';
+import { hostRefusal } from './http/host.ts';
+import { wantsHtml } from './http/negotiate.ts';
+import { missingPage } from './pages/home.ts';
 import { jsonError } from './http/responses.ts';
 import { admin } from './routes/admin.ts';
 import { agent } from './routes/agent.ts';
 import { authorize } from './routes/authorize.ts';
 import { dashboard } from './routes/dashboard.ts';
 import { health } from './routes/health.ts';
+import { home } from './routes/home.ts';
 import { mcpApi, mcpEdgeRefusal } from './routes/mcp.ts';
 import { pair } from './routes/pair.ts';
 import { signin } from './routes/signin.ts';
+import { tokenRequestRefusal } from './routes/token-gate.ts';
 import type { AppEnv } from './routes/types.ts';
 
 export { Hub } from './hub/hub.ts';
 
+// The only outbound requests are the OAuth library's Client ID Metadata Document fetches: none to
+// an IP literal, a local name, a private address, or through a redirect (http/egress.ts).
+installEgressGuard();
+
 const app = new Hono<AppEnv>();
 
+app.route('/', home);
 app.route('/health', health);
 app.route('/agent', agent);
 app.route('/admin', admin);
@@ -47,7 +63,8 @@ app.route('/', signin);
 app.route('/', authorize);
 app.route('/dashboard', dashboard);
 
-app.notFound(() => jsonError(404, 'NOT_FOUND', 'No such endpoint.'));
+// Browsers get a page, API clients JSON.
+app.notFound((c) => (wantsHtml(c.req.raw) ? missingPage() : jsonError(404, 'NOT_FOUND', 'No such endpoint.')));
 // Never echo internal errors: they may carry storage or token details.
 app.onError((err) => {
   console.error('vimrelay: unhandled error', err instanceof Error ? err.message : String(err));
@@ -71,15 +88,33 @@ function servedAt(request: Request, origin: string): Request {
   return new Request(`${origin}${path}${url.search}`, request);
 }
 
+/** Every request, in the order the header describes. */
+async function serve(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const misdirected = hostRefusal(request);
+  if (misdirected) return misdirected;
+  const path = new URL(request.url).pathname;
+  if (path === '/mcp' || path.startsWith('/mcp/')) {
+    const refused = mcpEdgeRefusal(request, env);
+    if (refused) return refused;
+  }
+  const origin = relayOrigin(env, request.url);
+  if (path === OAUTH_PATHS.token && request.method === 'POST') {
+    const refused = await tokenRequestRefusal(request, env, origin);
+    if (refused) return refused;
+  }
+  const response = await oauthProvider(origin, env, { api: mcpApi, app }).fetch(servedAt(request, origin), env, ctx);
+  return withMcpCors(request, response);
+}
+
 export default {
   async fetch(request, env, ctx): Promise<Response> {
-    const path = new URL(request.url).pathname;
-    if (path === '/mcp' || path.startsWith('/mcp/')) {
-      const refused = mcpEdgeRefusal(request, env);
-      if (refused) return refused;
+    try {
+      return await serve(request, env, ctx);
+    } catch (err) {
+      // What the app's onError does, for failures outside it (the OAuth provider's own): never a
+      // stack trace or a runtime's error page to the client.
+      console.error('vimrelay: unhandled error', err instanceof Error ? err.message : String(err));
+      return jsonError(500, 'INTERNAL', 'Internal error.');
     }
-    const origin = relayOrigin(env, request.url);
-    const response = await oauthProvider(origin, env, { api: mcpApi, app }).fetch(servedAt(request, origin), env, ctx);
-    return withMcpCors(request, response);
   },
 } satisfies ExportedHandler<Env>;

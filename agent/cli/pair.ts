@@ -3,16 +3,34 @@
  * (RFC 8628). Prints the user code and the verification URL (and a QR code of the URL with the
  * code in it when stdout is a terminal), waits for the owner with a spinner on stderr (terminal
  * only), and on approval saves the device credential for that relay in the credentials file
- * (0600). Exit codes: 0 paired, 1 denied / expired / failed, 130 interrupted.
+ * (0600). Ctrl-C cancels the request on the relay, so that its code can no longer be approved.
+ * Exit codes: 0 paired, 1 denied / expired / failed, 130 interrupted.
  */
 import { hostname } from 'node:os';
 import { renderUnicodeCompact } from 'uqr';
 import { normaliseRelayUrl, saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
-import { PairingFailed, pollPairing, startPairing } from '../relay/pairing.ts';
+import { cancelPairing, PairingFailed, pollPairing, startPairing, type StartedPairing } from '../relay/pairing.ts';
 import { interrupted } from './signals.ts';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** How long Ctrl-C waits for the relay to confirm the cancellation. */
+const CANCEL_TIMEOUT_MS = 5_000;
+
+/** Tells the relay the request is cancelled; the line that says whether its code can still be approved. */
+async function cancelled(relay: string, started: StartedPairing, expiresAtMs: number): Promise<string> {
+  try {
+    await cancelPairing(relay, started, CANCEL_TIMEOUT_MS);
+    return `vimrelay: pairing cancelled; code ${started.user_code} can no longer be approved, and nothing was saved\n`;
+  } catch (err) {
+    const minutes = Math.max(1, Math.ceil((expiresAtMs - Date.now()) / 60_000));
+    return (
+      `vimrelay: pairing cancelled here and nothing was saved, but the relay could not be told (${err instanceof Error ? err.message : String(err)}):\n` +
+      `  code ${started.user_code} stays valid for up to ${minutes} min; do not approve it, or dismiss it at ${started.verification_uri}\n`
+    );
+  }
+}
 
 /** A one-line spinner on stderr when it is a terminal; nothing otherwise. */
 function spinner(expiresAtMs: number): { stop(): void } {
@@ -73,7 +91,7 @@ export async function pairCommand(parsed: { positionals: string[]; values: { nam
   } catch (err) {
     spin.stop();
     if (abort.signal.aborted) {
-      process.stderr.write('vimrelay: pairing cancelled; nothing was saved\n');
+      process.stderr.write(await cancelled(relay, started, expiresAtMs));
       return 130;
     }
     if (err instanceof PairingFailed) {

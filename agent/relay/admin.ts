@@ -1,10 +1,13 @@
 /**
  * Client of the relay's owner-only admin routes (`/admin/tokens`, `/admin/devices`),
  * authenticated with the owner secret. Used by `vimrelay enroll`, `vimrelay token create`,
- * `vimrelay devices` and the local launcher. Never logs the secret or what it mints.
+ * `vimrelay devices` and the local launcher. Never logs the secret or what it mints. Failures say
+ * what happened: the relay unreachable (`fetch-failure.ts`), the secret refused, guesses
+ * throttled, no secret configured.
  */
 import { z } from 'zod';
 import { PermissionClass } from '../../protocol/index.ts';
+import { relayErrorText, relayFetch } from './fetch-failure.ts';
 
 export const MintedToken = z.object({
   token: z.string(),
@@ -50,14 +53,28 @@ export class AdminError extends Error {
   }
 }
 
+/** What an admin answer other than 2xx means, for the person at the terminal. */
+function refusal(path: string, res: Response, text: string): string {
+  switch (res.status) {
+    case 401:
+      return 'the relay refused the owner secret: VIMRELAY_OWNER_SECRET is not its OWNER_SECRET';
+    case 429:
+      return `the relay is refusing owner secrets for ${res.headers.get('Retry-After') ?? 'a few'} seconds after too many wrong ones; wait, then check VIMRELAY_OWNER_SECRET`;
+    case 503:
+      return 'the relay has no OWNER_SECRET set, so its admin API is off (wrangler secret put OWNER_SECRET)';
+    default:
+      return `${path} answered HTTP ${res.status}: ${relayErrorText(text)}`;
+  }
+}
+
 async function adminFetch(relayUrl: string, ownerSecret: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(relayUrl.replace(/\/+$/, '') + path, {
+  const res = await relayFetch(relayUrl.replace(/\/+$/, '') + path, {
     method,
     headers: { Authorization: `Bearer ${ownerSecret}`, 'Content-Type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
-  if (!res.ok) throw new AdminError(`${path} answered HTTP ${res.status}: ${text.slice(0, 300)}`, res.status);
+  if (!res.ok) throw new AdminError(refusal(path, res, text), res.status);
   return JSON.parse(text);
 }
 

@@ -5,6 +5,7 @@
  * one. Never logs the credential or a token.
  */
 import { z } from 'zod';
+import { relayErrorText, relayFetch } from './fetch-failure.ts';
 
 /** The relay refused the credential itself (401/403): unknown or revoked. Retrying cannot help. */
 export class CredentialRefused extends Error {
@@ -40,19 +41,20 @@ export class DeviceTokens {
 
   /**
    * A device JWT with time to spare. Throws CredentialRefused when the relay refuses the
-   * credential, another Error when the relay cannot be reached or answers otherwise.
+   * credential, RelayUnreachable (`fetch-failure.ts`) when it cannot be reached, another Error
+   * when it answers otherwise.
    */
   async get(): Promise<DeviceJwt> {
     const spare = this.#opts.refreshBeforeMs ?? 60_000;
     if (this.#current && this.#current.expiresAtMs - Date.now() > spare) return { token: this.#current.token, fresh: false };
-    const res = await fetch(`${this.#opts.relayUrl.replace(/\/+$/, '')}/agent/token`, {
+    const res = await relayFetch(`${this.#opts.relayUrl.replace(/\/+$/, '')}/agent/token`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${this.#opts.credential}` },
-      signal: AbortSignal.timeout(this.#opts.timeoutMs ?? 15_000),
+      ...(this.#opts.timeoutMs === undefined ? {} : { timeoutMs: this.#opts.timeoutMs }),
     });
     const text = await res.text();
     if (res.status === 401 || res.status === 403) throw new CredentialRefused(res.status);
-    if (!res.ok) throw new Error(`/agent/token answered HTTP ${res.status}`);
+    if (!res.ok) throw new Error(`/agent/token answered HTTP ${res.status}: ${relayErrorText(text)}`);
     const parsed = TokenResponse.parse(JSON.parse(text));
     this.#current = { token: parsed.token, expiresAtMs: Date.now() + parsed.expires_in * 1000 };
     return { token: parsed.token, fresh: true };

@@ -1,10 +1,12 @@
 /**
  * Client of the relay's device pairing endpoints (RFC 8628): asks for a user code, then polls
  * until the owner decides, honouring `interval` and `slow_down` (§3.5: +5 s for every later
- * request). Pure protocol: `cli/pair.ts` shows the code and the progress. Never logs the device
- * code or the credential.
+ * request), and cancels the request when the user gives up (`POST /pair/cancel`, so that the code
+ * can no longer be approved). Pure protocol: `cli/pair.ts` shows the code and the progress. Never
+ * logs the device code or the credential.
  */
 import { z } from 'zod';
+import { relayErrorText, relayFetch } from './fetch-failure.ts';
 
 const Started = z.object({
   device_code: z.string().min(1),
@@ -31,15 +33,15 @@ export class PairingFailed extends Error {
 
 /** RFC 8628 §3.1: asks the relay to pair a device named `name` on `hostname`. */
 export async function startPairing(relayUrl: string, name: string, hostname: string): Promise<StartedPairing> {
-  const res = await fetch(`${relayUrl}/pair/device`, {
+  const res = await relayFetch(`${relayUrl}/pair/device`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ name, hostname }),
-    signal: AbortSignal.timeout(15_000),
   });
   const text = await res.text();
-  if (res.status === 429) throw new Error(`the relay is refusing pairing requests for now; try again in ${res.headers.get('Retry-After') ?? 'a few'} seconds`);
-  if (!res.ok) throw new Error(`${relayUrl}/pair/device answered HTTP ${res.status}: ${text.slice(0, 300)}`);
+  // The relay says whose limit it is: this address's, or too many requests waiting for the owner.
+  if (res.status === 429) throw new Error(`the relay is refusing pairing requests for now: ${relayErrorText(text)}`);
+  if (!res.ok) throw new Error(`${relayUrl}/pair/device answered HTTP ${res.status}: ${relayErrorText(text)}`);
   return Started.parse(JSON.parse(text));
 }
 
@@ -81,11 +83,11 @@ export async function pollPairing(relayUrl: string, started: StartedPairing, opt
   for (;;) {
     opts.onWait?.(intervalS);
     await sleep(intervalS * 1000, opts.signal);
-    const res = await fetch(`${relayUrl}/pair/token`, {
+    const res = await relayFetch(`${relayUrl}/pair/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.device_code }),
-      signal: opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(15_000)]) : AbortSignal.timeout(15_000),
+      ...(opts.signal ? { signal: opts.signal } : {}),
     });
     const text = await res.text();
     if (res.ok) return Granted.parse(JSON.parse(text));
@@ -107,4 +109,20 @@ export async function pollPairing(relayUrl: string, started: StartedPairing, opt
         throw new Error(`${relayUrl}/pair/token answered ${error.data.error}`);
     }
   }
+}
+
+/**
+ * Cancels the request (the user pressed Ctrl-C): from now on the owner's page says it was
+ * cancelled and it cannot be approved. Resolves once the relay confirmed; throws when it could not
+ * be told (RelayUnreachable) or does not know the request any more (used or expired).
+ */
+export async function cancelPairing(relayUrl: string, started: StartedPairing, timeoutMs: number): Promise<void> {
+  const res = await relayFetch(`${relayUrl}/pair/cancel`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ device_code: started.device_code }),
+    timeoutMs,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${relayUrl}/pair/cancel answered HTTP ${res.status}: ${relayErrorText(text)}`);
 }

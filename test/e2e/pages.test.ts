@@ -175,7 +175,7 @@ describe('personal access tokens', () => {
     await expect.poll(() => row.textContent()).toMatch(/read exec[\s\S]*active/);
     expect(await page.content()).not.toContain(token);
     const logged = page.locator('#calls tr', { hasText: 'read_buffer' });
-    await expect.poll(() => logged.textContent()).toMatch(/pat:browser-made[\s\S]*NO_EDITOR/);
+    await expect.poll(() => logged.textContent()).toMatch(/browser-made \(personal access token\)[\s\S]*NO_EDITOR/);
     expect(await page.content()).not.toContain('secret-notes.txt');
   });
 

@@ -67,8 +67,10 @@ it('npm start prints a working MCP URL and token, and Ctrl-C leaves nothing runn
   process.kill(-start.pid!, 'SIGINT');
   await exited;
   // npm may exit before the launcher has finished stopping the relay: give the group a moment.
-  await waitFor(() => (processesMentioning(persist).length === 0 ? true : undefined), 30_000, 'every started process to exit').catch(() => {});
-  expect(processesMentioning(persist), err).toEqual([]);
+  // The relay's process names its persistence directory; workerd names the port it serves.
+  const left = (): string[] => [...processesMentioning(persist), ...processesMentioning(`127.0.0.1:${env.PORT}`)];
+  await waitFor(() => (left().length === 0 ? true : undefined), 30_000, 'every started process to exit').catch(() => {});
+  expect(left(), err).toEqual([]);
   await expect(fetch(printed.url.replace('/mcp', '/health'))).rejects.toThrow();
 });
 
@@ -84,10 +86,11 @@ it('Ctrl-C while the relay is still starting stops it too', async () => {
   let err = '';
   start.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
   const exited = new Promise<void>((resolve) => start.once('exit', () => resolve()));
-  // As soon as wrangler is running, and before the launcher has printed anything.
-  await waitFor(() => (processesMentioning(persist).some((p) => p.includes('wrangler dev')) ? true : undefined), 30_000, 'wrangler to start');
+  // As soon as the relay's process is running, and before the launcher has printed anything.
+  await waitFor(() => (processesMentioning(persist).some((p) => p.includes('relay-process.ts')) ? true : undefined), 30_000, 'the relay to start');
   process.kill(-start.pid!, 'SIGINT');
   await exited;
-  await waitFor(() => (processesMentioning(persist).length === 0 ? true : undefined), 30_000, 'every started process to exit').catch(() => {});
-  expect(processesMentioning(persist), err).toEqual([]);
+  const left = (): string[] => [...processesMentioning(persist), ...processesMentioning(`127.0.0.1:${env.PORT}`)];
+  await waitFor(() => (left().length === 0 ? true : undefined), 30_000, 'every started process to exit').catch(() => {});
+  expect(left(), err).toEqual([]);
 });

@@ -277,17 +277,17 @@ describe('OAuth grants', () => {
     const row = body.slice(body.indexOf('id="grants"'), body.indexOf('id="tokens"'));
     expect(row).toContain('redirects to 127.0.0.1:45999');
     expect(row).toContain('read write');
-    const action = /action="(\/dashboard\/grants\/[^"]+\/revoke)"/.exec(row)?.[1] ?? '';
-    expect(action).not.toBe('');
+    const client = /action="\/dashboard\/grants\/revoke"><input type="hidden" name="csrf" value="[^"]+"><input type="hidden" name="client" value="([^"]+)">/.exec(row)?.[1] ?? '';
+    expect(client).not.toBe('');
 
-    expect((await post(action, cookie, [])).status).toBe(403);
+    expect((await post('/dashboard/grants/revoke', cookie, [['client', client]])).status).toBe(403);
     expect((await postMcp(token, tools)).status).toBe(200);
-    const res = await post(action, cookie, [['csrf', csrf]]);
+    const res = await post('/dashboard/grants/revoke', cookie, [['client', client], ['csrf', csrf]]);
     expect(res.status).toBe(303);
     expect(res.headers.get('Location')).toBe('/dashboard#grants');
     expect((await postMcp(token, tools)).status).toBe(401);
-    expect((await dashboard(cookie)).body).not.toContain(action);
-    expect((await post('/dashboard/grants/no-such-grant/revoke', cookie, [['csrf', csrf]])).status).toBe(404);
+    expect((await dashboard(cookie)).body).not.toContain(`value="${client}"`);
+    expect((await post('/dashboard/grants/revoke', cookie, [['client', 'no-such-client'], ['csrf', csrf]])).status).toBe(404);
   });
 });
 

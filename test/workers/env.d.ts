@@ -7,7 +7,9 @@ declare global {
       mainModule: typeof import('../../worker/index.ts');
       durableNamespaces: 'Hub';
     }
-    // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
-    interface Env extends WorkerEnv {}
+    interface Env extends WorkerEnv {
+      /** The `workers-egress` project's record of the Worker's outbound requests (egress/network.ts). */
+      readonly EGRESS_LOG?: Fetcher;
+    }
   }
 }

@@ -1,19 +1,23 @@
 // Worker tests: run inside workerd (@cloudflare/vitest-pool-workers) against the real Worker,
-// its Hub Durable Object, SQLite storage and WebSockets. Two projects, because bindings are fixed
+// its Hub Durable Object, SQLite storage and WebSockets. Three projects, because bindings are fixed
 // per project: `workers` with the defaults and an owner secret; `workers-config` with a short
 // CALL_DEADLINE_MS (so that TIMEOUT comes in milliseconds), PUBLIC_URL, ALLOWED_ORIGINS and no
-// OWNER_SECRET.
+// OWNER_SECRET; `workers-egress` whose global fetch reaches a recorded test network
+// (egress/network.ts) instead of the internet.
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
+import { log, network } from './egress/network.ts';
 
 const wranglerConfig = fileURLToPath(new URL('../../wrangler.toml', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-function project(name: string, include: string[], bindings: Record<string, string>) {
+type Miniflare = { outboundService?: (request: Request) => Response; serviceBindings?: Record<string, (request: Request) => Response> };
+
+function project(name: string, include: string[], bindings: Record<string, string>, extra: Miniflare = {}) {
   return {
     root,
-    plugins: [cloudflareTest({ wrangler: { configPath: wranglerConfig }, miniflare: { bindings } })],
+    plugins: [cloudflareTest({ wrangler: { configPath: wranglerConfig }, miniflare: { bindings, ...extra } })],
     test: { name, include, testTimeout: 20_000, hookTimeout: 20_000 },
   };
 }
@@ -33,6 +37,12 @@ export default defineConfig({
         PUBLIC_URL: 'https://public.example/some/path',
         ALLOWED_ORIGINS: 'https://app.example, not a url',
       }),
+      project(
+        'workers-egress',
+        ['test/workers/egress/*.test.ts'],
+        { OWNER_SECRET: 'test-owner-secret-not-for-production' },
+        { outboundService: network, serviceBindings: { EGRESS_LOG: log } },
+      ),
     ],
   },
 });

@@ -23,12 +23,21 @@ export const SLOW_DOWN_STEP_S = 5;
  */
 export const POLL_SLACK_MS = 1_000;
 
-/** Rate limits, per account (the Hub is per account). Over a limit: 429 with Retry-After. */
+/**
+ * Rate limits, per account (the Hub is per account) and per client address (`http/client-address.ts`),
+ * so that one anonymous source cannot fill the account's queue. Over a limit: 429 with Retry-After.
+ * A flood from many addresses can still fill it: the owner sees the waiting requests on /pair and
+ * dismisses them.
+ */
 export const PAIRING_LIMITS = {
   /** Pairing requests still waiting for the owner at once. */
   maxPending: 10,
+  /** Of those, from one client address. */
+  maxPendingPerClient: 3,
   /** POST /pair/device per minute. */
   startsPerMinute: 20,
+  /** Of those, from one client address. */
+  startsPerClientPerMinute: 5,
   /** Wrong user codes typed (or linked) per minute: RFC 8628 §5.1 brute-force protection. */
   wrongCodesPerMinute: 10,
 } as const;
@@ -106,11 +115,14 @@ export function sameHash(a: string, b: string): boolean {
 }
 
 /** What a poll of the token endpoint finds (RFC 8628 §3.5). */
-export type PollVerdict = 'authorization_pending' | 'slow_down' | 'access_denied' | 'expired_token' | 'approved';
+export type PollVerdict = 'authorization_pending' | 'slow_down' | 'access_denied' | 'expired_token' | 'invalid_grant' | 'approved';
+
+/** Where a pairing request stands: waiting for the owner, decided, or cancelled by its device. */
+export type PairingStatus = 'pending' | 'approved' | 'denied' | 'cancelled';
 
 /** A pairing's state as the poll check needs it. Times in ms. */
 export interface PollState {
-  status: 'pending' | 'approved' | 'denied';
+  status: PairingStatus;
   expiresAtMs: number;
   lastPollMs: number | null;
   intervalS: number;
@@ -124,6 +136,8 @@ export interface PollState {
 export function pollVerdict(state: PollState, nowMs: number): PollVerdict {
   if (nowMs >= state.expiresAtMs) return 'expired_token';
   if (state.lastPollMs !== null && nowMs - state.lastPollMs < state.intervalS * 1000 - POLL_SLACK_MS) return 'slow_down';
+  // The device itself gave up (`POST /pair/cancel`): the code is as good as used.
+  if (state.status === 'cancelled') return 'invalid_grant';
   if (state.status === 'denied') return 'access_denied';
   if (state.status === 'approved') return 'approved';
   return 'authorization_pending';

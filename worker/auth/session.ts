@@ -3,7 +3,9 @@
  * Signing in with OWNER_SECRET sets `__Host-vimrelay-session` (RFC 6265bis §4.1.3.2: Secure,
  * Path=/, no Domain; HttpOnly; SameSite=Lax so that a consent link opened from an assistant's site
  * still finds it) holding `<expiry ms>.<random id>.<HMAC-SHA256>`, keyed by OWNER_SECRET.
- * Stateless: changing the secret signs every browser out.
+ * This module checks a cookie's authenticity and expiry only: whether its session is still live
+ * (not signed out) is recorded in the Hub (`owner-session.ts`). Changing the secret signs every
+ * browser out.
  *
  * CSRF (OWASP synchronizer-token pattern, bound to the session): every form that changes state
  * carries `HMAC(secret, "csrf:" + id)`, checked in constant time. The Origin header is not relied

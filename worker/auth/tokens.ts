@@ -178,7 +178,8 @@ export class TokenStore {
     if (!row) return { valid: false, reason: 'unknown' };
     if (row.kind !== kind) return { valid: false, reason: 'wrong_type' };
     if (row.revoked_at !== null) return { valid: false, reason: 'revoked' };
-    return { valid: true, claims, device: null };
+    if (nowMs >= row.expires_at) return { valid: false, reason: 'expired' };
+    return { valid: true, claims: boundByRecord(claims, row), device: null };
   }
 
   /** Every recorded token, newest first, with its status at `nowMs`. Never the token text. */
@@ -207,6 +208,26 @@ export class TokenStore {
   private row(jti: string): TokenRow | undefined {
     return this.storage.sql.exec<TokenRow>(`${SELECT_ROWS} WHERE t.jti = ?`, jti).toArray()[0];
   }
+}
+
+/**
+ * The claims of a verified access token as far as its record allows: the scopes recorded when its
+ * jti was minted bound the `scope` claim (only scopes in both survive), the client id is the one
+ * its recorded name gives, and `exp` is no later than the recorded expiry. The record, not the
+ * signature, is the authority: whoever obtained the signing key could sign any claims under a
+ * known jti, and must not turn a read-only token into an all-scope one.
+ */
+function boundByRecord(claims: TokenClaims, row: TokenRow): TokenClaims {
+  const recorded = new Set(row.scopes ? row.scopes.split(' ') : []);
+  const scope = (claims.scope ?? '')
+    .split(' ')
+    .filter((s) => s !== '' && recorded.has(s));
+  return {
+    ...claims,
+    scope: [...new Set(scope)].join(' '),
+    client_id: patClientId(row.name),
+    exp: Math.min(claims.exp, Math.floor(row.expires_at / 1000)),
+  };
 }
 
 function deviceOf(row: TokenRow): Device | null {

@@ -1,17 +1,19 @@
 /**
- * Guards for the owner's pages. `requireSession` lets a request through with its verified session
- * (in `c.var.session`) or sends the browser to sign in and come back; `checkedForm` reads a posted
- * form and refuses it unless it carries the session's CSRF token (`auth/session.ts`).
+ * Guards for the owner's pages. `requireSession` lets a request through with its verified, live
+ * session (in `c.var.session`, its CSRF token in `c.var.csrf`) or sends the browser to sign in and
+ * come back; `checkedForm` reads a posted form and refuses it unless it carries the session's CSRF
+ * token (`auth/session.ts`).
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { readCapped } from './body.ts';
-import { csrfValid, readSession, type Session } from '../auth/session.ts';
+import { currentSession } from '../auth/owner-session.ts';
+import { csrfToken, csrfValid, type Session } from '../auth/session.ts';
 import { html } from '../pages/html.ts';
 import { page } from '../pages/layout.ts';
 import type { AppEnv } from '../routes/types.ts';
 
 /** Hono environment of routes behind `requireSession`. */
-export type SessionEnv = AppEnv & { Variables: { session: Session } };
+export type SessionEnv = AppEnv & { Variables: { session: Session; csrf: string } };
 
 /** Largest form the pages accept (bytes): they post a few short fields. */
 export const MAX_FORM_BYTES = 16 * 1024;
@@ -29,21 +31,22 @@ export function notConfigured(): Response {
 export const requireSession: MiddlewareHandler<SessionEnv> = async (c, next) => {
   const secret = c.env.OWNER_SECRET;
   if (!secret) return notConfigured();
-  const session = await readSession(c.req.raw, secret, Date.now());
+  const session = await currentSession(c.env, c.req.raw, secret, Date.now());
   if (!session) {
     const url = new URL(c.req.url);
     return c.redirect(`/signin?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
   }
   c.set('session', session);
+  c.set('csrf', await csrfToken(secret, session));
   await next();
 };
 
-/** A 403 page for a form without a valid CSRF token. */
-export function csrfRefused(): Response {
+/** A 403 page for a form without a valid CSRF token; `csrf` is this session's, for the sign-out form. */
+export function csrfRefused(csrf: string): Response {
   return page({
     title: 'Form expired',
     status: 403,
-    signedIn: true,
+    csrf,
     body: html`<h1>This form has expired</h1><p>It was not sent from a page of this session. Go back, reload the page and try again.</p>`,
   });
 }
@@ -55,7 +58,7 @@ export function csrfRefused(): Response {
 export async function checkedForm(c: Context<SessionEnv>): Promise<URLSearchParams | Response> {
   const form = await readForm(c.req.raw);
   if (form instanceof Response) return form;
-  if (!(await csrfValid(c.env.OWNER_SECRET ?? '', c.var.session, form.get('csrf')))) return csrfRefused();
+  if (!(await csrfValid(c.env.OWNER_SECRET ?? '', c.var.session, form.get('csrf')))) return csrfRefused(c.var.csrf);
   return form;
 }
 

@@ -3,8 +3,8 @@
  * surface and wiring only; the parts live beside it, one job each:
  *   - agent-sockets.ts: the agents' WebSockets (hibernation API), their messages and closes;
  *   - call-router.ts: each tool call routed, sent and waited for (calls.ts holds those in flight);
- *   - registry.ts, call-log.ts, pairings.ts, rate-limits.ts and auth/tokens.ts: one SQLite table
- *     (or a few) each.
+ *   - registry.ts, call-log.ts, pairings.ts, rate-limits.ts, owner-guesses.ts, sessions.ts and
+ *     auth/tokens.ts: one SQLite table (or a few) each.
  * Heartbeats are answered by the runtime without waking the object (`setWebSocketAutoResponse`).
  */
 import { DurableObject } from 'cloudflare:workers';
@@ -17,8 +17,10 @@ import { AgentSockets } from './agent-sockets.ts';
 import { CallLog, type LoggedCall } from './call-log.ts';
 import { CallRouter, type HubCall } from './call-router.ts';
 import { CallTable } from './calls.ts';
-import { PairingStore, type Limited, type PairingView, type PollResult, type StartedPairing } from './pairings.ts';
+import { OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
+import { PairingStore, type Cancelled, type Limited, type PairingView, type PendingView, type PollResult, type StartedPairing } from './pairings.ts';
 import { Registry } from './registry.ts';
+import { SessionStore } from './sessions.ts';
 import { CLOSE, closeQuietly, send } from './sockets.ts';
 
 export type { HubCall } from './call-router.ts';
@@ -30,6 +32,8 @@ export class Hub extends DurableObject<Vars> {
   private readonly callLog: CallLog;
   private readonly sockets: AgentSockets;
   private readonly router: CallRouter;
+  private readonly ownerGuesses: OwnerGuesses;
+  private readonly sessions: SessionStore;
 
   constructor(ctx: DurableObjectState, env: Vars) {
     super(ctx, env);
@@ -40,6 +44,8 @@ export class Hub extends DurableObject<Vars> {
     const calls = new CallTable();
     this.sockets = new AgentSockets({ ctx, env, tokens: this.tokens, registry: this.registry, calls });
     this.router = new CallRouter({ env, sockets: this.sockets, registry: this.registry, calls, callLog: this.callLog });
+    this.ownerGuesses = new OwnerGuesses(ctx.storage.sql);
+    this.sessions = new SessionStore(ctx.storage);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
 
@@ -128,9 +134,9 @@ export class Hub extends DurableObject<Vars> {
     return { ...revoked, disconnected };
   }
 
-  /** RFC 8628 §3.1: a device asks to be paired. */
-  async startPairing(name: string, hostname: string): Promise<StartedPairing | Limited> {
-    return this.pairings.start(name, hostname, Date.now());
+  /** RFC 8628 §3.1: a device asks to be paired, from `client` (a client-address bucket). */
+  async startPairing(name: string, hostname: string, client: string): Promise<StartedPairing | Limited> {
+    return this.pairings.start(name, hostname, client, Date.now());
   }
 
   /** RFC 8628 §3.4: the device polls with its device code. */
@@ -138,14 +144,31 @@ export class Hub extends DurableObject<Vars> {
     return this.pairings.poll(deviceCode, Date.now());
   }
 
-  /** The pending request with this user code, for the owner's page (RFC 8628 §3.3). */
-  async findPairing(userCode: string): Promise<PairingView | Limited | undefined> {
+  /** The pending (or cancelled) request with this user code, for the owner's page (RFC 8628 §3.3). */
+  async findPairing(userCode: string): Promise<PairingView | Cancelled | Limited | undefined> {
     return this.pairings.find(userCode, Date.now());
   }
 
   /** The owner approves or denies the pending request with this user code. */
-  async decidePairing(userCode: string, approve: boolean): Promise<PairingView | Limited | undefined> {
+  async decidePairing(userCode: string, approve: boolean): Promise<PairingView | Cancelled | Limited | undefined> {
     return this.pairings.decide(userCode, approve, Date.now());
+  }
+
+  /** The requests waiting for the owner, for the list on /pair. */
+  async pendingPairings(): Promise<PendingView[]> {
+    return this.pairings.pending(Date.now());
+  }
+
+  /** The owner dismisses one waiting request (`id` from `pendingPairings`), or all of them (`id` null); how many. */
+  async dismissPairings(id: string | null): Promise<number> {
+    const nowMs = Date.now();
+    if (id === null) return this.pairings.dismissAll(nowMs);
+    return this.pairings.dismiss(id, nowMs) ? 1 : 0;
+  }
+
+  /** The device cancels its own request with its device code; false when the code is unknown, used or expired. */
+  async cancelPairing(deviceCode: string): Promise<boolean> {
+    return this.pairings.cancel(deviceCode, Date.now());
   }
 
   // ---- Tokens (RPC from the admin and auth routes) ------------------------------------------
@@ -168,5 +191,32 @@ export class Hub extends DurableObject<Vars> {
   /** Revokes an access token (devices are revoked with `revokeDevice`). Null when no token has this jti. */
   async revokeToken(jti: string): Promise<Revocation | null> {
     return this.tokens.revoke(jti, Date.now()) ?? null;
+  }
+
+  // ---- The owner's doors (RPC from the sign-in and admin routes) -----------------------------
+
+  /** One owner-secret attempt from `client` (a client-address bucket), throttled (`owner-guesses.ts`). */
+  async checkOwnerSecret(presented: string, secret: string, client: string): Promise<OwnerSecretCheck> {
+    return this.ownerGuesses.check(presented, secret, client, Date.now());
+  }
+
+  /** Records a signed-in browser's session (the hash of its id) until `expiresAtMs` (`sessions.ts`). */
+  async startSession(idHash: string, expiresAtMs: number): Promise<void> {
+    this.sessions.start(idHash, expiresAtMs, Date.now());
+  }
+
+  /** Whether that session is still live (not signed out, not expired). */
+  async sessionLive(idHash: string): Promise<boolean> {
+    return this.sessions.live(idHash, Date.now());
+  }
+
+  /** Ends one session (sign-out). */
+  async endSession(idHash: string): Promise<boolean> {
+    return this.sessions.end(idHash);
+  }
+
+  /** Ends every session (sign out everywhere); how many were live. */
+  async endAllSessions(): Promise<number> {
+    return this.sessions.endAll();
   }
 }

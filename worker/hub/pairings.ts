@@ -1,12 +1,15 @@
 /**
  * Pairing requests (RFC 8628) in the Hub's SQLite storage. Owns the `pairings` table: one row per
  * request with the SHA-256 of its device code and of its user code (never the codes), the device
- * name and hostname the agent asked for, its times, the owner's decision and the polling state.
- * Owns the rate limits of pairing (PAIRING_LIMITS) through `rate-limits.ts`.
+ * name and hostname the agent asked for, the client address it came from, its times, its status and
+ * the polling state. Owns the rate limits of pairing (PAIRING_LIMITS, per account and per client
+ * address) through `rate-limits.ts`.
  *
- * Lifecycle: `start` -> pending; the owner `decide`s approved or denied; the device's `poll` of an
- * approved request creates the device and its credential (`auth/devices.ts`) and deletes the row,
- * so a device code and a user code each work once. Rows past their expiry are swept on `start`.
+ * Lifecycle: `start` -> pending; the owner `decide`s approved or denied, or `dismiss`es a pending
+ * one (denied); the device may `cancel` its own request (cancelled: the page then says so and
+ * nothing can approve it); the device's `poll` of an approved request creates the device and its
+ * credential (`auth/devices.ts`) and deletes the row, so a device code and a user code each work
+ * once. Rows past their expiry are swept on `start`.
  */
 import { DeviceStore, type Device, type EnrolledDevice } from '../auth/devices.ts';
 import {
@@ -21,6 +24,7 @@ import {
   pollVerdict,
   sameHash,
   SLOW_DOWN_STEP_S,
+  type PairingStatus,
 } from '../auth/pairing.ts';
 import { RateLimits } from './rate-limits.ts';
 
@@ -33,10 +37,12 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS pairings (
   expires_at INTEGER NOT NULL,
   status TEXT NOT NULL,
   interval_s INTEGER NOT NULL,
-  last_poll_at INTEGER
+  last_poll_at INTEGER,
+  client TEXT NOT NULL DEFAULT 'unknown'
 )`;
 
 const BUCKET_STARTS = 'pair:start';
+const bucketClientStarts = (client: string): string => `pair:start:client:${client}`;
 const BUCKET_WRONG_CODES = 'pair:wrong-code';
 
 /** A new pairing request, as RFC 8628 §3.2 answers it (the route adds the URIs). */
@@ -56,10 +62,32 @@ export interface PairingView {
   expires_at: string;
 }
 
-/** Refused by a rate limit: retry after this many seconds. */
+/** A waiting request as the owner's list shows it, with the id its Dismiss button names. Never its codes. */
+export interface PendingView {
+  /** The SHA-256 of its device code: identifies the row, useless for polling or approving. */
+  id: string;
+  name: string;
+  hostname: string;
+  /** The client address it came from (a rate-limit bucket name: IPv4, an IPv6 /64, or `unknown`). */
+  client: string;
+  requested_at: string;
+  expires_at: string;
+}
+
+/**
+ * Refused by a rate limit: retry after this many seconds. `scope` says whose limit: this client
+ * address's, or the whole account's (pending requests waiting for the owner, starts a minute).
+ */
 export interface Limited {
   limited: true;
   retryAfterS: number;
+  scope?: 'client' | 'account';
+}
+
+/** A request the device cancelled, as the owner's page shows it instead of Approve and Deny. */
+export interface Cancelled {
+  cancelled: true;
+  request: PairingView;
 }
 
 /** The answer to a poll (RFC 8628 §3.5), or the device and credential, given once. */
@@ -74,9 +102,10 @@ type Row = {
   hostname: string;
   created_at: number;
   expires_at: number;
-  status: 'pending' | 'approved' | 'denied';
+  status: PairingStatus;
   interval_s: number;
   last_poll_at: number | null;
+  client: string;
 };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -89,30 +118,40 @@ export class PairingStore {
     private readonly devices: DeviceStore,
   ) {
     sql.exec(SCHEMA);
+    // Tables made before requests recorded their client address gain the column.
+    if (!sql.exec<{ name: string }>('PRAGMA table_info(pairings)').toArray().some((c) => c.name === 'client')) {
+      sql.exec("ALTER TABLE pairings ADD COLUMN client TEXT NOT NULL DEFAULT 'unknown'");
+    }
     this.limits = new RateLimits(this.sql);
   }
 
-  /** Starts a request for a device `name` on `hostname`, or refuses it over a rate limit. */
-  async start(name: string, hostname: string, nowMs: number): Promise<StartedPairing | Limited> {
+  /**
+   * Starts a request for a device `name` on `hostname` from `client` (a client-address bucket), or
+   * refuses it over a rate limit: this client's first (starts a minute, requests waiting), then the
+   * account's.
+   */
+  async start(name: string, hostname: string, client: string, nowMs: number): Promise<StartedPairing | Limited> {
     const deviceCode = newDeviceCode();
     const userCode = newUserCode();
     const [deviceHash, userHash] = await Promise.all([hashSecret(deviceCode), hashSecret(userCode)]);
     // From here on synchronous: the checks, the count and the insert cannot interleave with
     // another request to this Durable Object.
     this.sql.exec('DELETE FROM pairings WHERE expires_at <= ?', nowMs);
+    const mine = this.limits.check(bucketClientStarts(client), PAIRING_LIMITS.startsPerClientPerMinute, nowMs);
+    if (!mine.ok) return { limited: true, retryAfterS: mine.retryAfterS, scope: 'client' };
+    const mineWaiting = this.waiting('AND client = ?', client);
+    if (mineWaiting.n >= PAIRING_LIMITS.maxPendingPerClient) return this.untilOldestExpires(mineWaiting.oldest, nowMs, 'client');
     const starts = this.limits.check(BUCKET_STARTS, PAIRING_LIMITS.startsPerMinute, nowMs);
-    if (!starts.ok) return { limited: true, retryAfterS: starts.retryAfterS };
-    const pending = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM pairings WHERE status = 'pending'").one().n;
-    if (pending >= PAIRING_LIMITS.maxPending) {
-      const oldest = this.sql.exec<{ t: number }>("SELECT MIN(expires_at) AS t FROM pairings WHERE status = 'pending'").one().t;
-      return { limited: true, retryAfterS: Math.max(1, Math.ceil((oldest - nowMs) / 1000)) };
-    }
+    if (!starts.ok) return { limited: true, retryAfterS: starts.retryAfterS, scope: 'account' };
+    const waiting = this.waiting('');
+    if (waiting.n >= PAIRING_LIMITS.maxPending) return this.untilOldestExpires(waiting.oldest, nowMs, 'account');
     // A user-code collision among live requests is possible (20^8 codes, rare): draw again.
-    if (this.sql.exec('SELECT 1 FROM pairings WHERE user_code_hash = ?', userHash).toArray().length > 0) return this.start(name, hostname, nowMs);
+    if (this.sql.exec('SELECT 1 FROM pairings WHERE user_code_hash = ?', userHash).toArray().length > 0) return this.start(name, hostname, client, nowMs);
+    this.limits.hit(bucketClientStarts(client), nowMs);
     this.limits.hit(BUCKET_STARTS, nowMs);
     this.sql.exec(
-      `INSERT INTO pairings (device_code_hash, user_code_hash, name, hostname, created_at, expires_at, status, interval_s)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)`,
+      `INSERT INTO pairings (device_code_hash, user_code_hash, name, hostname, created_at, expires_at, status, interval_s, client)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       deviceHash,
       userHash,
       name,
@@ -120,8 +159,57 @@ export class PairingStore {
       nowMs,
       nowMs + PAIRING_TTL_S * 1000,
       POLL_INTERVAL_S,
+      client,
     );
     return { device_code: deviceCode, user_code: formatUserCode(userCode), expires_in: PAIRING_TTL_S, interval: POLL_INTERVAL_S };
+  }
+
+  /** The pending, unexpired requests, oldest first, for the owner's list. */
+  pending(nowMs: number): PendingView[] {
+    return this.sql
+      .exec<Row>("SELECT * FROM pairings WHERE status = 'pending' AND expires_at > ? ORDER BY created_at, device_code_hash", nowMs)
+      .toArray()
+      .map((row) => ({
+        id: row.device_code_hash,
+        name: row.name,
+        hostname: row.hostname,
+        client: row.client,
+        requested_at: iso(row.created_at),
+        expires_at: iso(row.expires_at),
+      }));
+  }
+
+  /** The owner dismisses a pending request (its device is told `access_denied`); false when none has this id. */
+  dismiss(id: string, nowMs: number): boolean {
+    return this.sql.exec("UPDATE pairings SET status = 'denied' WHERE device_code_hash = ? AND status = 'pending' AND expires_at > ?", id, nowMs).rowsWritten > 0;
+  }
+
+  /** The owner dismisses every pending request; how many there were. */
+  dismissAll(nowMs: number): number {
+    return this.sql.exec("UPDATE pairings SET status = 'denied' WHERE status = 'pending' AND expires_at > ?", nowMs).rowsWritten;
+  }
+
+  /**
+   * The device cancels its own request, proving it with its device code (`vimrelay pair` on
+   * Ctrl-C): from now on the owner's page says it was cancelled and nothing can approve it, even if
+   * it was approved and not yet collected. False when the code is unknown, used or expired.
+   */
+  async cancel(deviceCode: string, nowMs: number): Promise<boolean> {
+    const hash = await hashSecret(deviceCode);
+    const row = this.sql.exec<Row>('SELECT * FROM pairings WHERE device_code_hash = ? AND expires_at > ?', hash, nowMs).toArray()[0];
+    if (!row || !sameHash(row.device_code_hash, hash)) return false;
+    this.sql.exec("UPDATE pairings SET status = 'cancelled' WHERE device_code_hash = ?", hash);
+    return true;
+  }
+
+  private waiting(where: string, ...bindings: string[]): { n: number; oldest: number } {
+    return this.sql
+      .exec<{ n: number; oldest: number }>(`SELECT COUNT(*) AS n, COALESCE(MIN(expires_at), 0) AS oldest FROM pairings WHERE status = 'pending' ${where}`, ...bindings)
+      .one();
+  }
+
+  private untilOldestExpires(oldest: number, nowMs: number, scope: 'client' | 'account'): Limited {
+    return { limited: true, retryAfterS: Math.max(1, Math.ceil((oldest - nowMs) / 1000)), scope };
   }
 
   /**
@@ -129,17 +217,21 @@ export class PairingStore {
    * there is none (never saying whether it ever existed); a wrong code counts towards the
    * per-minute cap, and over it every lookup is refused until the window ends (RFC 8628 §5.1).
    */
-  async find(typed: string, nowMs: number): Promise<PairingView | Limited | undefined> {
-    const found = await this.pendingByUserCode(typed, nowMs);
-    if (found && 'limited' in found) return found;
-    return found ? view(found.row, found.code) : undefined;
+  async find(typed: string, nowMs: number): Promise<PairingView | Cancelled | Limited | undefined> {
+    const found = await this.liveByUserCode(typed, nowMs);
+    if (!found || 'limited' in found) return found;
+    return found.row.status === 'cancelled' ? { cancelled: true, request: view(found.row, found.code) } : view(found.row, found.code);
   }
 
-  /** Records the owner's decision on the pending request with this user code; as `find` otherwise. */
-  async decide(typed: string, approve: boolean, nowMs: number): Promise<PairingView | Limited | undefined> {
-    const found = await this.pendingByUserCode(typed, nowMs);
+  /**
+   * Records the owner's decision on the pending request with this user code; a cancelled one is
+   * left as it is and reported so; as `find` otherwise.
+   */
+  async decide(typed: string, approve: boolean, nowMs: number): Promise<PairingView | Cancelled | Limited | undefined> {
+    const found = await this.liveByUserCode(typed, nowMs);
     if (!found || 'limited' in found) return found;
-    this.sql.exec('UPDATE pairings SET status = ? WHERE device_code_hash = ?', approve ? 'approved' : 'denied', found.row.device_code_hash);
+    if (found.row.status === 'cancelled') return { cancelled: true, request: view(found.row, found.code) };
+    this.sql.exec("UPDATE pairings SET status = ? WHERE device_code_hash = ? AND status = 'pending'", approve ? 'approved' : 'denied', found.row.device_code_hash);
     return view(found.row, found.code);
   }
 
@@ -155,6 +247,9 @@ export class PairingStore {
     switch (verdict) {
       case 'expired_token':
         this.sql.exec('DELETE FROM pairings WHERE device_code_hash = ?', hash);
+        return { status: verdict };
+      case 'invalid_grant':
+        // Cancelled by the device: the row stays so that the owner's page can say so.
         return { status: verdict };
       case 'slow_down':
         // RFC 8628 §3.5: the interval MUST grow by 5 seconds for this and all later requests.
@@ -172,7 +267,8 @@ export class PairingStore {
     }
   }
 
-  private async pendingByUserCode(typed: string, nowMs: number): Promise<{ row: Row; code: string } | Limited | undefined> {
+  /** The pending or cancelled, unexpired request with this user code; a miss counts as a wrong code. */
+  private async liveByUserCode(typed: string, nowMs: number): Promise<{ row: Row; code: string } | Limited | undefined> {
     const code = normaliseUserCode(typed);
     const hash = code === null ? null : await hashSecret(code);
     // Synchronous from here: the cap check and the count of a miss cannot interleave.
@@ -181,7 +277,7 @@ export class PairingStore {
     const row =
       hash === null
         ? undefined
-        : this.sql.exec<Row>("SELECT * FROM pairings WHERE user_code_hash = ? AND status = 'pending' AND expires_at > ?", hash, nowMs).toArray()[0];
+        : this.sql.exec<Row>("SELECT * FROM pairings WHERE user_code_hash = ? AND status IN ('pending', 'cancelled') AND expires_at > ?", hash, nowMs).toArray()[0];
     if (!row || hash === null || code === null || !sameHash(row.user_code_hash, hash)) {
       this.limits.hit(BUCKET_WRONG_CODES, nowMs);
       return undefined;

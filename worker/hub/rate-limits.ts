@@ -40,6 +40,16 @@ export class RateLimits {
     );
   }
 
+  /** Takes back one event counted in `bucket`'s current window (never below zero). */
+  refund(bucket: string, nowMs: number): void {
+    this.sql.exec('UPDATE rate_limits SET count = MAX(0, count - 1) WHERE bucket = ? AND ? - window_start < ?', bucket, nowMs, RATE_WINDOW_MS);
+  }
+
+  /** Forgets the buckets whose window ended before `nowMs`, so that one row per client address does not pile up. */
+  sweep(nowMs: number): void {
+    this.sql.exec('DELETE FROM rate_limits WHERE ? - window_start >= ?', nowMs, RATE_WINDOW_MS);
+  }
+
   private current(bucket: string, nowMs: number): { windowStart: number; count: number } {
     const row = this.sql.exec<{ window_start: number; count: number }>('SELECT window_start, count FROM rate_limits WHERE bucket = ?', bucket).toArray()[0];
     if (!row || nowMs - row.window_start >= RATE_WINDOW_MS) return { windowStart: nowMs, count: 0 };

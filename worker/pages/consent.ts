@@ -3,14 +3,16 @@
  * best practices, "Consent"): who is asking (the client's name, escaped, with its verified domain
  * for a Client ID Metadata Document client or "registered itself"), where the tokens go (the
  * redirect URI's host, with a warning for a loopback one), one checkbox per permission class with
- * what it allows (read and write ticked), and Allow / Deny. The form carries the session's CSRF
+ * what it allows, ticked as the client asked (every scope it requested, and `read`, which any
+ * access needs; read and write when it asked for none: a step-up request for `exec` must not come
+ * back without it), and Allow / Deny. The form carries the session's CSRF
  * token (`csrf`) and the library's single-use, browser-bound consent handle (`handle`).
  *
  * Renders only; routes/authorize.ts decides. Every string from the client goes through `html`.
  */
 import type { ConsentDescription } from '@cloudflare/workers-oauth-provider';
 import { ALL_SCOPES, type PermissionClass } from '../../protocol/index.ts';
-import { OAUTH_PATHS } from '../auth/oauth.ts';
+import { OAUTH_PATHS, REQUIRED_SCOPES } from '../auth/oauth.ts';
 import { html } from './html.ts';
 import { page } from './layout.ts';
 
@@ -24,8 +26,17 @@ export const SCOPE_TEXT: { readonly [S in PermissionClass]: string } = {
   terminal: 'Type into terminal buffers: run programs in their shells.',
 };
 
-/** Scopes ticked when the page opens. */
+/** Scopes ticked when the client asked for none it can have. */
 export const DEFAULT_SCOPES: readonly PermissionClass[] = ['read', 'write'];
+
+/**
+ * The scopes ticked when the page opens for a request of `requested` (RFC 6749 §3.3: the scopes
+ * the client asked for): every known one it asked for plus the baseline, else DEFAULT_SCOPES.
+ */
+export function tickedScopes(requested: readonly string[]): Set<PermissionClass> {
+  const asked = ALL_SCOPES.filter((s) => requested.includes(s));
+  return new Set(asked.length > 0 ? [...REQUIRED_SCOPES, ...asked] : DEFAULT_SCOPES);
+}
 
 /** What the consent page shows. */
 export interface ConsentView {
@@ -42,6 +53,7 @@ export interface ConsentView {
 export function consentPage(view: ConsentView): Response {
   const { details } = view;
   const requested = new Set(details.scope);
+  const ticked = tickedScopes(details.scope);
   const who = details.clientDomain
     ? html`<p>Published by <strong>${details.clientDomain}</strong> (its client ID is a document on that domain).</p>`
     : html`<p class="muted">This app registered itself: its name is not verified.</p>`;
@@ -50,7 +62,7 @@ export function consentPage(view: ConsentView): Response {
     : '';
   const boxes = ALL_SCOPES.map(
     (scope) =>
-      html`<label><input type="checkbox" name="scope" value="${scope}"${DEFAULT_SCOPES.includes(scope) ? html` checked` : ''}> <strong>${scope}</strong>${requested.has(scope) ? html` <span class="muted">(requested)</span>` : ''}<br><span class="muted">${SCOPE_TEXT[scope]}</span></label>`,
+      html`<label><input type="checkbox" name="scope" value="${scope}"${ticked.has(scope) ? html` checked` : ''}> <strong>${scope}</strong>${requested.has(scope) ? html` <span class="muted">(requested)</span>` : ''}<br><span class="muted">${SCOPE_TEXT[scope]}</span></label>`,
   );
   let redirectOrigin: string[] = [];
   try {
@@ -60,7 +72,7 @@ export function consentPage(view: ConsentView): Response {
   }
   return page({
     title: 'Allow access?',
-    signedIn: true,
+    csrf: view.csrf,
     // Chromium applies form-action to the redirect that follows the post (CSP Level 3 §6.3.1.1).
     formActionOrigins: redirectOrigin,
     headers: view.headers,

@@ -1,6 +1,6 @@
 /**
- * The owner's dashboard page: devices, editors online, OAuth grants, personal access tokens and
- * recent calls. Pure rendering: takes plain data (and the clock), returns markup; the route
+ * The owner's dashboard page: devices, editors online, OAuth grants, personal access tokens,
+ * recent calls, and signing out everywhere. Pure rendering: takes plain data (and the clock), returns markup; the route
  * gathers the data. Every value passes through `html`, which escapes it: device, editor, client
  * and token names are all chosen by someone other than the owner. Every form posts with the
  * session's CSRF token; there is no script.
@@ -22,15 +22,17 @@ export interface DeviceView {
   revoked: boolean;
 }
 
-/** An OAuth grant row: which client holds it, where it redirects, what it may do. */
+/** An OAuth client row: which client, where its grants redirect, what they allow, how many there are. */
 export interface GrantView {
-  id: string;
-  clientName: string;
   clientId: string;
-  redirectHost: string;
+  clientName: string;
+  redirectHosts: string[];
+  /** The scopes of all its grants together. */
   scopes: string[];
-  /** ISO 8601. */
-  createdAt: string;
+  /** How many grants (consents) it holds. */
+  grants: number;
+  /** When the owner last allowed it (ISO 8601). */
+  lastAllowedAt: string;
 }
 
 /** What the token-creation form shows again after a refused submission. */
@@ -49,6 +51,8 @@ export interface DashboardData {
   grants: GrantView[];
   tokens: TokenRecord[];
   calls: LoggedCall[];
+  /** The name to show for each client id of `calls`. */
+  clientNames: Readonly<Record<string, string>>;
   /** Shown above the token form when a submission was refused. */
   tokenError?: string;
   tokenForm?: TokenFormValues;
@@ -128,14 +132,14 @@ function grantsSection(d: DashboardData): Html {
   if (d.grants.length === 0) return html`<p class="empty">No assistant is connected through OAuth.</p>`;
   const rows = d.grants.map(
     (g) => html`<tr>
-<td><strong>${g.clientName}</strong><br><small>redirects to ${g.redirectHost}</small></td>
+<td><strong>${g.clientName}</strong><br><small>redirects to ${g.redirectHosts.join(', ')}</small></td>
 <td>${g.scopes.join(' ')}</td>
-<td>${utcMinute(g.createdAt)}</td>
-<td class="act">${revokeButton(`/dashboard/grants/${encodeURIComponent(g.id)}/revoke`, d.csrf, 'Revoke', g.clientName)}</td>
+<td>${utcMinute(g.lastAllowedAt)}${g.grants > 1 ? html`<br><small>${g.grants} authorizations</small>` : ''}</td>
+<td class="act"><form class="inline" method="post" action="/dashboard/grants/revoke">${csrfField(d.csrf)}<input type="hidden" name="client" value="${g.clientId}"><button class="danger" type="submit" aria-label="Revoke ${g.clientName}">Revoke</button></form></td>
 </tr>`,
   );
-  return html`<table class="cards"><thead><tr><th>Client</th><th>Scopes</th><th>Granted</th><th></th></tr></thead><tbody>${rows}</tbody></table>
-<p><small>Revoking a grant ends that assistant's access and refresh tokens; it must ask for consent again.</small></p>`;
+  return html`<table class="cards"><thead><tr><th>Client</th><th>Scopes</th><th>Last allowed</th><th></th></tr></thead><tbody>${rows}</tbody></table>
+<p><small>One row per assistant: allowing it again updates its row. Revoking ends every one of its access and refresh tokens (on every machine it was connected from); it must ask for consent again.</small></p>`;
 }
 
 function tokenRows(d: DashboardData): Html {
@@ -174,7 +178,7 @@ function callsSection(d: DashboardData): Html {
   const rows = d.calls.map(
     (c) => html`<tr>
 <td><span title="${utcMinute(c.at)}">${utcClock(c.at)}</span></td>
-<td><code>${c.tool}</code><br><small>${c.editor || 'no editor'} · ${c.client}</small></td>
+<td><code>${c.tool}</code><br><small>${c.editor || 'no editor'} · <span title="${c.client}">${d.clientNames[c.client] ?? c.client}</span></small></td>
 <td>${c.outcome === 'ok' ? html`<span class="pill on">ok</span>` : html`<span class="pill bad">${c.outcome}</span>`} <small>${duration(c.duration_ms)}</small></td>
 </tr>`,
   );
@@ -182,16 +186,24 @@ function callsSection(d: DashboardData): Html {
 <p><small>${d.calls.length === 1 ? 'The last call' : `The last ${d.calls.length} calls`}. Arguments and buffer contents are never recorded.</small></p>`;
 }
 
+function sessionsSection(d: DashboardData): Html {
+  return html`<form class="box" method="post" action="/signout/everywhere">${csrfField(d.csrf)}
+<p>Signed in with the owner secret in another browser, or on a machine you no longer trust? This ends every sign-in to this relay, this one included; each browser must sign in again.</p>
+<p><button class="danger" type="submit">Sign out everywhere</button></p>
+</form>`;
+}
+
 /** The dashboard body. */
 export function dashboardBody(d: DashboardData): Html {
   return html`<style>${STYLE}</style>
 <h1>Dashboard</h1>
 <ul class="sections">
-<li><a href="#devices">Devices</a></li><li><a href="#editors">Editors</a></li><li><a href="#grants">OAuth</a></li><li><a href="#tokens">Tokens</a></li><li><a href="#calls">Recent calls</a></li>
+<li><a href="#devices">Devices</a></li><li><a href="#editors">Editors</a></li><li><a href="#grants">OAuth</a></li><li><a href="#tokens">Tokens</a></li><li><a href="#calls">Recent calls</a></li><li><a href="#sessions">Sign-ins</a></li>
 </ul>
 ${section('devices', 'Devices', devicesSection(d))}
 ${section('editors', 'Editors online', editorsSection(d))}
 ${section('grants', 'OAuth clients and grants', grantsSection(d))}
 ${section('tokens', 'Personal access tokens', html`${tokenRows(d)}${tokenForm(d)}`)}
-${section('calls', 'Recent calls', callsSection(d))}`;
+${section('calls', 'Recent calls', callsSection(d))}
+${section('sessions', 'Sign-ins', sessionsSection(d))}`;
 }

@@ -16,8 +16,8 @@ export interface PageOptions {
   status?: number;
   /** Extra origins for CSP `form-action` (Chromium applies it to the redirect after a post too). */
   formActionOrigins?: readonly string[];
-  /** Shows the navigation and the sign-out button. */
-  signedIn?: boolean;
+  /** This session's CSRF token: shows the navigation and the sign-out button, whose form carries it. */
+  csrf?: string;
   /** Extra response headers (e.g. Set-Cookie). */
   headers?: Headers;
 }
@@ -64,10 +64,11 @@ export function pageHeaders(formActionOrigins: readonly string[] = []): Headers 
 export function page(options: PageOptions): Response {
   const headers = pageHeaders(options.formActionOrigins);
   options.headers?.forEach((value, name) => headers.append(name, value));
-  const nav = options.signedIn
-    ? html`<nav><a href="/dashboard">Dashboard</a></nav>
-<form class="inline" method="post" action="/signout"><button type="submit">Sign out</button></form>`
-    : '';
+  const nav =
+    options.csrf !== undefined
+      ? html`<nav><a href="/dashboard">Dashboard</a></nav>
+<form class="inline" method="post" action="/signout"><input type="hidden" name="csrf" value="${options.csrf}"><button type="submit">Sign out</button></form>`
+      : '';
   const doc = html`<!doctype html>
 <html lang="en">
 <head>

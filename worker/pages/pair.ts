@@ -1,11 +1,15 @@
 /**
- * The owner's pairing pages (RFC 8628 §3.3 user interaction): typing a code, reviewing a request
- * (device name, hostname, code, when it was asked for and when it expires) with Approve and Deny,
- * and the outcome. Every value from the device is escaped by `html`; the forms carry the session's
- * CSRF token. Builds Responses only: `routes/pair.ts` decides which.
+ * The owner's pairing pages (RFC 8628 §3.3 user interaction): typing a code, with the list of
+ * requests waiting for the owner (name, hostname, where from, when; each with Dismiss, never its
+ * code or an Approve button: approving takes the code the terminal shows); reviewing a request
+ * (device name, hostname, code, when it was asked for and when it expires) with Approve and Deny;
+ * a request its device cancelled; and the outcome. Every value from the device is escaped by
+ * `html`; the forms carry the session's CSRF token. Builds Responses only: `routes/pair.ts`
+ * decides which.
  */
-import type { PairingView } from '../hub/pairings.ts';
-import { html } from './html.ts';
+import type { PairingView, PendingView } from '../hub/pairings.ts';
+import { ago } from './dashboard-format.ts';
+import { html, type Html } from './html.ts';
 import { page } from './layout.ts';
 
 /** `2026-12-01T02:15:01.000Z` as `2026-12-01 02:15:01 UTC`. */
@@ -13,17 +17,49 @@ function when(isoTime: string): string {
   return `${isoTime.slice(0, 10)} ${isoTime.slice(11, 19)} UTC`;
 }
 
-/** The form to type the code a terminal shows. */
-export function codeEntryPage(): Response {
+/** The requests waiting for the owner, each with Dismiss, and Dismiss all. */
+function waitingList(pending: readonly PendingView[], csrf: string, nowMs: number): Html {
+  if (pending.length === 0) return html`<p class="muted">No pairing request is waiting.</p>`;
+  const csrfField = html`<input type="hidden" name="csrf" value="${csrf}">`;
+  const rows = pending.map(
+    (p) => html`<tr>
+<td><strong>${p.name}</strong><br><span class="muted">${p.hostname}</span></td>
+<td>${p.client}</td>
+<td title="${when(p.requested_at)}">${ago(p.requested_at, nowMs)}</td>
+<td><form class="inline" method="post" action="/pair/dismiss">${csrfField}<input type="hidden" name="id" value="${p.id}"><button class="danger" type="submit" aria-label="Dismiss ${p.name}">Dismiss</button></form></td>
+</tr>`,
+  );
+  return html`<table><thead><tr><th>Device and hostname</th><th>From</th><th>Asked</th><th></th></tr></thead><tbody>${rows}</tbody></table>
+<form method="post" action="/pair/dismiss">${csrfField}<input type="hidden" name="all" value="1"><p><button class="danger" type="submit">Dismiss all</button></p></form>
+<p class="muted">Requests you did not start yourself are someone else's: dismiss them. A dismissed request is refused; its terminal says so.</p>`;
+}
+
+/** The form to type the code a terminal shows, and the requests waiting. */
+export function codeEntryPage(csrf: string, pending: readonly PendingView[], nowMs: number): Response {
   return page({
     title: 'Pair a device',
-    signedIn: true,
+    csrf,
     body: html`<h1>Pair a device</h1>
 <p class="muted">Type the code that <code>vimrelay pair</code> shows in the terminal of the machine you are pairing.</p>
 <form method="get" action="/pair">
 <label>Code <input type="text" name="code" autocomplete="off" autocapitalize="characters" spellcheck="false" placeholder="XXXX-XXXX" required autofocus></label>
 <p><button class="primary" type="submit">Continue</button></p>
-</form>`,
+</form>
+<h2>Waiting for approval</h2>
+${waitingList(pending, csrf, nowMs)}`,
+  });
+}
+
+/** A request whose device cancelled it (Ctrl-C in `vimrelay pair`): nothing to approve. */
+export function cancelledPage(request: PairingView, csrf: string): Response {
+  return page({
+    title: 'Request cancelled',
+    status: 410,
+    csrf,
+    body: html`<h1>This request was cancelled</h1>
+<p>The terminal on <strong>${request.name}</strong> (${request.hostname}) stopped <code>vimrelay pair</code>, so code <strong>${request.user_code}</strong> can no longer be approved. Nothing was paired.</p>
+<p>To pair that machine, run <code>vimrelay pair</code> there again and use the new code.</p>
+<p><a href="/pair">Pair a device</a></p>`,
   });
 }
 
@@ -32,7 +68,7 @@ export function requestPage(request: PairingView, csrf: string): Response {
   const hidden = html`<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="code" value="${request.user_code}">`;
   return page({
     title: 'Approve this device?',
-    signedIn: true,
+    csrf,
     body: html`<h1>Approve this device?</h1>
 <p>A machine asks to serve its editors through this relay. Approve only if you started <code>vimrelay pair</code> on it yourself and its terminal shows this code.</p>
 <div class="box">
@@ -51,10 +87,10 @@ export function requestPage(request: PairingView, csrf: string): Response {
 }
 
 /** The outcome of the owner's decision. */
-export function decidedPage(request: PairingView, approved: boolean): Response {
+export function decidedPage(request: PairingView, approved: boolean, csrf: string): Response {
   return page({
     title: approved ? 'Device approved' : 'Device denied',
-    signedIn: true,
+    csrf,
     body: approved
       ? html`<h1>Device approved</h1>
 <p><strong>${request.name}</strong> (${request.hostname}) is paired. Its terminal finishes on its own; run <code>vimrelay agent</code> there to connect its editors.</p>
@@ -65,11 +101,11 @@ export function decidedPage(request: PairingView, approved: boolean): Response {
 }
 
 /** No pending request has this code: never says whether one ever did. */
-export function notFoundPage(): Response {
+export function notFoundPage(csrf: string): Response {
   return page({
     title: 'Code not found',
     status: 404,
-    signedIn: true,
+    csrf,
     body: html`<h1>Code not found or expired</h1>
 <p>No device is waiting with this code. Codes work once and expire after 10 minutes: run <code>vimrelay pair</code> again for a new one.</p>
 <p><a href="/pair">Type a code</a></p>`,
@@ -77,11 +113,11 @@ export function notFoundPage(): Response {
 }
 
 /** Too many wrong codes in a minute (RFC 8628 §5.1). */
-export function limitedPage(retryAfterS: number): Response {
+export function limitedPage(retryAfterS: number, csrf: string): Response {
   return page({
     title: 'Too many attempts',
     status: 429,
-    signedIn: true,
+    csrf,
     headers: new Headers({ 'Retry-After': String(retryAfterS) }),
     body: html`<h1>Too many wrong codes</h1>
 <p>To keep codes from being guessed, code entry is paused. Try again in ${retryAfterS} seconds.</p>`,

@@ -1,6 +1,7 @@
 /**
  * `/admin/*`: the owner's API, authenticated by `Authorization: Bearer <OWNER_SECRET>`.
- * Mints, lists, revokes and verifies access tokens, and creates, lists and revokes devices (the
+ * Wrong secrets are throttled per client address and for the account (429 with Retry-After,
+ * `hub/owner-guesses.ts`). Mints, lists, revokes and verifies access tokens, and creates, lists and revokes devices (the
  * Hub stores both). Validates request bodies with zod; every failure is `{error: {code, message}}`.
  *
  *   POST   /admin/tokens          {kind: "access", name, scopes?, ttl_seconds?} -> 201 minted token
@@ -19,7 +20,7 @@ import { ALL_SCOPES, PermissionClass } from '../../protocol/index.ts';
 import { hubFor, OWNER_ACCOUNT } from '../account.ts';
 import { bearerToken } from '../../protocol/http/bearer.ts';
 import type { TokenKind } from '../auth/claims.ts';
-import { ownerSecretMatches } from '../auth/owner.ts';
+import { checkOwnerSecret } from '../auth/owner-check.ts';
 import { TOKEN_TTL } from '../auth/tokens.ts';
 import { relayOrigin } from '../config.ts';
 import { DeviceName, Hostname } from './names.ts';
@@ -69,7 +70,11 @@ admin.use('*', async (c, next) => {
   if (!secret) return jsonError(503, 'NOT_CONFIGURED', 'The admin API is off: OWNER_SECRET is not set on this relay.');
   const presented = bearerToken(c.req.header('Authorization'));
   if (presented === null) return unauthorized(null);
-  if (!(await ownerSecretMatches(presented, secret))) return unauthorized('The owner secret does not match.');
+  const verdict = await checkOwnerSecret(c.env, c.req.raw, presented, secret);
+  if (!verdict.ok && verdict.limited) {
+    return jsonError(429, 'RATE_LIMITED', `Too many wrong owner secrets; try again in ${verdict.retryAfterS} seconds.`, { 'Retry-After': String(verdict.retryAfterS) });
+  }
+  if (!verdict.ok) return unauthorized('The owner secret does not match.');
   await next();
 });
 

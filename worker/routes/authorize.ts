@@ -2,7 +2,7 @@
  * `/authorize`: the OAuth authorization endpoint's page (OAuth 2.1 §4.1; the library validates,
  * this route signs the owner in and asks for consent — see the library's consent-page guide).
  *
- *   GET  /authorize?…   validate the request -> signed in? else /signin?next=<this URL> -> consent page
+ *   GET  /authorize?…   signed in? else /signin?next=<this URL> -> validate the request -> consent page
  *   POST /authorize     {csrf, handle, decision, scope[]} -> 302 to the client with a code, or
  *                       access_denied on Deny
  *
@@ -16,7 +16,8 @@ import { ALL_SCOPES, type PermissionClass } from '../../protocol/index.ts';
 import { OWNER_ACCOUNT } from '../account.ts';
 import { oauthHelpers, type McpProps } from '../auth/oauth.ts';
 import { configuredRedirectUris, redirectAllowed } from '../auth/redirect-policy.ts';
-import { csrfToken, readSession } from '../auth/session.ts';
+import { currentSession } from '../auth/owner-session.ts';
+import { csrfToken } from '../auth/session.ts';
 import { relayOrigin } from '../config.ts';
 import { checkedForm, notConfigured, requireSession, type SessionEnv } from '../http/session-guard.ts';
 import { authorizeErrorPage, consentPage } from '../pages/consent.ts';
@@ -55,6 +56,15 @@ export const authorize = new Hono<SessionEnv>();
 authorize.get('/authorize', async (c) => {
   const secret = c.env.OWNER_SECRET;
   if (!secret) return notConfigured();
+  // Sign-in first, before anything of the request is looked at: parsing it looks the client up,
+  // and for a Client ID Metadata Document client that is a fetch of the URL it names, which an
+  // anonymous visitor must not be able to trigger (MCP 2026-07-28 security best practices, "SSRF
+  // Against Authorization Servers").
+  const session = await currentSession(c.env, c.req.raw, secret, Date.now());
+  if (!session) {
+    const url = new URL(c.req.url);
+    return c.redirect(`/signin?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
+  }
   const oauth = oauthHelpers(c.env, relayOrigin(c.env, c.req.url));
   let request: AuthRequest;
   try {
@@ -70,11 +80,6 @@ authorize.get('/authorize', async (c) => {
   // the library requires it of public clients only.
   if (!request.codeChallenge) return redirect(authorizationErrorRedirect(request, 'invalid_request', 'PKCE (code_challenge, S256) is required.'), 302);
 
-  const session = await readSession(c.req.raw, secret, Date.now());
-  if (!session) {
-    const url = new URL(c.req.url);
-    return c.redirect(`/signin?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
-  }
   try {
     const details = await oauth.describeConsent(request); // first: a failed lookup leaves nothing stored
     const consent = await oauth.beginConsent(request);

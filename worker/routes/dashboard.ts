@@ -8,7 +8,7 @@
  *   GET  /dashboard/tokens/new               the new token, shown once (`auth/reveal.ts`) | 410
  *   POST /dashboard/tokens/:jti/revoke       -> 303 /dashboard#tokens | 404
  *   POST /dashboard/devices/:id/revoke       revokes the device, disconnecting it -> 303 | 404
- *   POST /dashboard/grants/:id/revoke        revokes an OAuth grant and its tokens -> 303 | 404
+ *   POST /dashboard/grants/revoke            {client} revokes every OAuth grant of that client -> 303 | 404
  *
  * Reads and writes go through the Hub's RPC methods; this module holds no state.
  */
@@ -17,7 +17,7 @@ import { ALL_SCOPES, type PermissionClass } from '../../protocol/index.ts';
 import { hubFor, OWNER_ACCOUNT } from '../account.ts';
 import { MAX_DEVICE_NAME } from '../auth/devices.ts';
 import { clearRevealCookie, openReveal, REVEAL_COOKIE, revealCookie } from '../auth/reveal.ts';
-import { cookieValue, csrfToken } from '../auth/session.ts';
+import { cookieValue } from '../auth/session.ts';
 import { TOKEN_TTL } from '../auth/tokens.ts';
 import { relayOrigin } from '../config.ts';
 import { checkedForm, requireSession, type SessionEnv } from '../http/session-guard.ts';
@@ -25,7 +25,7 @@ import { dashboardBody, type TokenFormValues } from '../pages/dashboard.ts';
 import { tokenGoneBody, tokenShownOnceBody } from '../pages/dashboard-token.ts';
 import { html } from '../pages/html.ts';
 import { page } from '../pages/layout.ts';
-import { listGrants, revokeGrant } from './dashboard-grants.ts';
+import { clientNames, listGrants, revokeClient } from './dashboard-grants.ts';
 import { DeviceName } from './names.ts';
 
 /** How many recent calls the dashboard shows (the Hub keeps more). */
@@ -58,8 +58,8 @@ export function parseTokenForm(form: URLSearchParams): TokenRequest {
   return { ok: true, name, scopes: ALL_SCOPES.filter((s) => scopes.includes(s)), days };
 }
 
-function notFound(what: string): Response {
-  return page({ title: 'Not found', status: 404, signedIn: true, body: html`<h1>Not found</h1><p>No ${what} has this id.</p><p><a href="/dashboard">Back to the dashboard</a></p>` });
+function notFound(csrf: string, what: string): Response {
+  return page({ title: 'Not found', status: 404, csrf, body: html`<h1>Not found</h1><p>No ${what} has this id.</p><p><a href="/dashboard">Back to the dashboard</a></p>` });
 }
 
 function backTo(fragment: string): Response {
@@ -69,17 +69,19 @@ function backTo(fragment: string): Response {
 /** The whole dashboard page, with an optional refused token form. */
 async function dashboardPage(c: Context<SessionEnv>, refused?: Extract<TokenRequest, { ok: false }>): Promise<Response> {
   const hub = hubFor(c.env);
-  const [devices, editors, grants, tokens, calls, csrf] = await Promise.all([
+  const csrf = c.var.csrf;
+  const origin = relayOrigin(c.env, c.req.url);
+  const [devices, editors, grants, tokens, calls] = await Promise.all([
     hub.listDevices(),
     hub.editorsOnline(),
-    listGrants(c.env, relayOrigin(c.env, c.req.url)),
+    listGrants(c.env, origin),
     hub.listTokens(),
     hub.recentCalls(DASHBOARD_CALLS),
-    csrfToken(c.env.OWNER_SECRET ?? '', c.var.session),
   ]);
+  const names = await clientNames(c.env, origin, calls.map((call) => call.client), grants);
   return page({
     title: 'Dashboard',
-    signedIn: true,
+    csrf,
     status: refused ? 400 : 200,
     body: dashboardBody({
       csrf,
@@ -89,6 +91,7 @@ async function dashboardPage(c: Context<SessionEnv>, refused?: Extract<TokenRequ
       grants,
       tokens: tokens.filter((t) => t.kind === 'access'),
       calls,
+      clientNames: names,
       ...(refused ? { tokenError: refused.message, tokenForm: refused.values } : {}),
     }),
   });
@@ -126,8 +129,8 @@ dashboard.get('/tokens/new', async (c) => {
   const reveal = await openReveal(c.env.OWNER_SECRET ?? '', c.var.session, cookieValue(c.req.header('Cookie') ?? null, REVEAL_COOKIE), Date.now());
   // Cleared whatever it held: the token is shown by this response or never.
   const headers = new Headers({ 'Set-Cookie': clearRevealCookie() });
-  if (!reveal) return page({ title: 'Token', status: 410, signedIn: true, headers, body: tokenGoneBody() });
-  return page({ title: 'Token created', signedIn: true, headers, body: tokenShownOnceBody(reveal) });
+  if (!reveal) return page({ title: 'Token', status: 410, csrf: c.var.csrf, headers, body: tokenGoneBody() });
+  return page({ title: 'Token created', csrf: c.var.csrf, headers, body: tokenShownOnceBody(reveal) });
 });
 
 dashboard.post('/tokens/:jti/revoke', async (c) => {
@@ -136,7 +139,7 @@ dashboard.post('/tokens/:jti/revoke', async (c) => {
   const jti = c.req.param('jti');
   const hub = hubFor(c.env);
   const token = (await hub.listTokens()).find((t) => t.jti === jti && t.kind === 'access');
-  if (!token) return notFound('personal access token');
+  if (!token) return notFound(c.var.csrf, 'personal access token');
   await hub.revokeToken(jti);
   return backTo('tokens');
 });
@@ -146,13 +149,14 @@ dashboard.post('/devices/:id/revoke', async (c) => {
   if (form instanceof Response) return form;
   // The Hub closes the device's live sockets at once (Hub.revokeDevice).
   const revoked = await hubFor(c.env).revokeDevice(c.req.param('id'));
-  if (!revoked) return notFound('device');
+  if (!revoked) return notFound(c.var.csrf, 'device');
   return backTo('devices');
 });
 
-dashboard.post('/grants/:id/revoke', async (c) => {
+dashboard.post('/grants/revoke', async (c) => {
   const form = await checkedForm(c);
   if (form instanceof Response) return form;
-  if (!(await revokeGrant(c.env, relayOrigin(c.env, c.req.url), c.req.param('id')))) return notFound('OAuth grant');
+  const client = form.get('client');
+  if (typeof client !== 'string' || (await revokeClient(c.env, relayOrigin(c.env, c.req.url), client)) === 0) return notFound(c.var.csrf, 'OAuth client with a grant');
   return backTo('grants');
 });

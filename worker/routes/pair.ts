@@ -3,21 +3,26 @@
  *
  *   POST /pair/device   {name, hostname} (JSON or form)   -> 200 §3.2 response | 429 Retry-After
  *   POST /pair/token    {device_code} (form or JSON)      -> 200 {credential, device} | 400 §3.5 error
- *   GET  /pair[?code=]  the owner's page: type a code, or review the request with that code
+ *   POST /pair/cancel   {device_code} (form or JSON)      -> 200 {cancelled: true} | 400 invalid_grant
+ *   GET  /pair[?code=]  the owner's page: type a code (and the requests waiting), or review the
+ *                       request with that code (410 when its device cancelled it)
  *   POST /pair/approve, /pair/deny   {csrf, code}        -> the outcome page
+ *   POST /pair/dismiss  {csrf, id | all}                  -> 303 /pair
  *
- * The device endpoints are public (the codes are the secrets, stored hashed in the Hub); the pages
- * need the owner's session and every form is CSRF-checked. Rate limits live in the Hub.
+ * The device endpoints are public (the codes are the secrets, stored hashed in the Hub); the
+ * device proves it owns a request by its device code to cancel it, as it does to poll (RFC 8628
+ * §3.4). The pages need the owner's session and every form is CSRF-checked. Rate limits live in
+ * the Hub, per client address and for the account.
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { hubFor } from '../account.ts';
-import { csrfToken } from '../auth/session.ts';
 import { relayOrigin } from '../config.ts';
 import { readCapped } from '../http/body.ts';
+import { clientAddress } from '../http/client-address.ts';
 import { jsonError } from '../http/responses.ts';
 import { checkedForm, requireSession, type SessionEnv } from '../http/session-guard.ts';
-import { codeEntryPage, decidedPage, limitedPage, notFoundPage, requestPage } from '../pages/pair.ts';
+import { cancelledPage, codeEntryPage, decidedPage, limitedPage, notFoundPage, requestPage } from '../pages/pair.ts';
 import { DeviceName, Hostname } from './names.ts';
 
 /** Largest body of the device endpoints (bytes). */
@@ -70,11 +75,15 @@ pair.post('/device', async (c) => {
   if (body instanceof Response) return body;
   const parsed = StartBody.safeParse(body ?? {});
   if (!parsed.success) return jsonError(400, 'INVALID_REQUEST', z.prettifyError(parsed.error));
-  const started = await hubFor(c.env).startPairing(parsed.data.name, parsed.data.hostname);
-  if ('limited' in started) {
-    return jsonError(429, 'RATE_LIMITED', 'Too many pairing requests; try again later.', { 'Retry-After': String(started.retryAfterS) });
-  }
+  const started = await hubFor(c.env).startPairing(parsed.data.name, parsed.data.hostname, clientAddress(c.req.raw));
   const verification = `${relayOrigin(c.env, c.req.url)}/pair`;
+  if ('limited' in started) {
+    const message =
+      started.scope === 'client'
+        ? `Too many pairing requests from this address; try again in ${started.retryAfterS} seconds.`
+        : `Too many pairing requests are waiting for the owner, who can dismiss them at ${verification}; or try again in ${started.retryAfterS} seconds.`;
+    return jsonError(429, 'RATE_LIMITED', message, { 'Retry-After': String(started.retryAfterS) });
+  }
   // RFC 8628 §3.2.
   return c.json(
     {
@@ -103,13 +112,33 @@ pair.post('/token', async (c) => {
   return c.json({ credential: result.credential, device: result.device }, 200, NO_STORE);
 });
 
+// RFC 8628 defines no cancellation; this follows RFC 7009's shape (the secret that proves the
+// request, posted as a form or JSON) so that an interrupted `vimrelay pair` leaves nothing to approve.
+pair.post('/cancel', async (c) => {
+  const body = await params(c);
+  if (body instanceof Response) return body;
+  const parsed = PollBody.safeParse(body ?? {});
+  if (!parsed.success) return grantError('invalid_request', 'Send device_code.');
+  if (!(await hubFor(c.env).cancelPairing(parsed.data.device_code))) return grantError('invalid_grant', POLL_ERRORS.invalid_grant);
+  return c.json({ cancelled: true }, 200, NO_STORE);
+});
+
 pair.get('/', requireSession, async (c) => {
   const code = c.req.query('code');
-  if (code === undefined || code.trim() === '') return codeEntryPage();
+  if (code === undefined || code.trim() === '') return codeEntryPage(c.var.csrf, await hubFor(c.env).pendingPairings(), Date.now());
   const found = await hubFor(c.env).findPairing(code);
-  if (found === undefined) return notFoundPage();
-  if ('limited' in found) return limitedPage(found.retryAfterS);
-  return requestPage(found, await csrfToken(c.env.OWNER_SECRET ?? '', c.var.session));
+  if (found === undefined) return notFoundPage(c.var.csrf);
+  if ('limited' in found) return limitedPage(found.retryAfterS, c.var.csrf);
+  if ('cancelled' in found) return cancelledPage(found.request, c.var.csrf);
+  return requestPage(found, c.var.csrf);
+});
+
+pair.post('/dismiss', requireSession, async (c) => {
+  const form = await checkedForm(c);
+  if (form instanceof Response) return form;
+  const id = form.get('id');
+  await hubFor(c.env).dismissPairings(form.get('all') === '1' ? null : typeof id === 'string' ? id : '');
+  return new Response(null, { status: 303, headers: { Location: '/pair', 'Cache-Control': 'no-store' } });
 });
 
 for (const [path, approve] of [['/approve', true], ['/deny', false]] as const) {
@@ -118,8 +147,9 @@ for (const [path, approve] of [['/approve', true], ['/deny', false]] as const) {
     if (form instanceof Response) return form;
     const code = form.get('code');
     const decided = await hubFor(c.env).decidePairing(typeof code === 'string' ? code : '', approve);
-    if (decided === undefined) return notFoundPage();
-    if ('limited' in decided) return limitedPage(decided.retryAfterS);
-    return decidedPage(decided, approve);
+    if (decided === undefined) return notFoundPage(c.var.csrf);
+    if ('limited' in decided) return limitedPage(decided.retryAfterS, c.var.csrf);
+    if ('cancelled' in decided) return cancelledPage(decided.request, c.var.csrf);
+    return decidedPage(decided, approve, c.var.csrf);
   });
 }

@@ -1,0 +1,104 @@
+/**
+ * The local relay's own process, started by `local-relay.ts`: workerd through wrangler's
+ * `unstable_startWorker`, which is `wrangler dev` without what the command line cannot turn off.
+ *
+ * - No debugger: `dev.inspector: false`. `wrangler dev` always opens V8's inspector for the
+ *   Worker (on 127.0.0.1, a free port near 9229) and a devtools proxy, with no authentication: any
+ *   local account could connect and read the Worker's secrets. Binding it elsewhere cannot help
+ *   (every local user reaches 127.0.0.1); only not opening it does.
+ * - Private state: umask 077 before anything is created, so the persisted Durable Object SQLite
+ *   (the token-signing key, sessions, devices), KV and wrangler's build output are 0600 files in
+ *   0700 directories; state left by an earlier, looser run is tightened the same way first.
+ * - No secret on a command line (which every local user can read in the process list): the
+ *   command line carries only `--port` and `--persist-to`; the Worker's variables, OWNER_SECRET
+ *   included, arrive as JSON on stdin.
+ *
+ * Runs until SIGTERM or SIGINT, or until its stdin closes (the launcher stays connected to it, so
+ * a launcher that dies, even by SIGKILL, takes the relay with it), then disposes of the worker
+ * (and workerd with it).
+ */
+import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { unstable_startWorker } from 'wrangler';
+import { ROOT } from './local-relay.ts';
+
+/** What `local-relay.ts` sends on stdin: the Worker's variables and secrets. */
+export interface RelayProcessInput {
+  vars: Record<string, string>;
+}
+
+/** Makes `dir` and everything under it the user's alone: directories 0700, files 0600 (symlinks left alone). */
+export function tighten(dir: string): void {
+  const stat = lstatSync(dir, { throwIfNoEntry: false });
+  if (!stat || stat.isSymbolicLink()) return;
+  if (stat.isDirectory()) {
+    chmodSync(dir, 0o700);
+    for (const entry of readdirSync(dir)) tighten(join(dir, entry));
+  } else {
+    chmodSync(dir, 0o600);
+  }
+}
+
+/** The first line on stdin (the launcher's JSON); stdin then stays open, and `onClose` runs when it closes. */
+function firstLine(onClose: () => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    let answered = false;
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk: string) => {
+      if (answered) return;
+      text += chunk;
+      const end = text.indexOf('\n');
+      if (end >= 0) {
+        answered = true;
+        resolve(text.slice(0, end));
+      }
+    });
+    process.stdin.on('end', () => (answered ? onClose() : reject(new Error('stdin closed before the options arrived'))));
+    process.stdin.on('error', () => onClose());
+  });
+}
+
+async function main(): Promise<void> {
+  process.umask(0o077);
+  const { values } = parseArgs({ options: { port: { type: 'string' }, 'persist-to': { type: 'string' } } });
+  const port = Number(values.port);
+  const persistTo = values['persist-to'];
+  if (!Number.isInteger(port) || port <= 0 || !persistTo) throw new Error('usage: relay-process.ts --port N --persist-to DIR (variables as JSON on stdin)');
+  const started: { worker?: Awaited<ReturnType<typeof unstable_startWorker>> } = {};
+  let stopping = false;
+  const dispose = (): void => void started.worker?.dispose().finally(() => process.exit(0));
+  // Asked to stop while starting: the worker is disposed of as soon as it exists (below).
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    if (started.worker) dispose();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  const opts = { port, persistTo, ...(JSON.parse(await firstLine(stop)) as RelayProcessInput) };
+  mkdirSync(opts.persistTo, { recursive: true, mode: 0o700 });
+  tighten(opts.persistTo);
+  const wranglerDir = join(ROOT, '.wrangler');
+  mkdirSync(wranglerDir, { recursive: true, mode: 0o700 });
+  tighten(wranglerDir);
+  const worker = await unstable_startWorker({
+    config: join(ROOT, 'wrangler.toml'),
+    bindings: Object.fromEntries(Object.entries(opts.vars).map(([name, value]) => [name, { type: 'secret_text', value }])),
+    dev: {
+      inspector: false,
+      remote: false,
+      persist: opts.persistTo,
+      server: { hostname: '127.0.0.1', port: opts.port },
+      logLevel: 'warn',
+      watch: false,
+      liveReload: false,
+    },
+  });
+  started.worker = worker;
+  if (stopping) return dispose();
+  await worker.ready;
+}
+
+await main();

@@ -1,0 +1,150 @@
+// The local relay's secrets, attacked as another account on the same machine would: as uid 65534
+// (`setpriv`; the test runs as root in CI and skips otherwise, since only root can switch users)
+// it probes every TCP port the relay's processes listen on for a V8 inspector / DevTools endpoint,
+// tries to read the relay's persisted state (the Hub's SQLite holds the token-signing key), and
+// reads the processes' command lines for the owner secret. Every attempt must fail.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken } from '../../agent/relay/admin.ts';
+import { startLocalRelay, type LocalRelay } from '../../scripts/local-relay.ts';
+
+const NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups'];
+const canSwitchUser = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+
+/** Runs `command` as uid 65534; its exit status and output. */
+function asNobody(command: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('setpriv', [...NOBODY, command, ...args], { encoding: 'utf8', timeout: 30_000, cwd: '/' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The pids of the processes in process group `pgid` (field 5 of /proc/<pid>/stat). */
+function groupPids(pgid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** Every TCP port the processes `pids` listen on (their socket inodes matched in /proc/net/tcp{,6}). */
+function listeningPorts(pids: number[]): number[] {
+  const inodes = new Set<string>();
+  for (const pid of pids) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`, 'utf8'));
+        if (m?.[1]) inodes.add(m[1]);
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // local_address is HEXIP:HEXPORT; state 0A is LISTEN; column 10 is the inode.
+      if (cols[3] === '0A' && cols[9] && inodes.has(cols[9])) ports.add(parseInt(cols[1]?.split(':')[1] ?? '0', 16));
+    }
+  }
+  return [...ports].sort((a, b) => a - b);
+}
+
+/** Every path under `dir`, directories first. */
+function walk(dir: string): string[] {
+  const out = [dir];
+  if (!lstatSync(dir).isDirectory()) return out;
+  for (const entry of readdirSync(dir)) out.push(...walk(join(dir, entry)));
+  return out;
+}
+
+// The probe another account runs: the DevTools discovery endpoints (Chrome DevTools Protocol,
+// "HTTP endpoints": /json/version, /json/list) on every port; prints the ports that answer with a
+// debugger URL.
+const PROBE = `
+const found = [];
+for (const port of process.argv.slice(1).map(Number)) {
+  for (const path of ['/json/version', '/json/list', '/json']) {
+    try {
+      const res = await fetch('http://127.0.0.1:' + port + path, { signal: AbortSignal.timeout(3000) });
+      const text = await res.text();
+      if (/webSocketDebuggerUrl|devtoolsFrontendUrl/.test(text)) found.push(port + path);
+    } catch {}
+  }
+}
+console.log(JSON.stringify(found));
+`;
+
+describe.skipIf(!canSwitchUser)('the local relay, attacked from another local account (uid 65534; needs root to switch to it)', () => {
+  let dir: string;
+  let relay: LocalRelay;
+  let persistTo: string;
+  const secret = `owner-secret-${Date.now()}-do-not-leak`;
+
+  beforeAll(async () => {
+    // The test's own directory is world-traversable, as a checkout in a home directory often is:
+    // only the relay's own modes may keep the attacker out.
+    dir = mkdtempSync(join(tmpdir(), 'vimrelay-secrets-'));
+    chmodSync(dir, 0o755);
+    persistTo = join(dir, 'state');
+    // State left by an older run, world-readable: the launcher must tighten it.
+    mkdirSync(join(persistTo, 'old'), { recursive: true, mode: 0o755 });
+    writeFileSync(join(persistTo, 'old', 'left-over.sqlite'), 'old state', { mode: 0o644 });
+    chmodSync(persistTo, 0o755);
+    relay = await startLocalRelay({ persistTo, logFile: join(dir, 'relay.log'), vars: { OWNER_SECRET: secret } });
+    // Create what must stay private: the signing key and a token record (Hub SQLite), OAuth KV.
+    await mintToken(relay.url, secret, { kind: 'access', name: 'secrets-test' });
+    const reg = await fetch(`${relay.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ client_name: 'x', redirect_uris: ['http://127.0.0.1:1/cb'], token_endpoint_auth_method: 'none' }) });
+    expect(reg.status).toBe(201);
+  }, 90_000);
+
+  afterAll(async () => {
+    await relay?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('no port of the relay answers as a debugger', () => {
+    const pids = groupPids(relay.process.pid ?? -1);
+    expect(pids.length).toBeGreaterThan(1);
+    const ports = listeningPorts(pids);
+    expect(ports).toContain(Number(new URL(relay.url).port));
+    const probe = asNobody(process.execPath, ['--input-type=module', '-e', PROBE, ...ports.map(String)]);
+    expect(probe.status, probe.stderr).toBe(0);
+    expect(JSON.parse(probe.stdout)).toEqual([]);
+  });
+
+  it('the persisted state is 0700/0600, an older run\'s included, and none of it can be read', () => {
+    const paths = walk(persistTo);
+    const sqlite = paths.filter((p) => p.endsWith('.sqlite'));
+    expect(sqlite.some((p) => p.includes('Hub'))).toBe(true);
+    for (const p of paths) {
+      const mode = lstatSync(p).mode & 0o777;
+      expect(mode, p).toBe(lstatSync(p).isDirectory() ? 0o700 : 0o600);
+    }
+    for (const file of sqlite) {
+      const read = asNobody('cat', [file]);
+      expect(read.status, file).not.toBe(0);
+      expect(read.stdout).toBe('');
+    }
+    expect(asNobody('ls', [persistTo]).status).not.toBe(0);
+    expect(asNobody('cat', [join(dir, 'relay.log')]).status).not.toBe(0);
+  });
+
+  it('the owner secret is on no command line (every local user can read those)', () => {
+    for (const pid of groupPids(relay.process.pid ?? -1)) {
+      const cmdline = asNobody('cat', [`/proc/${pid}/cmdline`]);
+      expect(cmdline.stdout, `pid ${pid}`).not.toContain(secret);
+    }
+    expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain(secret);
+  });
+});
