@@ -31,7 +31,9 @@ function npm(args: string[], cwd: string): string {
 }
 
 beforeAll(() => {
-  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], ROOT)) as { filename: string; files: { path: string }[] }[];
+  // --ignore-scripts: `npm test` built dist/ already, and a rebuild (prepare) would take it away
+  // from under the other test files while they run the CLI.
+  const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)) as { filename: string; files: { path: string }[] }[];
   tarball = join(work, packed[0]?.filename ?? '');
   files = (packed[0]?.files ?? []).map((f) => f.path);
   mkdirSync(prefix);
