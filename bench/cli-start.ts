@@ -1,8 +1,8 @@
 /**
  * How fast the installed CLI starts, beside `node -e 0` measured in the same run (the floor: Node
- * itself): `vimrelay --help` to exit, and `vimrelay serve --stdio` from spawn to its answer to an
- * MCP `initialize`. The compiled CLI (bin/vimrelay.js over dist/, `npm run build`) is what users
- * run. Machines here are noisy: read the ratios.
+ * itself), for bench/main.ts: `vimrelay --help` to exit, and `vimrelay serve --stdio` from spawn
+ * to its answer to an MCP `initialize`. The compiled CLI (bin/vimrelay.js over dist/, `npm run
+ * build`) is what users run.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -41,7 +41,14 @@ function serveInitialize(): Promise<void> {
   });
 }
 
-async function sample(fn: () => void | Promise<void>): Promise<{ min: number; median: number; max: number }> {
+/** Minimum, median and maximum over RUNS runs, after one more that is not counted. */
+export interface Spread {
+  min: number;
+  median: number;
+  max: number;
+}
+
+async function sample(fn: () => void | Promise<void>): Promise<Spread> {
   await fn();
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) times.push(await timed(fn));
@@ -49,18 +56,7 @@ async function sample(fn: () => void | Promise<void>): Promise<{ min: number; me
   return { min: times[0] ?? NaN, median: times[Math.floor(times.length / 2)] ?? NaN, max: times.at(-1) ?? NaN };
 }
 
-const floor = await sample(() => run(['-e', '0']));
-const help = await sample(() => run([CLI, '--help']));
-const serve = await sample(serveInitialize);
-const row = (name: string, s: { min: number; median: number; max: number }): string =>
-  `${name.padEnd(40)} ${s.min.toFixed(0).padStart(6)} ${s.median.toFixed(0).padStart(7)} ${s.max.toFixed(0).padStart(6)} ${(s.median / floor.median).toFixed(1).padStart(7)}x`;
-process.stdout.write(
-  [
-    `CLI start, ${RUNS} runs each (ms)`,
-    `${'command'.padEnd(40)} ${'min'.padStart(6)} ${'median'.padStart(7)} ${'max'.padStart(6)} ${'median/'.padStart(8)}`,
-    row('node -e 0 (baseline)', floor),
-    row('vimrelay --help', help),
-    row('vimrelay serve --stdio: initialize', serve),
-    '',
-  ].join('\n'),
-);
+/** The medians (and spread) of each start, and of `node -e 0` measured alongside. */
+export async function cliStart(): Promise<Record<'floor' | 'help' | 'serve', Spread>> {
+  return { floor: await sample(() => run(['-e', '0'])), help: await sample(() => run([CLI, '--help'])), serve: await sample(serveInitialize) };
+}
