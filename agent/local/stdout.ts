@@ -6,11 +6,17 @@
  */
 import { Writable } from 'node:stream';
 
+/** Bytes the channel buffers before a writer is asked to wait (Writable's highWaterMark). */
+export const STDOUT_HIGH_WATER_BYTES = 4 * 1024 * 1024;
+
 /** Takes stdout for the protocol; call it before anything else may print. */
 export function reserveStdout(): Writable {
   const stdout = process.stdout;
   const write = stdout.write.bind(stdout);
   const channel = new Writable({
+    // Room for a few whole answers (one can be 200 KB of JSON): with the default 16 KiB mark every
+    // answer waited for 'drain', and the finished calls behind it stayed in memory meanwhile.
+    highWaterMark: STDOUT_HIGH_WATER_BYTES,
     // One chunk at a time, each handed on once stdout has taken it: back-pressure carries over.
     write(chunk: Buffer, _encoding, done) {
       write(chunk, (error) => done(error ?? null));

@@ -99,15 +99,19 @@ export class NvimEditor implements Editor {
 
   async run(tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
     try {
-      const raw = await this.#connection.request('nvim_exec_lua', [CALL_LUA, [tool.impl, tool.params(args, call)]], call.signal);
-      return readResult(tool.spec, raw, 'Neovim');
+      return readResult(tool.spec, await this.#call(tool.impl, tool.params(args, call), call.signal), 'Neovim');
     } catch (error) {
       return failedOutcome(error, call.signal, tool.spec);
     }
   }
 
   async paths(addressing: Addressing, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]> {
-    return parsePaths(await this.#connection.request('nvim_exec_lua', [CALL_LUA, ['paths', pathsParams(addressing, args)]], signal));
+    return parsePaths(await this.#call('paths', pathsParams(addressing, args), signal));
+  }
+
+  /** Runs the installed implementation `impl` (one nvim_exec_lua) and reads its answer. */
+  async #call(impl: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    return fromJson(await this.#connection.request('nvim_exec_lua', [CALL_LUA, [impl, params]], signal));
   }
 
   ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
@@ -135,5 +139,19 @@ export class NvimEditor implements Editor {
     if (JSON.stringify(next) === JSON.stringify(this.#info)) return;
     this.#info = next;
     for (const listener of this.#listeners) listener(this);
+  }
+}
+
+/**
+ * A tool's answer with its data as one JSON string (lua/core.lua `M.call`), as the `{ok, data}`
+ * the call contract reads; anything else as it came (a failure, or a malformed answer for
+ * readResult to refuse).
+ */
+function fromJson(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || !('json' in raw) || typeof raw.json !== 'string') return raw;
+  try {
+    return { ok: true, data: JSON.parse(raw.json) as unknown };
+  } catch {
+    return raw;
   }
 }

@@ -35,7 +35,8 @@ local function current_prompt()
   end
 end
 
---- Runs one tool. Returns {ok = true, data = ...} or {ok = false, error = {code, message, ...}}.
+--- Runs one tool. Returns {ok = true, json = <the data as JSON text>} or {ok = false, error =
+--- {code, message, ...}}.
 --- While a permission prompt is the current window, the tool runs in the window the prompt came
 --- from, as if the prompt were not there; the prompt is current again afterwards, and goes back to
 --- the window the tool left current when it closes.
@@ -57,7 +58,8 @@ function M.call(name, params)
     end
   end
   if ok then
-    return { ok = true, data = result }
+    -- One JSON string, parsed once by the agent: far cheaper than msgpack's one object per line.
+    return { ok = true, json = vim.json.encode(result) }
   end
   if M.is_failure(result) then
     return { ok = false, error = setmetatable(result, nil) }

@@ -176,8 +176,9 @@ describe.each([
     const params = { pattern: 'aaa', mode: 'literal', case_sensitive: true, buffers: [uni], max_results: 100, max_bytes: 10_000, line_bytes: 400, trim_context_bytes: 100, scan_lines: 2 };
     const call = (cursor?: string) => {
       const p = JSON.stringify({ ...params, ...(cursor ? { cursor } : {}) });
-      const expr = d.kind === 'nvim' ? `luaeval('__vimrelay.call("grep_buffers", _A)', json_decode('${p}'))` : `vimrelay#call('grep_buffers', json_decode('${p}'))`;
-      return d.expr<{ ok: boolean; data: { hits: Hit[]; truncated: boolean; cursor: string | null } }>(expr);
+      // Neovim answers its data as one JSON string (lua/core.lua M.call), Vim as a dict.
+      const expr = d.kind === 'nvim' ? `json_decode(luaeval('__vimrelay.call("grep_buffers", _A)', json_decode('${p}')).json)` : `vimrelay#call('grep_buffers', json_decode('${p}')).data`;
+      return d.expr<{ hits: Hit[]; truncated: boolean; cursor: string | null }>(expr).then((data) => ({ data }));
     };
     const first = await call();
     expect(first.data).toEqual({ hits: [], truncated: true, cursor: `${uni}:3:0`, searched_buffers: 1, unloaded_buffers: 0 });
