@@ -158,7 +158,9 @@ describe('OAuth end to end', () => {
       // the authorization endpoint for them, and the call fails until the user consents.
       provider.authorizationUrl = undefined;
       await expect(client.callTool({ name: 'save_buffer', arguments: { editor, buffer: 'notes.txt' } })).rejects.toBeInstanceOf(UnauthorizedError);
-      expect(provider.authorizationUrl?.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['read', 'save']));
+      // Set by the SDK during the call (TypeScript narrowed it to undefined above).
+      const asked = provider.authorizationUrl as URL | undefined;
+      expect(asked?.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['read', 'save']));
     } finally {
       await client.close();
     }
