@@ -7,12 +7,13 @@
 //     which of the two it came from, so it cancels neither: B's call runs to its own end
 //     (run_command's timeout_ms, TIMEOUT), never CANCELLED. A lone call is cancelled.
 //   - 2026-07-28 era: A's client closes its response stream, which cancels A's call alone.
+// Over `serve --stdio` (one client per connection) notifications/cancelled cancels in both eras.
 import { dirname, join } from 'node:path';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpEra } from '../../protocol/mcp-server.ts';
-import { callOk, errorOf, mcpClient } from '../helpers/mcp.ts';
+import { callOk, ERAS, errorOf, mcpClient } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { START_CHAIN, type Chain, type ChainKind } from './chains.ts';
@@ -139,5 +140,28 @@ describe.each<ChainKind>(['relay', 'http'])('cancellation over %s', (kind) => {
     expect(outcomes(chain.nvim.pid).at(-1)).toBe('CANCELLED');
     expect(outcomes(second.pid).at(-1)).toBe('TIMEOUT');
     await Promise.all([a.client.close(), b.client.close()]);
+  }, 60_000);
+});
+
+describe.each(ERAS)('cancellation over stdio, %s era', (era) => {
+  let chain: Chain;
+
+  beforeAll(async () => {
+    chain = await START_CHAIN.stdio({ files: {}, open: [], era });
+  }, 90_000);
+
+  afterAll(async () => {
+    await chain?.stop();
+  });
+
+  it('notifications/cancelled cancels the call it names', async () => {
+    const stop = new AbortController();
+    const call = chain.client.callTool({ name: 'run_command', arguments: { editor: chain.editorId, ...HOLD } }, { signal: stop.signal }).catch((e: unknown) => e);
+    await blocked(chain.nvim);
+    stop.abort();
+    await call;
+    await blocked(chain.nvim, false);
+    const outcomes = chain.audit().filter((l) => l.tool === 'run_command').map((l) => l.outcome);
+    expect(outcomes.at(-1)).toBe('CANCELLED');
   }, 60_000);
 });
