@@ -1,38 +1,53 @@
 /**
  * The MCP server both the relay (`/mcp` in the Worker) and the local agent (`vimrelay serve`)
  * run: tools/list from the catalog, tools/call validated against it and handed to a `forward`
- * function that the caller supplies (the Hub, or the agent's own editors). Runtime-neutral: the
- * SDK's low-level `Server` runs in workerd and Node alike; no transport, no I/O of its own.
+ * function that the caller supplies (the Hub, or the agent's own editors). One definition serves
+ * both protocol eras: an instance is built for one era (`legacy`: the 2025 revisions, opened by
+ * `initialize`; `modern`: 2026-07-28, per-request `_meta`) by the serving entries
+ * (protocol/http/mcp-handler.ts over HTTP, the SDK's `serveStdio` over stdio), which call
+ * `mcpServerFactory`. Runtime-neutral: the SDK's low-level `Server` runs in workerd and Node alike;
+ * no transport, no I/O of its own.
  *
  * We use the low-level `Server`, not `McpServer`: the catalog in protocol/ is the source of truth
  * for names, schemas and annotations (McpServer would derive its own from zod shapes), and a
  * tool-argument failure must be our `{error: {code: INVALID_ARGUMENT, message, hint}}` result,
  * not McpServer's wording.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolRequestSchema,
-  CancelledNotificationSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  isSpecType,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type McpServerFactory,
   type RequestId,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import pkg from '../package.json' with { type: 'json' };
 import { fail, type ToolOutcome } from './errors.ts';
 import { callToolResult, listedTool, parseArgs, type ListedTool } from './result.ts';
 import type { ToolSpec } from './tool.ts';
 import { toolByName, TOOLS } from './tools/index.ts';
 
-/** What the server tells clients at initialize (spec 2025-11-25 "Lifecycle": `instructions`). */
+/**
+ * What the server tells clients: at `initialize` (spec 2025-11-25 "Lifecycle") and in
+ * `server/discover` (spec 2026-07-28 "server/discover").
+ */
 export const MCP_INSTRUCTIONS =
   'vimrelay reads and edits the live buffers of the user\'s Neovim and Vim, unsaved text included. ' +
   'Call list_editors first, then get_state_brief for the buffers of one editor. Read before you edit and pass the ' +
   'changedtick you read as expected_changedtick; edits stay unsaved until the user (or save_buffer) saves them.';
+
+/**
+ * How long a client may cache tools/list and server/discover (spec 2026-07-28
+ * "server/utilities/caching": `ttlMs`, `cacheScope`). The catalog is the same for every caller
+ * (it does not depend on the token or on the editors online), so the scope is `public`; it
+ * changes only when vimrelay is updated.
+ */
+export const CATALOG_CACHE = { ttlMs: 300_000, cacheScope: 'public' } as const;
+
+/** The protocol era an instance serves: `legacy` (2025 revisions, `initialize`) or `modern` (2026-07-28). */
+export type McpEra = 'legacy' | 'modern';
 
 /** A tools/call whose tool exists and whose arguments passed the catalog's input schema. */
 export interface McpToolCall {
@@ -41,47 +56,68 @@ export interface McpToolCall {
   readonly args: Record<string, unknown>;
 }
 
-/** The SDK's per-request context: `requestId`, and `signal`, aborted by `notifications/cancelled`. */
-export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** What a `forward` knows about the request that carries a call. */
+export interface McpCallRequest {
+  /** The JSON-RPC request id, which a legacy-era `notifications/cancelled` names. */
+  readonly requestId: RequestId;
+  /**
+   * Aborted when the SDK learns the request was cancelled: over stdio a `notifications/cancelled`
+   * (both eras), over HTTP in the modern era the response stream closing (spec 2026-07-28
+   * "basic/patterns/cancellation", "Transport-Specific Cancellation").
+   */
+  readonly signal: ServerContext['mcpReq']['signal'];
+  readonly era: McpEra;
+}
 
 /** Runs a validated call and resolves with its outcome; never rejects for a tool failure. */
-export type ForwardCall = (call: McpToolCall, extra: McpRequestExtra) => Promise<ToolOutcome>;
+export type ForwardCall = (call: McpToolCall, request: McpCallRequest) => Promise<ToolOutcome>;
 
 /**
- * The advertised catalog. Converting zod to JSON Schema costs milliseconds, so it is done once per
+ * The advertised catalog, in catalog order (spec 2026-07-28 "server/tools", Listing Tools: a
+ * deterministic order). Converting zod to JSON Schema costs milliseconds, so it is done once per
  * isolate or process; it derives from constants only and holds no request or account state.
  */
 let listed: ListedTool[] | undefined;
 export const listedTools = (): ListedTool[] => (listed ??= TOOLS.map(listedTool));
 
-/** A low-level MCP server with the catalog's tools, handing each valid call to `forward`. */
-export function buildMcpServer(forward: ForwardCall): Server {
+/** A low-level MCP server for one era with the catalog's tools, handing each valid call to `forward`. */
+export function buildMcpServer(forward: ForwardCall, era: McpEra): Server {
   const server = new Server(
     { name: 'vimrelay', version: pkg.version },
     {
       capabilities: { tools: {} },
       instructions: MCP_INSTRUCTIONS,
-      // The SDK's default (ajv) compiles schemas with `new Function`, which workerd forbids; this
-      // one runs on Node too, so both sides validate the same way.
+      // The same validator in workerd (where it is the SDK's default) and Node (where ajv would be).
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      // Spec 2026-07-28 "server/utilities/caching": complete results of server/discover and
+      // tools/list MUST carry ttlMs and cacheScope. The SDK writes them on modern results only.
+      cacheHints: { 'tools/list': CATALOG_CACHE, 'server/discover': CATALOG_CACHE },
     },
   );
 
   // Served from the catalog alone: works with no editor online (hosted assistants list tools
   // when a connector is added).
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
+  server.setRequestHandler('tools/list', () => ({ tools: listedTools() }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const spec = toolByName(request.params.name);
-    // Spec 2025-11-25 "Tools / Error handling": an unknown tool is a protocol error.
-    if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    // Spec 2025-11-25 and 2026-07-28 "server/tools", Error Handling: an unknown tool is a
+    // protocol error (-32602); invalid arguments are a tool result the model can act on.
+    if (!spec) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const parsed = parseArgs(spec, request.params.arguments);
     if (!parsed.ok) return callToolResult(parsed.outcome);
-    const outcome = await forward({ spec, args: parsed.args }, extra);
-    return callToolResult(checkOutput(spec, outcome));
+    const outcome = await forward({ spec, args: parsed.args }, { requestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal, era });
+    // The era's wire codec shapes the result; our structured content is always an object, which
+    // both eras carry as it is.
+    return server.projectCallToolResult(callToolResult(checkOutput(spec, outcome)), listedTools().find((t) => t.name === spec.name)?.outputSchema);
   });
 
   return server;
+}
+
+/** The factory the serving entries call, once per HTTP request or stdio connection, for its era. */
+export function mcpServerFactory(forward: ForwardCall): McpServerFactory {
+  return ({ era }) => buildMcpServer(forward, era);
 }
 
 /**
@@ -98,14 +134,15 @@ export function checkOutput(spec: ToolSpec, outcome: ToolOutcome): ToolOutcome {
 
 /**
  * The request ids named by the `notifications/cancelled` messages among `messages` (spec
- * 2025-11-25 "Cancellation"). A stateless HTTP endpoint gets the cancellation in another POST than
- * the request it cancels, beyond the reach of the SDK's own handler, so it acts on these itself.
+ * 2025-11-25 "Cancellation"). A stateless HTTP endpoint gets a legacy-era cancellation in another
+ * POST than the request it cancels, beyond the reach of the SDK's per-request instance, so it acts
+ * on these itself. (In the modern era over HTTP the stream closing is the cancellation; spec
+ * 2026-07-28 "basic/transports/streamable-http", Cancellation.)
  */
 export function cancelledRequestIds(messages: readonly unknown[]): RequestId[] {
   const ids: RequestId[] = [];
   for (const message of messages) {
-    const parsed = CancelledNotificationSchema.safeParse(message);
-    if (parsed.success && parsed.data.params.requestId !== undefined) ids.push(parsed.data.params.requestId);
+    if (isSpecType.CancelledNotification(message) && message.params.requestId !== undefined) ids.push(message.params.requestId);
   }
   return ids;
 }

@@ -18,7 +18,61 @@ export interface ListedTool {
 
 function objectSchema(schema: z.ZodObject, io: 'input' | 'output'): { type: 'object'; [k: string]: unknown } {
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return { ...json, type: 'object' };
+  return { ...(compactSchema(json, io) as Record<string, unknown>), type: 'object' };
+}
+
+/** JavaScript's safe-integer bound, which zod writes on every `z.number().int()`. */
+const SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The same JSON Schema (2020-12) in fewer bytes: tools/list is read by a model on every turn, so
+ * every byte is context. Nothing a client or a model could act on is lost:
+ *   - the safe-integer bounds zod adds to every integer (±2^53-1) go: no JSON number vimrelay
+ *     sends or takes comes near them, and the arguments are validated with zod anyway;
+ *   - `exclusiveMinimum: n` on an integer becomes the equal `minimum: n + 1`;
+ *   - `anyOf: [{type: T, ...}, {type: 'null'}]` becomes `type: [T, 'null']` with T's keywords
+ *     when those constrain only values of type T (JSON Schema 2020-12 validation §6.2-6.5; not
+ *     `enum` or `const`);
+ *   - output schemas lose `additionalProperties: false`: it describes no field, and a client must
+ *     not fail on a field it does not know. Input schemas keep it (strict inputs: an unknown
+ *     argument is refused, and the schema says so).
+ */
+export function compactSchema(schema: unknown, io: 'input' | 'output'): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => compactSchema(s, io));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if ((key === 'maximum' && value === SAFE_INTEGER) || (key === 'minimum' && value === -SAFE_INTEGER)) continue;
+    if (key === 'additionalProperties' && value === false && io === 'output') continue;
+    // The keys of `properties` are names, not keywords: only their values are schemas.
+    out[key] = key === 'properties' ? mapValues(value, io) : compactSchema(value, io);
+  }
+  if (out.type === 'integer' && typeof out.exclusiveMinimum === 'number') {
+    out.minimum = out.exclusiveMinimum + 1;
+    delete out.exclusiveMinimum;
+  }
+  return nullableAsType(out);
+}
+
+function mapValues(properties: unknown, io: 'input' | 'output'): unknown {
+  if (typeof properties !== 'object' || properties === null) return properties;
+  return Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, compactSchema(s, io)]));
+}
+
+/** `{anyOf: [{type: T, ...k}, {type: 'null'}], ...rest}` as `{type: [T, 'null'], ...k, ...rest}`. */
+function nullableAsType(schema: Record<string, unknown>): Record<string, unknown> {
+  const { anyOf, ...rest } = schema;
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return schema;
+  const [first, second] = anyOf as unknown[];
+  const isNull = (s: unknown): boolean => typeof s === 'object' && s !== null && Object.keys(s).length === 1 && (s as { type?: unknown }).type === 'null';
+  const other = isNull(second) ? first : isNull(first) ? second : undefined;
+  if (typeof other !== 'object' || other === null) return schema;
+  const { type, ...keywords } = other as Record<string, unknown>;
+  // Only a single plain type merges, and only keywords that constrain that type alone: `enum`
+  // and `const` would refuse null too. The keys of `other` must not collide with the parent's.
+  const merges = typeof type === 'string' && !('enum' in keywords) && !('const' in keywords);
+  if (!merges || Object.keys(keywords).some((k) => k in rest)) return schema;
+  return { ...rest, type: [type, 'null'], ...keywords };
 }
 
 export function listedTool(spec: ToolSpec): ListedTool {

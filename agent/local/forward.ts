@@ -29,14 +29,17 @@ export interface LocalForwarderOptions {
 /** How one call may be stopped: `signal` aborts it; `key` lets `cancel(key)` abort it later. */
 export interface RunControl {
   readonly signal: AbortSignal;
-  /** The client's handle for the call (its JSON-RPC request id), for `notifications/cancelled`. */
+  /**
+   * What a legacy-era `notifications/cancelled` names on stateless HTTP: the JSON-RPC request id.
+   * Every HTTP client holds the one local token, so two may use the same id (see `cancel`).
+   */
   readonly key?: string;
 }
 
 export class LocalForwarder {
   readonly #opts: LocalForwarderOptions;
   readonly #dispatcher: Dispatcher;
-  /** Calls in flight by client key. A key may repeat across clients: cancel aborts them all. */
+  /** Calls in flight by client key. A key may repeat across clients (see `cancel`). */
   readonly #byKey = new Map<string, Set<AbortController>>();
 
   constructor(opts: LocalForwarderOptions) {
@@ -62,10 +65,15 @@ export class LocalForwarder {
     return this.#dispatch(call, route.localId, route.args, control);
   }
 
-  /** Aborts the calls in flight under `key`; false when there is none. */
+  /**
+   * Aborts the call in flight under `key`; false when there is none, or several: those are calls
+   * of different clients that reused one request id, and a stateless endpoint cannot tell which
+   * one sent the cancellation, so none is stopped rather than someone else's (each still stops
+   * when its own client goes away, and at the deadline).
+   */
   cancel(key: string): boolean {
     const running = this.#byKey.get(key);
-    if (!running) return false;
+    if (running?.size !== 1) return false;
     for (const controller of running) controller.abort();
     return true;
   }

@@ -1,16 +1,24 @@
 /**
  * `vimrelay serve --http`: the MCP endpoint at `http://127.0.0.1:<port>/mcp`, Streamable HTTP and
- * stateless like the relay's `/mcp` (a fresh server and transport per POST, no session, GET and
- * DELETE 405). Binds the loopback address only (ARCHITECTURE.md "Trust boundaries": the agent listens on nothing else).
+ * stateless like the relay's `/mcp` (a fresh server per POST, no session, GET and DELETE 405),
+ * serving both protocol eras on the one URL as the relay does (protocol/http/mcp-handler.ts,
+ * through the SDK's Node adapter). Binds the loopback address only (ARCHITECTURE.md "Trust
+ * boundaries": the agent listens on nothing else).
  *
  * Before the MCP layer it applies the relay's edge (protocol/http/mcp-edge.ts), in the same order
  * and wording: method (405), Origin (403; no Origin or a loopback one passes), declared body size
  * (413), the bearer token (401 with an RFC 6750 challenge; compared in constant time), body read
  * under LIMITS.maxMcpBodyBytes (413), JSON (-32700), JSON-RPC shape (-32600). Any other path 404.
+ *
+ * Cancellation: in the 2026-07-28 era the client closing the response stream cancels that request
+ * (the adapter aborts it on the response's 'close'); in the 2025 era a `notifications/cancelled`
+ * POST names the request by its JSON-RPC id, and cancels it only when exactly one call in flight
+ * holds that id (forward.ts `cancel`). A legacy client going away cancels its call too.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { bearerToken } from '../../protocol/http/bearer.ts';
 import {
   contentLengthOver,
@@ -22,6 +30,7 @@ import {
   unauthorizedRefusal,
   type EdgeRefusal,
 } from '../../protocol/http/mcp-edge.ts';
+import { dualEraHandler, mcpEraOf } from '../../protocol/http/mcp-handler.ts';
 import { originAllowed } from '../../protocol/http/origin.ts';
 import { LIMITS } from '../../protocol/index.ts';
 import { buildMcpServer, cancelledRequestIds } from '../../protocol/mcp-server.ts';
@@ -55,8 +64,9 @@ export interface LocalHttpServer {
 export async function startLocalHttp(opts: LocalHttpOptions): Promise<LocalHttpServer> {
   // Known once listening, which is before the first request.
   let selfOrigin = '';
+  const mcp = localMcpLayer(opts.forwarder);
   const server = createServer((req, res) => {
-    handle(req, res, opts, selfOrigin).catch((error: unknown) => {
+    handle(req, res, opts, selfOrigin, mcp.serve).catch((error: unknown) => {
       opts.logger.error('local MCP request failed', { error: error instanceof Error ? error.message : String(error) });
       if (!res.headersSent) send(res, { status: 500, code: RPC.internalError, message: 'Internal error.' });
       else res.destroy();
@@ -68,12 +78,47 @@ export async function startLocalHttp(opts: LocalHttpOptions): Promise<LocalHttpS
   return {
     mcpUrl: `${selfOrigin}/mcp`,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await mcp.close();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
+}
+
+/** Serves one request that passed the edge, its body already parsed. */
+type McpLayer = (req: IncomingMessage, res: ServerResponse, parsedBody: unknown) => Promise<void>;
+
+/**
+ * The MCP layer behind the edge: both eras over the forwarder. Each instance's calls stop when
+ * their request is cancelled (the SDK's signal) or when the HTTP request goes away (the adapter
+ * aborts the web Request when the response closes).
+ */
+function localMcpLayer(forwarder: LocalForwarder): { serve: McpLayer; close(): Promise<void> } {
+  const factory: McpServerFactory = ({ era, requestInfo }) =>
+    buildMcpServer(
+      (call, request) =>
+        forwarder.run(call, {
+          signal: requestInfo === undefined ? request.signal : AbortSignal.any([request.signal, requestInfo.signal]),
+          ...(era === 'legacy' ? { key: JSON.stringify(request.requestId) } : {}),
+        }),
+      era,
+    );
+  const handler = dualEraHandler(factory);
+  const node = toNodeHandler({
+    async fetch(request, options) {
+      const parsedBody = options?.parsedBody;
+      const era = await mcpEraOf(request, parsedBody);
+      // Stateless: a legacy cancellation comes in its own POST, so it is applied here, before the 202.
+      if (era === 'legacy') {
+        for (const id of cancelledRequestIds(Array.isArray(parsedBody) ? parsedBody : [parsedBody])) forwarder.cancel(JSON.stringify(id));
+      }
+      return handler.fetch(request, { parsedBody, era });
+    },
+  });
+  return { serve: (req, res, parsedBody) => node(req, res, parsedBody), close: () => handler.close() };
 }
 
 function listen(server: HttpServer, port: number): Promise<void> {
@@ -89,7 +134,7 @@ function listen(server: HttpServer, port: number): Promise<void> {
   });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, opts: LocalHttpOptions, selfOrigin: string): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, opts: LocalHttpOptions, selfOrigin: string, mcp: McpLayer): Promise<void> {
   if (new URL(req.url ?? '/', selfOrigin).pathname !== '/mcp') {
     res.writeHead(404, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such endpoint; MCP is served at /mcp.' } }));
@@ -117,25 +162,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: LocalHttp
   const parsed = parseMcpBody(body.text);
   if (!parsed.ok) return send(res, parsed.refusal);
 
-  // Stateless: a cancellation comes in its own POST, so it is applied here, before the 202.
-  for (const id of cancelledRequestIds(parsed.messages)) opts.forwarder.cancel(JSON.stringify(id));
-
-  // The client going away cancels its calls, as on the relay.
-  const gone = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) gone.abort();
-  });
-  const server = buildMcpServer((call, extra) =>
-    opts.forwarder.run(call, { signal: AbortSignal.any([extra.signal, gone.signal]), key: JSON.stringify(extra.requestId) }),
-  );
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  try {
-    // The body was read (under the cap) and checked above; the transport takes it as parsed.
-    await transport.handleRequest(req, res, parsed.parsedBody);
-  } finally {
-    await server.close();
-  }
+  // The body was read (under the cap) and checked above; the MCP layer takes it as parsed.
+  await mcp(req, res, parsed.parsedBody);
 }
 
 function corsHeaders(res: ServerResponse, origin: string, preflight: boolean): void {

@@ -1,13 +1,18 @@
 /**
- * `vimrelay serve --stdio`: one MCP server over stdin and stdout for the client that spawned the
- * process (Claude Code, Claude Desktop, Cursor), answering from this machine's editors through the
- * shared server (protocol/mcp-server.ts). stdout carries protocol messages only (the caller passes
+ * `vimrelay serve --stdio`: one MCP connection over stdin and stdout for the client that spawned
+ * the process (Claude Code, Claude Desktop, Cursor), answering from this machine's editors through
+ * the shared server (protocol/mcp-server.ts). Both protocol eras: the SDK's `serveStdio` pins the
+ * connection to the era its opening message selects (`initialize`: the 2025 revision it
+ * negotiates; a 2026-07-28 request or `server/discover`: the current one; spec 2026-07-28
+ * "basic/versioning", Backward Compatibility). In both, `notifications/cancelled` cancels the
+ * request it names (spec 2026-07-28 "basic/transports/stdio", Cancellation): one client per
+ * connection, so an id is unambiguous. stdout carries protocol messages only (the caller passes
  * the stream reserveStdout() returned); logs go to stderr. The session ends when stdin closes,
  * which is how a client says it is done, or on close().
  */
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { buildMcpServer } from '../../protocol/mcp-server.ts';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { mcpServerFactory } from '../../protocol/mcp-server.ts';
 import type { Logger } from '../log.ts';
 import type { LocalForwarder } from './forward.ts';
 
@@ -26,19 +31,27 @@ export interface LocalStdio {
 }
 
 export async function startLocalStdio(opts: LocalStdioOptions): Promise<LocalStdio> {
-  // The SDK aborts `extra.signal` on `notifications/cancelled` for that request (stateful session).
-  const server = buildMcpServer((call, extra) => opts.forwarder.run(call, { signal: extra.signal }));
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = resolve;
+  // The SDK aborts the request's signal on `notifications/cancelled` for that request.
+  const factory = mcpServerFactory((call, request) => opts.forwarder.run(call, { signal: request.signal }));
+  const handle = serveStdio(factory, {
+    transport: new StdioServerTransport(opts.stdin, opts.stdout),
+    onerror: (error) => opts.logger.debug('stdio MCP error', { error: error.message }),
   });
-  const end = (): void => void server.close();
-  opts.stdin.once('end', end);
-  opts.stdin.once('close', end);
+  let ended = false;
+  let resolveClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  const end = async (): Promise<void> => {
+    if (ended) return closed;
+    ended = true;
+    await handle.close();
+    resolveClosed();
+  };
+  opts.stdin.once('end', () => void end());
+  opts.stdin.once('close', () => void end());
   opts.stdout.on('error', (error) => {
     // EPIPE and the like: the client is gone, nobody is left to answer.
     opts.logger.debug('stdout closed', { error: error.message });
-    end();
+    void end();
   });
-  await server.connect(new StdioServerTransport(opts.stdin, opts.stdout));
-  return { closed, close: () => server.close() };
+  return { closed, close: end };
 }

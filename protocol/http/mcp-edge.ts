@@ -1,13 +1,14 @@
 /**
- * The edge of an MCP Streamable HTTP endpoint (spec 2025-11-25 "Transports"), before the MCP
- * layer, as pure decisions: the relay's `/mcp` (worker/routes/mcp.ts) and the local server
+ * The edge of an MCP Streamable HTTP endpoint (spec 2025-11-25 "Transports", 2026-07-28
+ * "basic/transports/streamable-http"), before the MCP layer (mcp-handler.ts), as pure decisions: the relay's `/mcp` (worker/routes/mcp.ts) and the local server
  * (agent/local/http.ts) both use them, so that they refuse the same requests with the same HTTP
  * status, JSON-RPC code and wording. Each shell applies them in this order: method (405), Origin
  * (403), declared body size (413), bearer token (401), body read under the cap (413), JSON
  * (-32700), JSON-RPC shape (-32600). Authentication comes before reading the body so that an
- * anonymous request never makes the server read a megabyte.
+ * anonymous request never makes the server read a megabyte. These refusals are the same in both
+ * protocol eras; the era's own answers (headers, versions, methods) come after them, from the SDK.
  */
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isSpecType } from '@modelcontextprotocol/server';
 import { LIMITS } from '../limits.ts';
 import { challenge } from './bearer.ts';
 
@@ -79,7 +80,7 @@ export function parseMcpBody(text: string): McpBody {
     return { ok: false, refusal: REFUSAL.parse };
   }
   const messages: unknown[] = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
-  if (messages.length === 0 || !messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
+  if (messages.length === 0 || !messages.every((m) => isSpecType.JSONRPCMessage(m))) {
     return { ok: false, refusal: REFUSAL.invalid };
   }
   return { ok: true, parsedBody, messages };
@@ -88,10 +89,13 @@ export function parseMcpBody(text: string): McpBody {
 /**
  * CORS for browser-based clients (e.g. the MCP Inspector), which must also be able to read the
  * challenge of a 401 to start authorization. Only origins that pass the Origin check get it.
+ * `Mcp-Method` and `Mcp-Name` go on every 2026-07-28 POST (spec 2026-07-28
+ * "basic/transports/streamable-http", Standard Request Headers): without them a browser's
+ * preflight fails and the client can only fall back to the 2025 era.
  */
 export const MCP_CORS = {
   allowMethods: ['POST'],
-  allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Last-Event-ID'],
+  allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'],
   // Mcp-Session-Id: a stateless server sends none, but a client must be able to read it if one did.
   exposeHeaders: ['WWW-Authenticate', 'Mcp-Session-Id'],
   maxAgeSeconds: 86_400,

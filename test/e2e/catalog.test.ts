@@ -3,8 +3,7 @@
 // descriptions that say when to use the tool and point to another, honest annotations, enums for
 // categorical parameters, strict inputs, object output schemas and documented caps. The same list
 // is served by every chain (tools-suite.ts checks that), so checking one is checking all.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolByName, TOOLS, type ToolSpec } from '../../protocol/index.ts';
 import { CLI, isolatedEnv } from '../helpers/agent-process.ts';

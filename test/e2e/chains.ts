@@ -4,12 +4,14 @@
  *   relay  client -> wrangler dev (Worker + Hub) -> `vimrelay agent` process -> nvim
  *   http   client -> `vimrelay serve --http` process (127.0.0.1, bearer token) -> nvim
  *   stdio  client -> `vimrelay serve --stdio` process (spawned by the SDK's stdio transport) -> nvim
- * Every process gets an isolated HOME/XDG and discovers editors only in its own directory.
+ * Every process gets an isolated HOME/XDG and discovers editors only in its own directory. The
+ * client speaks the era it is asked for (helpers/mcp.ts: `modern` 2026-07-28, `legacy` 2025).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { McpEra } from '../../protocol/mcp-server.ts';
 import { CLI, isolatedEnv, runCli, startAgentProcess } from '../helpers/agent-process.ts';
 import { callOk, connectMcp, connectStdio } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
@@ -21,6 +23,7 @@ export type ChainKind = 'relay' | 'http' | 'stdio';
 
 export interface Chain {
   readonly kind: ChainKind;
+  readonly era: McpEra;
   readonly client: Client;
   readonly nvim: NvimFixture;
   /** The device part of editor ids: the enrolled name through the relay, the hostname locally. */
@@ -31,6 +34,8 @@ export interface Chain {
   readonly http: { readonly mcpUrl: string; readonly token: string } | null;
   /** What the server side (agent or serve process) logged, for failure messages. */
   log(): string;
+  /** The audit log lines of the agent (or serve process) behind the chain, parsed. */
+  audit(): Record<string, unknown>[];
   stop(): Promise<void>;
 }
 
@@ -38,6 +43,7 @@ export interface ChainOptions {
   /** Files in the editor's working directory, and the ones it opens (the first is shown). */
   files: Record<string, string>;
   open: string[];
+  era: McpEra;
 }
 
 export const START_CHAIN: Record<ChainKind, (options: ChainOptions) => Promise<Chain>> = {
@@ -52,6 +58,15 @@ function listedId(client: Client, nvim: NvimFixture): Promise<string> {
     const editors = (await callOk(client, 'list_editors')).editors as { id: string; pid: number }[];
     return editors.find((e) => e.pid === nvim.pid)?.id;
   }, 15_000, 'the editor to appear in list_editors');
+}
+
+/** The audit log lines written under `env`'s state directory (README "Permissions", the audit log). */
+function auditOf(env: NodeJS.ProcessEnv): () => Record<string, unknown>[] {
+  return () => {
+    const file = join(String(env.XDG_STATE_HOME), 'vimrelay', 'audit.log');
+    if (!existsSync(file)) return [];
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  };
 }
 
 /** An isolated home with a discovery directory, and a Neovim listening in it. */
@@ -72,15 +87,17 @@ async function relayChain(options: ChainOptions): Promise<Chain> {
   const agent = startAgentProcess(['--relay', relay.url, '--discover-dir', sockets], env);
   await agent.waitFor('connected to relay');
   const token = await relay.mint({ kind: 'access', name: 'e2e' });
-  const client = await connectMcp(relay.mcpUrl, token);
+  const client = await connectMcp(relay.mcpUrl, token, options.era);
   return {
     kind: 'relay',
+    era: options.era,
     client,
     nvim,
     device,
     editorId: await listedId(client, nvim),
     http: { mcpUrl: relay.mcpUrl, token },
     log: () => agent.output(),
+    audit: auditOf(env),
     async stop() {
       await client.close();
       await agent.stop();
@@ -93,15 +110,17 @@ async function relayChain(options: ChainOptions): Promise<Chain> {
 async function httpChain(options: ChainOptions): Promise<Chain> {
   const { env, sockets, nvim } = await homeWithNvim(options);
   const serve = await startServeHttp(['--port', '0', '--discover-dir', sockets], env);
-  const client = await connectMcp(serve.mcpUrl, serve.token);
+  const client = await connectMcp(serve.mcpUrl, serve.token, options.era);
   return {
     kind: 'http',
+    era: options.era,
     client,
     nvim,
     device: hostname(),
     editorId: await listedId(client, nvim),
     http: { mcpUrl: serve.mcpUrl, token: serve.token },
     log: () => serve.stderr(),
+    audit: auditOf(env),
     async stop() {
       await client.close();
       await serve.stop();
@@ -112,15 +131,17 @@ async function httpChain(options: ChainOptions): Promise<Chain> {
 
 async function stdioChain(options: ChainOptions): Promise<Chain> {
   const { env, sockets, nvim } = await homeWithNvim(options);
-  const serve = await connectStdio(process.execPath, [CLI, 'serve', '--stdio', '--discover-dir', sockets], env);
+  const serve = await connectStdio(process.execPath, [CLI, 'serve', '--stdio', '--discover-dir', sockets], env, options.era);
   return {
     kind: 'stdio',
+    era: options.era,
     client: serve.client,
     nvim,
     device: hostname(),
     editorId: await listedId(serve.client, nvim),
     http: null,
     log: () => serve.stderr(),
+    audit: auditOf(env),
     async stop() {
       // Closing ends the server's stdin, which ends its session and the process.
       await serve.client.close();

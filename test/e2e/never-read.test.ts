@@ -14,7 +14,7 @@ describe.each(['relay', 'stdio'] as const)('never_read through %s', (kind) => {
   const noSecret = (value: unknown): void => expect(JSON.stringify(value)).not.toContain('sk-live-e2e');
 
   beforeAll(async () => {
-    chain = await START_CHAIN[kind]({ files: { 'notes.md': 'TOKEN notes\n', '.env': `TOKEN\n${SECRET}\n` }, open: ['notes.md', '.env'] });
+    chain = await START_CHAIN[kind]({ files: { 'notes.md': 'TOKEN notes\n', '.env': `TOKEN\n${SECRET}\n` }, open: ['notes.md', '.env'], era: 'modern' });
     // .env loaded (so grep_buffers searches it and getbufline reads it), notes.md current.
     await chain.nvim.lua("vim.fn.bufload(vim.fn.bufadd('.env'))");
   }, 90_000);

@@ -5,10 +5,16 @@
 // reads the editor's buffer. Then refresh rotation and a revoked grant.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type OAuthClientInformationMixed,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type OAuthTokens,
+} from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
 import { approve, signIn, type Fetcher } from '../helpers/consent-flow.ts';
@@ -26,6 +32,7 @@ class MemoryProvider implements OAuthClientProvider {
   client: OAuthClientInformationMixed | undefined;
   saved: OAuthTokens | undefined;
   verifier = '';
+  discovery: OAuthDiscoveryState | undefined;
   authorizationUrl: URL | undefined;
 
   get redirectUrl(): string {
@@ -57,6 +64,13 @@ class MemoryProvider implements OAuthClientProvider {
   }
   codeVerifier(): string {
     return this.verifier;
+  }
+  // Kept beside the verifier: the SDK checks the callback's `iss` against it (RFC 9207).
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovery = state;
+  }
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
   }
 }
 
@@ -104,7 +118,8 @@ async function authorize(provider: MemoryProvider, scopes: string[]): Promise<vo
   expect(back.origin + back.pathname).toBe(REDIRECT);
   expect(back.searchParams.get('state')).toBe('e2e-state');
   expect(back.searchParams.get('iss')).toBe(relay.url);
-  await first.finishAuth(back.searchParams.get('code') ?? '');
+  // The SDK reads `code` and `iss` from the callback and checks `iss` first (RFC 9207 §2.4).
+  await first.finishAuth(back.searchParams);
   await first.close();
 }
 
@@ -138,9 +153,14 @@ describe('OAuth end to end', () => {
       }, 15_000, 'the editor to appear in list_editors');
       const read = await callOk(client, 'read_buffer', { editor, buffer: 'notes.txt' });
       expect(read.lines).toEqual(['première ligne', 'zweite Zeile']);
-      // Outside the granted scopes: HTTP 403 insufficient_scope. The SDK tries to step up with its
-      // refresh token, which can only narrow a grant (RFC 6749 §6), gets the same 403, and stops.
-      await expect(client.callTool({ name: 'save_buffer', arguments: { editor, buffer: 'notes.txt' } })).rejects.toThrow(/403/);
+      // Outside the granted scopes: HTTP 403 insufficient_scope naming the scopes the call needs
+      // (MCP 2025-11-25 "Scope Challenge Handling"). The SDK steps up: it sends the user back to
+      // the authorization endpoint for them, and the call fails until the user consents.
+      provider.authorizationUrl = undefined;
+      await expect(client.callTool({ name: 'save_buffer', arguments: { editor, buffer: 'notes.txt' } })).rejects.toBeInstanceOf(UnauthorizedError);
+      // Set by the SDK during the call (TypeScript narrowed it to undefined above).
+      const asked = provider.authorizationUrl as URL | undefined;
+      expect(asked?.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['read', 'save']));
     } finally {
       await client.close();
     }

@@ -1,16 +1,18 @@
 /**
- * The end-to-end behaviour of the tools, written once and run over every chain (chains.ts): the
- * relay, `vimrelay serve --http` and `vimrelay serve --stdio` must behave the same. Each
- * `tools-<chain>.test.ts` file calls `describeTools(kind)`; one file per chain lets vitest run
- * them side by side. Every successful result passes through `callOk`, which validates it against
+ * The end-to-end behaviour of the tools, written once and run over every chain (chains.ts) and
+ * both protocol eras (a 2026-07-28 client and a 2025 `initialize` client, each with its own
+ * chain): the relay, `vimrelay serve --http` and `vimrelay serve --stdio` must behave the same in
+ * both. Each `tools-<chain>.test.ts` file calls `describeTools(kind)`; one file per chain lets
+ * vitest run them side by side. Every successful result passes through `callOk`, which validates it against
  * the tool's listed outputSchema; every failure through `callErr`, which requires a code and a hint.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listedTool, TOOLS } from '../../protocol/index.ts';
-import { callErr, callOk, errorOf, resultOf } from '../helpers/mcp.ts';
+import type { McpEra } from '../../protocol/mcp-server.ts';
+import { callErr, callOk, ERAS, errorOf, resultOf } from '../helpers/mcp.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { START_CHAIN, type Chain, type ChainKind } from './chains.ts';
 
@@ -19,7 +21,12 @@ const TEXT = ['# Notes', 'héllo wörld — 日本語 🎉', 'café = "naïve"',
 /** Arguments for the read-only sweep, for tools that cannot be called with none. */
 const SWEEP_ARGS: Record<string, Record<string, unknown>> = { grep_buffers: { pattern: 'twice' } };
 
+/** The suite over one chain, once per era. */
 export function describeTools(kind: ChainKind): void {
+  for (const era of ERAS) describe(`${era} era`, () => describeToolsIn(kind, era));
+}
+
+function describeToolsIn(kind: ChainKind, era: McpEra): void {
   let chain: Chain;
 
   /** The buffer's lines and changedtick, read directly from Neovim. */
@@ -36,7 +43,7 @@ export function describeTools(kind: ChainKind): void {
   }
 
   beforeAll(async () => {
-    chain = await START_CHAIN[kind]({ files: { 'notes.md': TEXT }, open: ['notes.md'] });
+    chain = await START_CHAIN[kind]({ files: { 'notes.md': TEXT }, open: ['notes.md'], era });
   }, 90_000);
 
   afterAll(async () => {
@@ -45,6 +52,7 @@ export function describeTools(kind: ChainKind): void {
 
   describe(`the tools, over ${kind}`, () => {
     it('initializes as vimrelay, with instructions', () => {
+      expect(chain.client.getProtocolEra()).toBe(era);
       expect(chain.client.getServerVersion()?.name).toBe('vimrelay');
       expect(chain.client.getServerCapabilities()?.tools).toBeDefined();
       expect(chain.client.getInstructions()).toMatch(/list_editors/);

@@ -1,20 +1,40 @@
 /**
- * A real MCP SDK client (Streamable HTTP with a bearer token, or stdio spawning `vimrelay serve
- * --stdio`), and result helpers that hold every result to the catalog's conventions:
+ * A real MCP SDK client (the v2 SDK's `@modelcontextprotocol/client`; Streamable HTTP with a
+ * bearer token, or stdio spawning `vimrelay serve --stdio`) in either protocol era: `modern` pins
+ * 2026-07-28 (`server/discover`, no fallback), `legacy` opens with `initialize` (2025-11-25, or an
+ * older revision when `legacyVersion` says so). And result helpers that hold every result to the catalog's conventions:
  * `callOk` fails the test unless the structuredContent validates against the outputSchema the
  * server listed for that tool (checked with @cfworker/json-schema, as the servers do), the text
  * content is the same JSON, and the text stays under LIMITS.maxResultBytes; `callErr` fails it
  * unless the error has a known code, a message and a hint.
  */
 import { Validator, type Schema } from '@cfworker/json-schema';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { LIMITS, ToolError } from '../../protocol/index.ts';
+import type { McpEra } from '../../protocol/mcp-server.ts';
 
-export async function connectMcp(mcpUrl: string, token: string): Promise<Client> {
-  const client = new Client({ name: 'vimrelay-tests', version: '0.0.0' });
+/** The eras every behaviour suite runs through. */
+export const ERAS: readonly McpEra[] = ['modern', 'legacy'];
+
+/** The current revision, which the modern client pins. */
+export const MODERN_VERSION = '2026-07-28';
+
+export interface ClientOptions {
+  /** Legacy era only: the one 2025 revision the client offers at `initialize` (default: the SDK's list, 2025-11-25 first). */
+  legacyVersion?: string;
+}
+
+/** A v2 SDK client for `era`, not yet connected. */
+export function mcpClient(era: McpEra, options: ClientOptions = {}): Client {
+  const info = { name: 'vimrelay-tests', version: '0.0.0' };
+  if (era === 'modern') return new Client(info, { versionNegotiation: { mode: { pin: MODERN_VERSION } } });
+  return new Client(info, options.legacyVersion === undefined ? {} : { supportedProtocolVersions: [options.legacyVersion] });
+}
+
+/** Connects over Streamable HTTP with a bearer token; `era` defaults to the current revision. */
+export async function connectMcp(mcpUrl: string, token: string, era: McpEra = 'modern', options: ClientOptions = {}): Promise<Client> {
+  const client = mcpClient(era, options);
   const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
@@ -30,8 +50,11 @@ export interface StdioConnection {
   pid: number | null;
 }
 
-/** Spawns `command args` as an MCP stdio server with exactly `env`, and connects to it. */
-export async function connectStdio(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<StdioConnection> {
+/**
+ * Spawns `command args` as an MCP stdio server with exactly `env`, and connects to it in `era`
+ * (never the SDK's 'auto', which would spawn a second server to probe).
+ */
+export async function connectStdio(command: string, args: string[], env: NodeJS.ProcessEnv, era: McpEra = 'modern'): Promise<StdioConnection> {
   const transport = new StdioClientTransport({
     command,
     args,
@@ -40,7 +63,7 @@ export async function connectStdio(command: string, args: string[], env: NodeJS.
   });
   let err = '';
   transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const client = new Client({ name: 'vimrelay-tests', version: '0.0.0' });
+  const client = mcpClient(era);
   await client.connect(transport);
   return { client, stderr: () => err, pid: transport.pid };
 }
@@ -78,17 +101,19 @@ export async function callOk(client: Client, name: string, args: Record<string, 
 /** The structured content of a successful result, checked as callOk checks it. */
 export async function resultOf(client: Client, name: string, res: CallToolResult): Promise<Record<string, unknown>> {
   if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content)}`);
-  if (!res.structuredContent) throw new Error(`${name} returned no structuredContent`);
+  const content = res.structuredContent;
+  // The 2026-07-28 revision allows any JSON value here; every vimrelay result is an object.
+  if (typeof content !== 'object' || content === null || Array.isArray(content)) throw new Error(`${name} returned no structuredContent object`);
   const schema = await outputSchemaOf(client, name);
   if (schema === undefined) throw new Error(`${name} has no outputSchema in tools/list`);
-  assertMatchesSchema(schema, res.structuredContent, `${name}'s structuredContent`);
+  assertMatchesSchema(schema, content, `${name}'s structuredContent`);
   const text = res.content[0]?.type === 'text' ? res.content[0].text : undefined;
-  if (text === undefined || JSON.stringify(JSON.parse(text)) !== JSON.stringify(res.structuredContent)) {
+  if (text === undefined || JSON.stringify(JSON.parse(text)) !== JSON.stringify(content)) {
     throw new Error(`${name}: text content is not the same JSON as structuredContent`);
   }
   const bytes = new TextEncoder().encode(text).byteLength;
   if (bytes > LIMITS.maxResultBytes) throw new Error(`${name}: ${bytes} bytes of text, over the ${LIMITS.maxResultBytes}-byte cap`);
-  return res.structuredContent;
+  return content as Record<string, unknown>;
 }
 
 /**

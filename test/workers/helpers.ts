@@ -3,10 +3,9 @@
  * (`exports.default.fetch`), minting through the real admin route, a real MCP SDK client, and a
  * fake *agent* (never a fake editor or relay) speaking the wire protocol over a real WebSocket.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { env, exports } from 'cloudflare:workers';
+import type { McpEra } from '../../protocol/mcp-server.ts';
 import { parseHubMessage, WIRE_VERSION, type HubMessage, type ToolOutcome, type WireEditor } from '../../protocol/index.ts';
 
 /** The origin the tests reach the relay at. */
@@ -120,14 +119,18 @@ export function errorCode(outcome: ToolOutcome): string {
   return outcome.error.code;
 }
 
-/** A real MCP SDK client connected to the Worker with `token`. */
-export async function mcpClient(token: string): Promise<Client> {
+/**
+ * A real MCP SDK client (v2) connected to the Worker with `token`, in `era`: `modern` pins
+ * 2026-07-28, `legacy` opens with `initialize`. Inside workerd the SDK picks its cfworker
+ * validator by itself (ajv cannot compile here).
+ */
+export async function mcpClient(token: string, era: McpEra = 'modern'): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), {
     fetch: (url, init) => exports.default.fetch(new Request(url, init)),
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
-  // The SDK's default (ajv) validator cannot compile inside workerd.
-  const client = new Client({ name: 'vimrelay-workers-test', version: '0.0.0' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  const info = { name: 'vimrelay-workers-test', version: '0.0.0' };
+  const client = new Client(info, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
   await client.connect(transport);
   return client;
 }

@@ -1,95 +1,99 @@
-// /mcp through a real MCP SDK client (StreamableHTTPClientTransport into the Worker): initialize,
+// /mcp through a real MCP SDK client (the v2 client's StreamableHTTPClientTransport into the
+// Worker), in both eras: the 2026-07-28 client (server/discover) and the 2025 one (initialize);
 // tools/list from the catalog, and tools/call failures that need no agent. Each file has its own
-// Hub storage, and no agent connects in this file.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+// Hub storage, and no agent connects in this file. The 2026-07-28 wire rules, request by request,
+// are in mcp-modern.test.ts.
+import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listedTool, TOOLS } from '../../protocol/index.ts';
+import type { McpEra } from '../../protocol/mcp-server.ts';
 import { mcpClient, mint, outcomeOf, postMcp, rawCall, uniqueName } from './helpers.ts';
 
-let client: Client;
-let token: string;
+describe.each<McpEra>(['modern', 'legacy'])('the %s era', (era) => {
+  let client: Client;
 
-beforeAll(async () => {
-  token = (await mint({ kind: 'access', name: uniqueName('mcp') })).token;
-  client = await mcpClient(token);
-});
-
-afterAll(async () => {
-  await client.close();
-});
-
-describe('initialize', () => {
-  it('negotiates and names the server, with the tools capability', () => {
-    expect(client.getServerVersion()?.name).toBe('vimrelay');
-    expect(client.getServerCapabilities()?.tools).toBeDefined();
-    expect(client.getInstructions()).toMatch(/list_editors/);
-  });
-});
-
-describe('tools/list', () => {
-  it('lists the whole catalog, in order, with no agent online', async () => {
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
-    expect(tools).toEqual(TOOLS.map(listedTool));
+  beforeAll(async () => {
+    const token = (await mint({ kind: 'access', name: uniqueName('mcp') })).token;
+    client = await mcpClient(token, era);
   });
 
-  it('every tool has a title, an object outputSchema and complete annotations', async () => {
-    const { tools } = await client.listTools();
-    for (const tool of tools) {
-      expect(tool.title, tool.name).toBeTruthy();
-      expect(tool.inputSchema.type, tool.name).toBe('object');
-      expect(tool.outputSchema?.type, tool.name).toBe('object');
-      expect(tool.annotations, tool.name).toMatchObject({
-        title: tool.title,
-        readOnlyHint: expect.any(Boolean),
-        destructiveHint: expect.any(Boolean),
-        idempotentHint: expect.any(Boolean),
-        openWorldHint: false,
-      });
-    }
-  });
-});
-
-describe('tools/call without an agent', () => {
-  it('an unknown tool is a JSON-RPC error (-32602), not a tool result', async () => {
-    const err = await client.callTool({ name: 'format_disk', arguments: {} }).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(McpError);
-    expect((err as McpError).code).toBe(-32602);
-    expect((err as McpError).message).toContain('Unknown tool: format_disk');
+  afterAll(async () => {
+    await client.close();
   });
 
-  it('arguments failing the schema are an INVALID_ARGUMENT tool result listing the issues', async () => {
-    const result = await client.callTool({ name: 'read_buffer', arguments: { start_line: 0, bogus: true } });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toBeUndefined();
-    const content = result.content as { type: string; text: string }[];
-    const { error } = JSON.parse(content[0]?.text ?? '') as { error: { code: string; message: string; hint: string; issues: { path: string }[] } };
-    expect(error.code).toBe('INVALID_ARGUMENT');
-    expect(error.hint).toMatch(/read_buffer/);
-    expect(error.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['start_line']));
-    expect(error.message).toMatch(/bogus/);
+  describe('connect', () => {
+    it('negotiates the era and names the server, with the tools capability', () => {
+      expect(client.getProtocolEra()).toBe(era);
+      expect(client.getServerVersion()?.name).toBe('vimrelay');
+      expect(client.getServerCapabilities()?.tools).toBeDefined();
+      expect(client.getInstructions()).toMatch(/list_editors/);
+    });
   });
 
-  it('list_editors answers from the registry: none online', async () => {
-    const result = await client.callTool({ name: 'list_editors', arguments: {} });
-    expect(result.isError).toBeFalsy();
-    // The SDK client validated structuredContent against the tool's outputSchema already.
-    expect(result.structuredContent).toEqual({ editors: [], count: 0 });
-    const content = result.content as { type: string; text: string }[];
-    expect(JSON.parse(content[0]?.text ?? '')).toEqual({ editors: [], count: 0 });
+  describe('tools/list', () => {
+    it('lists the whole catalog, in order, with no agent online', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+      expect(tools).toEqual(TOOLS.map(listedTool));
+    });
+
+    it('every tool has a title, an object outputSchema and complete annotations', async () => {
+      const { tools } = await client.listTools();
+      for (const tool of tools) {
+        expect(tool.title, tool.name).toBeTruthy();
+        expect(tool.inputSchema.type, tool.name).toBe('object');
+        expect(tool.outputSchema?.type, tool.name).toBe('object');
+        expect(tool.annotations, tool.name).toMatchObject({
+          title: tool.title,
+          readOnlyHint: expect.any(Boolean),
+          destructiveHint: expect.any(Boolean),
+          idempotentHint: expect.any(Boolean),
+          openWorldHint: false,
+        });
+      }
+    });
   });
 
-  it('a call that needs an editor fails NO_EDITOR at once', async () => {
-    const result = await client.callTool({ name: 'get_state_brief', arguments: {} });
-    expect(result.isError).toBe(true);
-    const content = result.content as { type: string; text: string }[];
-    const { error } = JSON.parse(content[0]?.text ?? '') as { error: { code: string; hint: string } };
-    expect(error.code).toBe('NO_EDITOR');
-    expect(error.hint).toMatch(/list_editors/);
+  describe('tools/call without an agent', () => {
+    it('an unknown tool is a JSON-RPC error (-32602), not a tool result', async () => {
+      const err = await client.callTool({ name: 'format_disk', arguments: {} }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ProtocolError);
+      expect((err as ProtocolError).code).toBe(-32602);
+      expect((err as ProtocolError).message).toContain('Unknown tool: format_disk');
+    });
+
+    it('arguments failing the schema are an INVALID_ARGUMENT tool result listing the issues', async () => {
+      const result = await client.callTool({ name: 'read_buffer', arguments: { start_line: 0, bogus: true } });
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toBeUndefined();
+      const content = result.content as { type: string; text: string }[];
+      const { error } = JSON.parse(content[0]?.text ?? '') as { error: { code: string; message: string; hint: string; issues: { path: string }[] } };
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.hint).toMatch(/read_buffer/);
+      expect(error.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['start_line']));
+      expect(error.message).toMatch(/bogus/);
+    });
+
+    it('list_editors answers from the registry: none online', async () => {
+      const result = await client.callTool({ name: 'list_editors', arguments: {} });
+      expect(result.isError).toBeFalsy();
+      // The SDK client validated structuredContent against the tool's outputSchema already.
+      expect(result.structuredContent).toEqual({ editors: [], count: 0 });
+      const content = result.content as { type: string; text: string }[];
+      expect(JSON.parse(content[0]?.text ?? '')).toEqual({ editors: [], count: 0 });
+    });
+
+    it('a call that needs an editor fails NO_EDITOR at once', async () => {
+      const result = await client.callTool({ name: 'get_state_brief', arguments: {} });
+      expect(result.isError).toBe(true);
+      const content = result.content as { type: string; text: string }[];
+      const { error } = JSON.parse(content[0]?.text ?? '') as { error: { code: string; hint: string } };
+      expect(error.code).toBe('NO_EDITOR');
+      expect(error.hint).toMatch(/list_editors/);
+    });
   });
 });
 

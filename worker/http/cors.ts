@@ -2,7 +2,8 @@
  * CORS on `/mcp` and the OAuth metadata documents, for browser-based MCP clients (the MCP
  * Inspector, web apps). The OAuth provider already reflects the Origin and answers preflights
  * (204); this completes its headers with what MCP clients need (expose `WWW-Authenticate`
- * and `Mcp-Session-Id`; allow `authorization`, `content-type`, `mcp-protocol-version`), and
+ * and `Mcp-Session-Id`; allow `authorization`, `content-type`, `mcp-protocol-version`, and the
+ * 2026-07-28 `mcp-method` and `mcp-name`), and
  * leaves every other path alone. Bearer tokens are not ambient credentials, so a reflected Origin
  * grants nothing by itself; `/mcp` refuses foreign Origins before this runs (routes/mcp.ts).
  */

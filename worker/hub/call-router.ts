@@ -24,8 +24,10 @@ export interface HubCall {
   scopes: PermissionClass[];
   /** Who is calling, for the agent's prompts and audit log (e.g. `pat:laptop-claude`). */
   client: string;
-  /** The client's handle for cancelling this call: token jti + JSON-RPC request id. */
+  /** This call's own handle, unique per call, for cancelling it when its client goes away. */
   callKey: string;
+  /** Legacy era: token + JSON-RPC request id, what `notifications/cancelled` names (calls.ts `byRequestKey`). */
+  requestKey?: string;
 }
 
 /** What the router needs from the Hub that holds it. */
@@ -64,7 +66,18 @@ export class CallRouter {
    * away): tells the agent, answers the call CANCELLED. False when no such call is in flight.
    */
   cancel(callKey: string): boolean {
-    const slot = this.#d.calls.byCallKey(callKey);
+    return this.#cancelSlot(this.#d.calls.byCallKey(callKey));
+  }
+
+  /**
+   * Cancels the one call in flight under `requestKey` (a legacy-era `notifications/cancelled`);
+   * false when there is none, or several that it cannot tell apart (calls.ts `byRequestKey`).
+   */
+  cancelRequest(requestKey: string): boolean {
+    return this.#cancelSlot(this.#d.calls.byRequestKey(requestKey));
+  }
+
+  #cancelSlot(slot: CallSlot | undefined): boolean {
     if (!slot) return false;
     this.#sendCancel(slot);
     this.#d.calls.settle(slot.id, fail('CANCELLED', 'The client cancelled the call.'));
@@ -93,7 +106,7 @@ export class CallRouter {
     }
     const deadlineMs = callDeadlineMs(this.#d.env);
     const { calls } = this.#d;
-    const { id, outcome } = calls.start({ connId: live.attachment.connId, deviceId, callKey: call.callKey }, deadlineMs, (slot) => this.#sendCancel(slot), spec.timeoutHint);
+    const { id, outcome } = calls.start({ connId: live.attachment.connId, deviceId, callKey: call.callKey, ...(call.requestKey === undefined ? {} : { requestKey: call.requestKey }) }, deadlineMs, (slot) => this.#sendCancel(slot), spec.timeoutHint);
     const sent = send(live.ws, {
       type: 'call',
       id,

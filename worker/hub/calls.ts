@@ -14,8 +14,13 @@ export interface CallSlot {
   /** The socket connection the call was sent on (see `Attachment.connId`). */
   readonly connId: string;
   readonly deviceId: string;
-  /** The client's handle for cancellation: token jti + JSON-RPC request id. */
+  /** This call's own handle, unique per call: the Worker cancels it when its client goes away. */
   readonly callKey: string;
+  /**
+   * What a legacy-era `notifications/cancelled` can name: token + JSON-RPC request id. Two
+   * clients holding one token may reuse a request id, so it need not be unique (see byRequestKey).
+   */
+  readonly requestKey?: string;
 }
 
 interface Pending extends CallSlot {
@@ -26,6 +31,7 @@ interface Pending extends CallSlot {
 export class CallTable {
   private readonly pending = new Map<string, Pending>();
   private readonly idByKey = new Map<string, string>();
+  private readonly idsByRequestKey = new Map<string, Set<string>>();
 
   /**
    * Registers a call and arms its deadline. At the deadline, `onExpire` runs (the Hub tells the
@@ -50,6 +56,10 @@ export class CallTable {
       this.pending.set(id, { ...slot, id, resolve, timer });
     });
     this.idByKey.set(slot.callKey, id);
+    if (slot.requestKey !== undefined) {
+      const ids = this.idsByRequestKey.get(slot.requestKey) ?? new Set();
+      this.idsByRequestKey.set(slot.requestKey, ids.add(id));
+    }
     return { id, outcome };
   }
 
@@ -60,6 +70,11 @@ export class CallTable {
     clearTimeout(pending.timer);
     this.pending.delete(id);
     if (this.idByKey.get(pending.callKey) === id) this.idByKey.delete(pending.callKey);
+    if (pending.requestKey !== undefined) {
+      const ids = this.idsByRequestKey.get(pending.requestKey);
+      ids?.delete(id);
+      if (ids?.size === 0) this.idsByRequestKey.delete(pending.requestKey);
+    }
     pending.resolve(outcome);
     return pending;
   }
@@ -72,6 +87,18 @@ export class CallTable {
   /** The call in flight for a client's call key, if any. */
   byCallKey(callKey: string): CallSlot | undefined {
     const id = this.idByKey.get(callKey);
+    return id === undefined ? undefined : this.pending.get(id);
+  }
+
+  /**
+   * The one call in flight under a request key, if exactly one is. Several (two clients of one
+   * token used the same request id) cannot be told apart, so none is returned: a cancellation
+   * never stops another client's call.
+   */
+  byRequestKey(requestKey: string): CallSlot | undefined {
+    const ids = this.idsByRequestKey.get(requestKey);
+    if (ids?.size !== 1) return undefined;
+    const [id] = ids;
     return id === undefined ? undefined : this.pending.get(id);
   }
 

@@ -82,6 +82,11 @@ export class Hub extends DurableObject<Vars> {
     return this.router.cancel(callKey);
   }
 
+  /** Cancels the one call in flight under a legacy request key; false when none or several. */
+  async cancelRequest(requestKey: string): Promise<boolean> {
+    return this.router.cancelRequest(requestKey);
+  }
+
   // ---- Dashboard (RPC from the dashboard routes; read-only) ---------------------------------
 
   /** The newest `limit` tool calls (at most 200), newest first: no arguments, no results. */

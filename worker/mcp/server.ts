@@ -1,17 +1,26 @@
 /**
  * The relay's MCP server for one `/mcp` request: the shared server (protocol/mcp-server.ts) with a
- * `forward` that sends each call to the Hub, for one authenticated principal; and the call keys
- * that `notifications/cancelled` names. Built fresh per request (the endpoint is stateless).
+ * `forward` that sends each call to the Hub, for one authenticated principal; and the request keys
+ * that a legacy-era `notifications/cancelled` names. Built fresh per request (the endpoint is
+ * stateless), for the era the request belongs to.
+ *
+ * Cancellation belongs to the request that was cancelled (PROTOCOL.md "MCP endpoint"):
+ *   - every call has its own call key, and the HTTP client going away cancels that call alone
+ *     (the only cancellation of the 2026-07-28 era over HTTP: spec 2026-07-28
+ *     "basic/transports/streamable-http", Cancellation);
+ *   - a legacy-era call is also registered under its request key, token + JSON-RPC request id,
+ *     which is all a `notifications/cancelled` can name on a stateless endpoint (spec 2025-11-25
+ *     "basic/utilities/cancellation"); the Hub cancels under it only when exactly one call holds
+ *     it, so that two clients of one token reusing an id never cancel each other's calls.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { buildMcpServer, cancelledRequestIds, type McpToolCall } from '../../protocol/mcp-server.ts';
+import type { McpServerFactory, RequestId } from '@modelcontextprotocol/server';
+import { cancelledRequestIds, mcpServerFactory, type McpCallRequest, type McpToolCall } from '../../protocol/mcp-server.ts';
 import { fail, type PermissionClass, type ToolOutcome } from '../../protocol/index.ts';
 import type { Hub } from '../hub/hub.ts';
 
 /** Who is calling, from a verified access token. */
 export interface Principal {
-  /** The token's jti: scopes call keys, so that a client can cancel only its own calls. */
+  /** The token's jti (or `grant:<id>`): scopes request keys, so that a client can cancel only its token's calls. */
   readonly jti: string;
   readonly scopes: PermissionClass[];
   /** The token's `client_id`, passed to the agent for prompts and the audit log. */
@@ -28,29 +37,32 @@ export interface McpContext {
   readonly signal: AbortSignal;
 }
 
-/** The key under which the Hub tracks a call: token jti + JSON-RPC request id (string or number). */
-export function callKeyOf(jti: string, requestId: RequestId): string {
+/** What a legacy `notifications/cancelled` of this token names: token jti + JSON-RPC request id. */
+export function requestKeyOf(jti: string, requestId: RequestId): string {
   return `${jti}:${JSON.stringify(requestId)}`;
 }
 
-/** A fresh MCP server for one request, forwarding every call to the Hub. */
-export function buildRelayMcpServer(context: McpContext): Server {
-  return buildMcpServer((call, extra) => forward(context, call, callKeyOf(context.principal.jti, extra.requestId)));
+/** The factory of this request's servers (one era each), forwarding every call to the Hub. */
+export function relayMcpServerFactory(context: McpContext): McpServerFactory {
+  return mcpServerFactory((call, request) => forward(context, call, request));
 }
 
 /**
- * The call keys named by the `notifications/cancelled` messages among `messages` (MCP spec
- * 2025-11-25 "Cancellation"). Stateless HTTP: the cancelled request runs in another Worker
- * invocation, so the route forwards these to the Hub before answering 202.
+ * The request keys named by the `notifications/cancelled` messages among `messages`. Stateless
+ * HTTP: the cancelled request runs in another Worker invocation, so the route forwards these to
+ * the Hub before answering 202. Legacy era only.
  */
-export function cancelledCallKeys(messages: readonly unknown[], jti: string): string[] {
-  return cancelledRequestIds(messages).map((id) => callKeyOf(jti, id));
+export function cancelledRequestKeys(messages: readonly unknown[], jti: string): string[] {
+  return cancelledRequestIds(messages).map((id) => requestKeyOf(jti, id));
 }
 
-/** Sends a call to the Hub; the client going away cancels it there. */
-async function forward(context: McpContext, call: McpToolCall, callKey: string): Promise<ToolOutcome> {
+/** Sends a call to the Hub; the client going away (or the SDK aborting the request) cancels it there. */
+async function forward(context: McpContext, call: McpToolCall, request: McpCallRequest): Promise<ToolOutcome> {
+  const signal = AbortSignal.any([context.signal, request.signal]);
+  if (signal.aborted) return fail('CANCELLED', 'The client cancelled the call before it was sent.');
+  const callKey = crypto.randomUUID();
   const onAbort = (): void => context.waitUntil(context.hub.cancel(callKey).catch(() => false));
-  context.signal.addEventListener('abort', onAbort, { once: true });
+  signal.addEventListener('abort', onAbort, { once: true });
   try {
     return (await context.hub.callTool({
       tool: call.spec.name,
@@ -58,6 +70,7 @@ async function forward(context: McpContext, call: McpToolCall, callKey: string):
       scopes: context.principal.scopes,
       client: context.principal.clientId,
       callKey,
+      ...(request.era === 'legacy' ? { requestKey: requestKeyOf(context.principal.jti, request.requestId) } : {}),
     })) as ToolOutcome;
   } catch {
     // The Hub restarted (deploy, eviction) while the call was in flight: its fate is unknown.
@@ -65,6 +78,6 @@ async function forward(context: McpContext, call: McpToolCall, callKey: string):
       hint: 'The call may or may not have been applied. Call list_editors, then read_buffer before retrying an edit.',
     });
   } finally {
-    context.signal.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', onAbort);
   }
 }

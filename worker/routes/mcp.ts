@@ -1,17 +1,21 @@
 /**
- * `/mcp`: the MCP endpoint, Streamable HTTP (spec 2025-11-25 "Transports"), stateless: a fresh
- * server and transport per POST, no `Mcp-Session-Id`, and no GET stream or DELETE (405).
+ * `/mcp`: the MCP endpoint, Streamable HTTP, stateless, both protocol eras on one URL
+ * (protocol/http/mcp-handler.ts): the 2025 revisions for clients that open with `initialize`
+ * (spec 2025-11-25 "Transports"), 2026-07-28 for clients that send its per-request `_meta`
+ * (spec 2026-07-28 "basic/transports/streamable-http"). A fresh server per POST, no
+ * `Mcp-Session-Id`, and no GET stream or DELETE (405).
  *
  * Two halves around the OAuth provider (auth/oauth.ts), which authenticates the bearer token:
  *   - `mcpEdgeRefusal`, before authentication, in the order protocol/http/mcp-edge.ts gives (the
  *     local server applies the same): method (405), Origin (403), declared body size (413);
  *   - `mcpApi`, the provider's `apiHandler`, with the verified token in `ctx.auth` and our
  *     `McpProps` in `ctx.props`: body read under the cap (413), JSON (-32700), JSON-RPC shape
- *     (-32600), scopes (403 `insufficient_scope`), cancellations, then the MCP server.
+ *     (-32600), scopes (403 `insufficient_scope`), legacy cancellations, then the MCP layer of
+ *     the request's era.
  */
 import { insufficientScope, type OAuthResourceContext } from '@cloudflare/workers-oauth-provider';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { parseMcpBody, REFUSAL } from '../../protocol/http/mcp-edge.ts';
+import { dualEraHandler, mcpEraOf } from '../../protocol/http/mcp-handler.ts';
 import { originAllowed } from '../../protocol/http/origin.ts';
 import { LIMITS, parseScopes, toolByName, type PermissionClass } from '../../protocol/index.ts';
 import { hubFor } from '../account.ts';
@@ -20,7 +24,7 @@ import { extraAllowedOrigins, relayOrigin } from '../config.ts';
 import type { Env } from '../env.ts';
 import { declaredTooLarge, readCapped } from '../http/body.ts';
 import { jsonError, refusal } from '../http/responses.ts';
-import { buildRelayMcpServer, cancelledCallKeys, type Principal } from '../mcp/server.ts';
+import { cancelledRequestKeys, relayMcpServerFactory, type Principal } from '../mcp/server.ts';
 
 /**
  * The refusal of a `/mcp` request that must not reach authentication, or null. OPTIONS passes
@@ -89,27 +93,14 @@ export const mcpApi = {
     }
 
     const hub = hubFor(env);
-    // Cancellations reach the Hub before the 202, so that a client that was told "accepted" has
-    // in fact stopped its call.
-    await Promise.all(cancelledCallKeys(parsed.messages, principal.jti).map((key) => hub.cancel(key)));
+    const era = await mcpEraOf(request, parsed.parsedBody);
+    // A legacy cancellation reaches the Hub before the 202, so that a client that was told
+    // "accepted" has in fact stopped its call. (A modern one is not defined over HTTP: closing the
+    // stream is the cancellation; the SDK answers such a notification 202 and does nothing.)
+    if (era === 'legacy') await Promise.all(cancelledRequestKeys(parsed.messages, principal.jti).map((key) => hub.cancelRequest(key)));
 
-    const server = buildRelayMcpServer({
-      principal,
-      hub,
-      waitUntil: (promise) => ctx.waitUntil(promise),
-      signal: request.signal,
-    });
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: LIMITS.maxMcpBodyBytes,
-    });
-    await server.connect(transport);
-    try {
-      // The body was read (under the cap) and checked above; the transport takes it as parsed.
-      return await transport.handleRequest(request, { parsedBody: parsed.parsedBody });
-    } finally {
-      await server.close();
-    }
+    const handler = dualEraHandler(relayMcpServerFactory({ principal, hub, waitUntil: (promise) => ctx.waitUntil(promise), signal: request.signal }));
+    // The body was read (under the cap) and checked above; the MCP layer takes it as parsed.
+    return handler.fetch(request, { parsedBody: parsed.parsedBody, era });
   },
 };
