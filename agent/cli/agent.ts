@@ -1,7 +1,7 @@
 /** `vimrelay agent`: serve this machine's editors to the relay until interrupted. */
-import { mkdirSync } from 'node:fs';
 import { defaultRelay, normaliseRelayUrl, relayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
+import { ensurePrivateDir } from '../config/private-file.ts';
 import { createEditorSource } from '../editors/source.ts';
 import { createLogger } from '../log.ts';
 import { openCallGuard } from '../policy/setup.ts';
@@ -23,7 +23,7 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
   }
   // Before anything starts: an invalid policy file stops the agent here.
   const guard = openCallGuard(p);
-  mkdirSync(p.stateDir, { recursive: true });
+  ensurePrivateDir(p.stateDir);
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
   const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), ...(opts['discover-dir'] ? { dirs: opts['discover-dir'] } : {}) });
   const agent = startAgent({ relayUrl: relay, deviceCredential: credential, editors, guard, logger, statusFile: p.status });

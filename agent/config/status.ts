@@ -1,11 +1,10 @@
 /**
  * The running agent's status file (`$XDG_STATE_HOME/vimrelay/status.json`), read by
- * `vimrelay status`. Holds no secrets.
+ * `vimrelay status`. Holds no secrets, but says what the user edits (editor names and
+ * directories): written 0600, as every file of the state directory.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { z } from 'zod';
-import { readOptionalFile } from './private-file.ts';
+import { readOptionalFile, writePrivateFile } from './private-file.ts';
 
 export const AgentStatus = z.object({
   pid: z.number().int(),
@@ -19,10 +18,7 @@ export const AgentStatus = z.object({
 export type AgentStatus = z.infer<typeof AgentStatus>;
 
 export function writeStatus(file: string, status: AgentStatus): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(status, null, 2) + '\n');
-  renameSync(tmp, file);
+  writePrivateFile(file, JSON.stringify(status, null, 2) + '\n');
 }
 
 export function readStatus(file: string): AgentStatus | undefined {
