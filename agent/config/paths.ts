@@ -10,6 +10,8 @@ export interface Paths {
   configDir: string;
   stateDir: string;
   credentials: string;
+  /** The agent's settings (agent/config/agent-config.ts). */
+  config: string;
   status: string;
   log: string;
   /** The permission policy (agent/policy/file.ts). */
@@ -28,6 +30,7 @@ export function paths(env: NodeJS.ProcessEnv = process.env): Paths {
     configDir,
     stateDir,
     credentials: join(configDir, 'credentials.json'),
+    config: join(configDir, 'config.json'),
     status: join(stateDir, 'status.json'),
     log: join(stateDir, 'agent.log'),
     policy: join(configDir, 'policy.json'),

@@ -3,10 +3,10 @@
  * `setpriv --reuid=65534 --regid=65534 --clear-groups`, which only root may do. `asOther` runs a
  * command as that account; `spawnAsOther` starts one. `OTHER_USER_SKIP` is the reason to skip
  * when the tests do not run as root (CI runs them as root), or null; `itAsOther` is a test that
- * is skipped for that reason, saying so in its name.
+ * is skipped for that reason, saying so in its name, and `describeAsOther` such a suite.
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { it } from 'vitest';
+import { describe, it } from 'vitest';
 
 export const OTHER_UID = 65_534;
 
@@ -35,4 +35,10 @@ export function spawnAsOther(command: string, args: string[], options: SpawnOpti
 export function itAsOther(name: string, fn: () => Promise<void> | void, timeoutMs?: number): void {
   if (OTHER_USER_SKIP === null) it(name, fn, timeoutMs);
   else it.skip(`${name} (skipped: ${OTHER_USER_SKIP})`, fn);
+}
+
+/** A suite that needs the second account: skipped, hooks included, with the reason in its name, when not root. */
+export function describeAsOther(name: string, fn: () => void): void {
+  if (OTHER_USER_SKIP === null) describe(name, fn);
+  else describe.skip(`${name} (skipped: ${OTHER_USER_SKIP})`, fn);
 }
