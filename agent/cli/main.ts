@@ -26,7 +26,7 @@ const USAGE = `usage: vimrelay <command> [options]
 
   agent  [--relay URL] [--discover-dir DIR]... [--vim-port N] [--verbose]
          Connect to the relay and serve every Neovim and Vim on this machine. Vims connect
-         on 127.0.0.1:N (default: a free port, written to $XDG_STATE_HOME/vimrelay/vim-port).
+         on a unix socket only the user can reach; with --vim-port, on 127.0.0.1:N too.
   serve  --stdio | --http [--port N]  [--discover-dir DIR]... [--vim-port N] [--verbose]
          Serve every Neovim and Vim on this machine as an MCP server, without a relay: over
          stdin/stdout for a client that starts it, or on http://127.0.0.1:N/mcp

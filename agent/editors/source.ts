@@ -14,8 +14,8 @@ import { VimListener } from './vim/listener.ts';
 
 /**
  * Options of the Neovim watcher (dirs, sockets, tcpEditors, env, intervalMs, maxEntries,
- * probeTimeoutMs, logger), and `vim`: whether to listen for Vims (default false), or on which port
- * (default 0: any free port, written to the state directory). `tcpEditors` defaults to the
+ * probeTimeoutMs, logger), and `vim`: whether to listen for Vims (default false: on the user's Vim
+ * socket, vim/rendezvous.ts), and `{ port }` to listen on that TCP port of 127.0.0.1 too. `tcpEditors` defaults to the
  * `tcp_editors` of the config file (agent-config.ts) of `env`.
  */
 export type EditorSourceOptions = NvimWatcherOptions & { vim?: boolean | { port?: number } };
