@@ -41,9 +41,10 @@ const USAGE = `usage: vimrelay <command> [options]
          Create and store this machine's device credential directly, without pairing.
   token create --relay URL --name NAME [--scopes read,write,...] [--ttl-days N]
          Mint a personal access token for an MCP client and print it.
-  allow|ask|deny CLASS [--editor GLOB] [--path GLOB]
+  allow|ask|deny CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]
          Add a rule to the permission policy ($XDG_CONFIG_HOME/vimrelay/policy.json) for
          CLASS (read, write, open, save, exec, terminal); the last matching rule wins.
+         --chosen-name: only an editor the user named NAME (:VimRelayName, g:vimrelay_name).
   rules  Show the policy: the defaults, the rules in order, and the never_read globs.
   log    [-n N]
          Show the last N calls from the audit log ($XDG_STATE_HOME/vimrelay/audit.log).
@@ -106,7 +107,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'allow':
       case 'ask':
       case 'deny':
-        return ruleCommand(command, parseArgs({ args: rest, allowPositionals: true, options: { editor: { type: 'string' }, path: { type: 'string' } } }));
+        return ruleCommand(command, parseArgs({ args: rest, allowPositionals: true, options: { editor: { type: 'string' }, 'chosen-name': { type: 'string' }, path: { type: 'string' } } }));
       case 'rules':
         parseArgs({ args: rest, options: {} });
         return rulesCommand();
