@@ -58,7 +58,7 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
     ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
   ];
   mkdirSync(dirname(opts.logFile), { recursive: true });
-  const log = createWriteStream(opts.logFile, { flags: 'a' });
+  const log = createWriteStream(opts.logFile, { flags: 'a', mode: 0o600 });
   const child = spawn(join(ROOT, 'node_modules', '.bin', 'wrangler'), args, {
     cwd: ROOT,
     detached: true, // its own process group, so that stop() reaches workerd too
