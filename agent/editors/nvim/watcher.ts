@@ -77,7 +77,7 @@ export class NvimWatcher {
   readonly #requested = new Set<string>();
   /** Why the last probe of an address failed, for the addresses of the last scan. */
   readonly #errors = new Map<string, string>();
-  /** The addresses of the last scan the agent may attach. */
+  /** The addresses found or configured at the last scan that the agent may attach. */
   #known: readonly string[] = [];
   /** Addresses refused (and logged) already, among those of the last scan and the requests since. */
   #refused = new Set<string>();
@@ -149,12 +149,15 @@ export class NvimWatcher {
 
   async #scan(): Promise<void> {
     const found = await findSockets(this.#dirs, { maxEntries: this.#maxEntries });
-    const all = [...new Set([...this.#sockets.map(normalize), ...this.#requested, ...found])];
+    const scanned = new Set([...this.#sockets.map(normalize), ...found]);
+    const all = [...new Set([...scanned, ...this.#requested])];
     const admitted = await Promise.all(all.map((a) => this.#admissible(a)));
-    const addresses = all.filter((_, i) => admitted[i]);
+    // A requested address whose editor exited while the checks ran is no longer watched.
+    const addresses = all.filter((a, i) => admitted[i] && (scanned.has(a) || this.#requested.has(a)));
     const seen = new Set(all);
     for (const address of this.#refused) if (!seen.has(address)) this.#refused.delete(address);
-    this.#known = addresses;
+    // Requested addresses are listed while they are requested (candidates() adds them), not after.
+    this.#known = addresses.filter((a) => scanned.has(a));
     this.#backoff.retain(addresses);
     const present = new Set(addresses);
     for (const address of this.#errors.keys()) if (!present.has(address)) this.#errors.delete(address);
