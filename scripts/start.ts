@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { relayCredentials, saveRelayCredentials } from '../agent/config/credentials.ts';
 import { paths } from '../agent/config/paths.ts';
-import { readOptionalFile, writePrivateFile } from '../agent/config/private-file.ts';
+import { ensurePrivateDir, readOptionalFile, writePrivateFile } from '../agent/config/private-file.ts';
 import { defaultSocketDirs } from '../agent/editors/nvim/discovery.ts';
 import { createEditorSource } from '../agent/editors/source.ts';
 import { createLogger } from '../agent/log.ts';
@@ -73,6 +73,8 @@ async function main(): Promise<void> {
   const logger = createLogger();
   const secret = ownerSecret();
   const port = Number(process.env.PORT ?? 8787);
+  // The agent's state directory (its status, logs and wrangler's log) is the user's alone.
+  ensurePrivateDir(paths().stateDir);
   const logFile = join(paths().stateDir, 'relay-dev.log');
   // Ctrl-C may come at any moment, even while wrangler is still starting: every path out goes
   // through shutdown(), which waits for the relay to be stopped before exiting.

@@ -2,6 +2,12 @@
  * connect_editor, run by the agent against its editor source: attach by address, by a process
  * running inside a Neovim terminal, or by candidate index; with no argument, list the candidates.
  * Every result carries the candidate list as it is after the call.
+ *
+ * An address that cannot be attached gets one answer, whatever the reason (the source refuses
+ * another user's socket or an unconfigured TCP address before connecting; a missing file, a closed
+ * port, a listener that is not Neovim fail later): EDITOR_NOT_FOUND saying only that it is not a
+ * Neovim this agent may attach. A client with the read scope learns nothing about the machine's
+ * files, ports or other accounts from it.
  */
 import { CONNECT_EDITOR_LIMITS, fail, type connectEditor, type ToolInput, type ToolOutcome } from '../../protocol/index.ts';
 import type { Editor, EditorSource } from '../editors/editor.ts';
@@ -42,14 +48,20 @@ async function attachAddress(source: ConnectSource, address: string, signal: Abo
   try {
     const { editor, already } = await source.attach(address, signal);
     return result(source, already ? 'already_attached' : 'attached', editor);
-  } catch (error) {
-    return fail('EDITOR_NOT_FOUND', `No usable Neovim answers at ${address}: ${reason(error)}`, {
+  } catch {
+    return fail('EDITOR_NOT_FOUND', notAttachable(address), {
       address,
       hint:
-        'Check the address: in that Neovim, :echo v:servername shows it (start Neovim with --listen <address> to choose one). ' +
+        'Pass the address of one of the user\'s own running Neovims: a unix socket the user owns (in that Neovim, :echo v:servername shows it), ' +
+        'or a TCP address the user listed in tcp_editors of $XDG_CONFIG_HOME/vimrelay/config.json. ' +
         'Call connect_editor without arguments to list the addresses this agent knows.',
     });
   }
+}
+
+/** The one message for an address that cannot be attached, whatever the reason. */
+function notAttachable(address: string): string {
+  return `${address} is not a Neovim this agent may attach.`;
 }
 
 /**
@@ -73,8 +85,8 @@ async function attachByProcess(source: ConnectSource, pid: number, signal: Abort
     try {
       const { editor, already } = await source.attach(address, signal);
       if (!already) fresh.add(editor);
-    } catch (error) {
-      tried.push({ address, error: reason(error) });
+    } catch {
+      tried.push({ address, error: notAttachable(address) });
     }
   }
 
@@ -104,8 +116,4 @@ function result(source: ConnectSource, action: 'listed' | 'attached' | 'already_
       candidates_truncated: all.length > candidates.length,
     },
   };
-}
-
-function reason(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, L.errorChars);
 }

@@ -14,12 +14,14 @@ import { z } from 'zod';
 import { readOptionalFile } from '../config/private-file.ts';
 
 /**
- * How the policy treated a call: its decision (`ask:*` with the user's answer), `scope` when the
+ * How the policy treated a call: its decision (`ask:*` with the user's answer; `ask:allow_session`
+ * for "allow in this editor" in an editor the user has not named, and `session` for the calls that
+ * answer then lets through unasked), `scope` when the
  * token's scopes refused it first, `never_read` when it would have read or edited a never_read
  * file, `none` when it was refused before the policy was consulted (unknown tool, invalid
  * arguments, editor gone).
  */
-export const AuditDecision = z.enum(['allow', 'ask:allow_once', 'ask:allow_always', 'ask:deny', 'ask:timeout', 'deny', 'scope', 'never_read', 'none']);
+export const AuditDecision = z.enum(['allow', 'ask:allow_once', 'ask:allow_always', 'ask:allow_session', 'ask:deny', 'ask:timeout', 'session', 'deny', 'scope', 'never_read', 'none']);
 export type AuditDecision = z.infer<typeof AuditDecision>;
 
 /** One line of the log. */

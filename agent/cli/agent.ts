@@ -3,9 +3,9 @@
  * (how the login service runs it, agent/service/units.ts) it exits 0 when retrying cannot help
  * (the relay refused or revoked the device), so that the service manager does not restart it.
  */
-import { mkdirSync } from 'node:fs';
 import { defaultRelay, normaliseRelayUrl, relayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
+import { ensurePrivateDir } from '../config/private-file.ts';
 import { defaultSocketDirs } from '../editors/nvim/discovery.ts';
 import { createEditorSource } from '../editors/source.ts';
 import { createLogger } from '../log.ts';
@@ -28,7 +28,7 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
   }
   // Before anything starts: an invalid policy file stops the agent here.
   const guard = openCallGuard(p);
-  mkdirSync(p.stateDir, { recursive: true });
+  ensurePrivateDir(p.stateDir);
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
   const dirs = opts['discover-dir'] ?? defaultSocketDirs();
   const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), dirs });

@@ -21,7 +21,7 @@ const USAGE = `usage: vimrelay <command> [options]
 
   agent  [--relay URL] [--discover-dir DIR]... [--vim-port N] [--verbose] [--service]
          Connect to the relay and serve every Neovim and Vim on this machine. Vims connect
-         on 127.0.0.1:N (default: a free port, written to $XDG_STATE_HOME/vimrelay/vim-port).
+         on a unix socket only the user can reach; with --vim-port, on 127.0.0.1:N too.
   serve  --stdio | --http [--port N]  [--discover-dir DIR]... [--vim-port N] [--verbose]
          Serve every Neovim and Vim on this machine as an MCP server, without a relay: over
          stdin/stdout for a client that starts it, or on http://127.0.0.1:N/mcp
@@ -36,9 +36,10 @@ const USAGE = `usage: vimrelay <command> [options]
          Create and store this machine's device credential directly, without pairing.
   token create --relay URL --name NAME [--scopes read,write,...] [--ttl-days N]
          Mint a personal access token for an MCP client and print it.
-  allow|ask|deny CLASS [--editor GLOB] [--path GLOB]
+  allow|ask|deny CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]
          Add a rule to the permission policy ($XDG_CONFIG_HOME/vimrelay/policy.json) for
          CLASS (read, write, open, save, exec, terminal); the last matching rule wins.
+         --chosen-name: only an editor the user named NAME (:VimRelayName, g:vimrelay_name).
   rules  Show the policy: the defaults, the rules in order, and the never_read globs.
   log    [-n N]
          Show the last N calls from the audit log ($XDG_STATE_HOME/vimrelay/audit.log).
@@ -105,7 +106,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'allow':
       case 'ask':
       case 'deny':
-        return (await import('./policy.ts')).ruleCommand(command, parseArgs({ args: rest, allowPositionals: true, options: { editor: { type: 'string' }, path: { type: 'string' } } }));
+        return (await import('./policy.ts')).ruleCommand(command, parseArgs({ args: rest, allowPositionals: true, options: { editor: { type: 'string' }, 'chosen-name': { type: 'string' }, path: { type: 'string' } } }));
       case 'rules':
         parseArgs({ args: rest, options: {} });
         return (await import('./policy.ts')).rulesCommand();

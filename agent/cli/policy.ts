@@ -1,5 +1,5 @@
 /**
- * `vimrelay allow|ask|deny CLASS [--editor GLOB] [--path GLOB]` and `vimrelay rules`:
+ * `vimrelay allow|ask|deny CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]` and `vimrelay rules`:
  * edit and show the policy file (agent/policy/file.ts). A new rule is appended, replacing one with
  * the same class, editor and path, so it is the last and wins (agent/policy/decide.ts); a running
  * agent picks it up at its next call. The file stays hand-editable.
@@ -10,14 +10,24 @@ import { CLASS_DEFAULTS, describeRule } from '../policy/decide.ts';
 import { addRule, readPolicy } from '../policy/file.ts';
 import type { Decision, Rule } from '../policy/types.ts';
 
-/** `vimrelay <decision> CLASS [--editor GLOB] [--path GLOB]`: appends the rule, prints it. */
-export function ruleCommand(decision: Decision, parsed: { positionals: string[]; values: { editor?: string | undefined; path?: string | undefined } }): number {
+/** `vimrelay <decision> CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]`: appends the rule, prints it. */
+export function ruleCommand(
+  decision: Decision,
+  parsed: { positionals: string[]; values: { editor?: string | undefined; 'chosen-name'?: string | undefined; path?: string | undefined } },
+): number {
   const [klass, ...extra] = parsed.positionals;
-  if (klass === undefined || extra.length > 0) throw new Error(`usage: vimrelay ${decision} CLASS [--editor GLOB] [--path GLOB]; CLASS is one of ${PERMISSION_CLASSES.join(', ')}`);
+  if (klass === undefined || extra.length > 0) throw new Error(`usage: vimrelay ${decision} CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]; CLASS is one of ${PERMISSION_CLASSES.join(', ')}`);
   if (!isClass(klass)) throw new Error(`unknown class "${klass}"; it is one of ${PERMISSION_CLASSES.join(', ')}`);
   const { editor, path } = parsed.values;
-  if (editor === '' || path === '') throw new Error('--editor and --path take a non-empty glob');
-  const rule: Rule = { klass, decision, ...(editor === undefined ? {} : { editor }), ...(path === undefined ? {} : { path }) };
+  const chosenName = parsed.values['chosen-name'];
+  if (editor === '' || path === '' || chosenName === '') throw new Error('--editor, --chosen-name and --path take a non-empty value');
+  const rule: Rule = {
+    klass,
+    decision,
+    ...(editor === undefined ? {} : { editor }),
+    ...(chosenName === undefined ? {} : { chosenName }),
+    ...(path === undefined ? {} : { path }),
+  };
   const file = paths().policy;
   addRule(file, rule);
   process.stdout.write(`added: ${describeRule(rule)}\n(${file})\n`);

@@ -9,8 +9,8 @@ export function parsePort(text: string, flag: string): number {
 }
 
 /**
- * The Vim listener option for `--vim-port`: a fixed port on 127.0.0.1 when given (for a Vim whose
- * vimrc sets g:vimrelay_port), else any free port, written to the state directory's `vim-port`.
+ * The Vim listener option for `--vim-port`: Vims always connect on the user's Vim socket; with
+ * the flag, on that port of 127.0.0.1 too (for a Vim whose vimrc sets g:vimrelay_port).
  */
 export function vimListenerOption(vimPort: string | undefined): EditorSourceOptions['vim'] {
   return vimPort === undefined ? true : { port: parsePort(vimPort, '--vim-port') };

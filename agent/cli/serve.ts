@@ -4,9 +4,9 @@
  * `http://127.0.0.1:<port>/mcp` with the token printed at start (kept under
  * $XDG_CONFIG_HOME/vimrelay/local-token). Same catalog and checks as the relay path.
  */
-import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { paths } from '../config/paths.ts';
+import { ensurePrivateDir } from '../config/private-file.ts';
 import { announceEditors } from '../editors/announce.ts';
 import { defaultSocketDirs } from '../editors/nvim/discovery.ts';
 import { createEditorSource } from '../editors/source.ts';
@@ -42,7 +42,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   const p = paths();
   // Before anything starts: an invalid policy file stops `serve` here.
   const guard = openCallGuard(p);
-  mkdirSync(p.stateDir, { recursive: true });
+  ensurePrivateDir(p.stateDir);
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
   const dirs = opts['discover-dir'] ?? defaultSocketDirs();
   const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), dirs });

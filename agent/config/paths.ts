@@ -10,6 +10,8 @@ export interface Paths {
   configDir: string;
   stateDir: string;
   credentials: string;
+  /** The agent's settings (agent/config/agent-config.ts). */
+  config: string;
   status: string;
   /** The newest `vimrelay serve`'s own status (config/status.ts ServeStatus). */
   serveStatus: string;
@@ -30,6 +32,7 @@ export function paths(env: NodeJS.ProcessEnv = process.env): Paths {
     configDir,
     stateDir,
     credentials: join(configDir, 'credentials.json'),
+    config: join(configDir, 'config.json'),
     status: join(stateDir, 'status.json'),
     serveStatus: join(stateDir, 'serve.json'),
     log: join(stateDir, 'agent.log'),

@@ -2,12 +2,12 @@
  * The running agent's status file (`$XDG_STATE_HOME/vimrelay/status.json`), read by
  * `vimrelay status`, `vimrelay service status` and `:checkhealth vimrelay` (plugin/nvim), which
  * tells from `pid` whether the agent still runs, from `editors[].pid` whether it serves the
- * editor asking, and from `watching` where it looks for Neovim sockets. Holds no secrets.
+ * editor asking, and from `watching` where it looks for Neovim sockets. Holds no secrets, but says
+ * what the user edits (editor names and directories): written 0600, as every file of the state
+ * directory.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { z } from 'zod';
-import { readOptionalFile } from './private-file.ts';
+import { readOptionalFile, writePrivateFile } from './private-file.ts';
 
 export const AgentStatus = z.object({
   pid: z.number().int(),
@@ -38,10 +38,7 @@ export const ServeStatus = z.object({
 export type ServeStatus = z.infer<typeof ServeStatus>;
 
 export function writeStatus(file: string, status: AgentStatus | ServeStatus): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(status, null, 2) + '\n');
-  renameSync(tmp, file);
+  writePrivateFile(file, JSON.stringify(status, null, 2) + '\n');
 }
 
 export function readStatus(file: string): AgentStatus | undefined {

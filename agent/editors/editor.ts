@@ -15,6 +15,12 @@ export interface Editor {
   /** The latest known description (cwd, current file, ...), refreshed by the adapter. */
   info(): WireEditor;
   /**
+   * The name the user gave this editor (`:VimRelayName` / g:vimrelay_name in Neovim,
+   * g:vimrelay_name or `:VimRelayConnect {name}` in Vim), or null when its name is only its
+   * directory's: the identity "allow always" at a prompt is keyed on (README "Permissions").
+   */
+  chosenName(): string | null;
+  /**
    * Runs one editor tool (its record) with arguments already validated against its input schema,
    * as ONE call into the editor, so that a changedtick guard and its edit are atomic. Resolves
    * with an outcome, never rejects: a tool failure, the editor going away (EDITOR_OFFLINE), the

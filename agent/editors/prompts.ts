@@ -3,6 +3,13 @@
  * the text a prompt shows, the answer an editor sends back, and `EditorPrompts`, which shows one
  * prompt at a time in one editor.
  *
+ * A prompt shows the whole of what it approves: every path and the whole preview, which the
+ * editors wrap and scroll (lua/ask.lua, vimrelay/ask.vim), taking "allow" only once the end has
+ * been on screen. A preview too long to show whole (policy/preview.ts) is not shown: the prompt
+ * says so and offers only deny, and the agent takes no other answer to it. An editor's answer is
+ * one of three exact shapes; anything else (an "allow always, all editors" from an older plugin
+ * or a hostile editor) is ignored: a prompt's answer never widens the policy beyond its editor.
+ *
  * Contract: `EditorPrompts.ask` waits for the editor's earlier prompts to be answered (a second ask
  * on the same editor waits its turn; there is nothing global, so other editors never wait), then
  * has the adapter open a prompt under a fresh id and resolves with the answer the editor sends for
@@ -12,28 +19,48 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { PREVIEW_LIMITS } from '../policy/preview.ts';
 import type { AskAnswer, AskRequest } from '../policy/types.ts';
+
+/** How a prompt is shown: `denyOnly` when its keys offer only deny (the preview is not shown whole). */
+export interface PromptOptions {
+  denyOnly: boolean;
+}
 
 /** What an adapter does to show and take down one prompt. */
 export interface PromptWindow {
   /** Shows the prompt `lines` under `id`; the editor sends its answer for `id` later. */
-  open(id: string, lines: readonly string[], signal: AbortSignal): Promise<void>;
+  open(id: string, lines: readonly string[], options: PromptOptions, signal: AbortSignal): Promise<void>;
   /** Takes the prompt `id` down, if it is still shown, and puts the user's window back. */
   close(id: string, signal: AbortSignal): Promise<void>;
 }
 
-/** An answer as an editor sends it (the keys: o, a, A, d, r, q and <Esc>). */
+/** An answer as an editor sends it (the keys: o, a, d, r, q and <Esc>), in exactly one of these shapes. */
 export const WireAskAnswer = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('allow_once') }),
-  z.object({ kind: z.literal('allow_always'), scope: z.enum(['editor', 'all']) }),
-  z.object({ kind: z.literal('deny'), reason: z.string().max(2_000).optional() }),
+  z.strictObject({ kind: z.literal('allow_once') }),
+  z.strictObject({ kind: z.literal('allow_always') }),
+  z.strictObject({ kind: z.literal('deny'), reason: z.string().max(2_000).optional() }),
 ]);
 
-/** The keys a prompt answers to, as its last lines list them. */
-export const PROMPT_KEYS = [
-  '[o] allow once   [a] always, this editor   [A] always, all editors',
-  '[d] deny   [r] deny with a reason   [q] or [Esc] deny',
-] as const;
+/** The deny keys, offered by every prompt. */
+export const DENY_KEYS = '[d] deny   [r] deny with a reason   [q] or [Esc] deny';
+
+/** How to scroll a prompt that does not fit. */
+export const SCROLL_KEYS = 'scroll: j k Ctrl-D Ctrl-U G gg (allow takes the end shown)';
+
+/**
+ * The key lines of a prompt: allow once, and "allow always in this editor" — for the name the
+ * user chose for it, else only until it goes away (an unnamed editor has no identity a rule can
+ * keep) — then deny; only the deny keys when the preview is not shown whole.
+ */
+export function promptKeys(request: Pick<AskRequest, 'chosenName' | 'preview'>): string[] {
+  if (request.preview === null) return [DENY_KEYS];
+  const always =
+    request.chosenName === null
+      ? '[a] allow in this editor until it disconnects (name it with :VimRelayName or g:vimrelay_name to allow always)'
+      : `[a] allow always in the editor named "${visible(request.chosenName)}"`;
+  return [`[o] allow once   ${always}`, DENY_KEYS, SCROLL_KEYS];
+}
 
 /** How long an adapter may take to take a prompt down after the deadline (ms). */
 export const PROMPT_CLOSE_TIMEOUT_MS = 2_000;
@@ -50,20 +77,31 @@ function visible(s: string): string {
   return out;
 }
 
-/** The lines a prompt shows: who asks what where, the keys, then the preview between rules. */
+/**
+ * The lines a prompt shows: who asks what where, every path, the keys, then the whole preview
+ * between rules (or why it is not shown), and the keys again below it, for a prompt scrolled to its end.
+ */
 export function promptLines(request: AskRequest): string[] {
   const rule = '─'.repeat(40);
-  const lines = [
+  const keys = promptKeys(request);
+  const body =
+    request.preview === null
+      ? [
+          `This call's preview has ${request.previewChars.toLocaleString('en-US')} characters, more than the ${PREVIEW_LIMITS.maxChars.toLocaleString('en-US')} a prompt shows whole,`,
+          'so it cannot be shown, and it can only be denied.',
+        ]
+      : request.preview.split('\n').map(visible);
+  return [
     `vimrelay: ${visible(request.client)} asks to run ${visible(request.tool)} (${request.klass})`,
     `editor: ${visible(request.editor)}`,
-    ...request.paths.slice(0, 3).map((p) => `path: ${visible(p)}`),
-    ...(request.paths.length > 3 ? [`… and ${request.paths.length - 3} more paths`] : []),
-    ...PROMPT_KEYS,
+    ...request.paths.map((p) => `path: ${visible(p)}`),
+    ...keys,
     rule,
-    ...request.preview.split('\n').map(visible),
+    ...body,
     rule,
+    // Below a long preview, the allow and deny keys again (not the scrolling hint).
+    ...(request.preview === null ? [] : keys.slice(0, -1)),
   ];
-  return lines;
 }
 
 /** Resolves true at `signal`'s abort, or false when `until` settles first. */
@@ -88,7 +126,8 @@ function abortedBefore(until: Promise<unknown>, signal: AbortSignal): Promise<bo
 /** One editor's prompts, one at a time; see the module header. */
 export class EditorPrompts {
   readonly #window: PromptWindow;
-  readonly #pending = new Map<string, (answer: AskAnswer) => void>();
+  /** Open prompts: how each is settled, and whether it takes only deny. */
+  readonly #pending = new Map<string, { settle: (answer: AskAnswer) => void; denyOnly: boolean }>();
   /** Settles when every prompt asked so far is done. */
   #tail: Promise<void> = Promise.resolve();
 
@@ -110,26 +149,30 @@ export class EditorPrompts {
     }
   }
 
-  /** Takes the editor's answer to prompt `id`; false (ignored) for a malformed one or an unknown id. */
+  /**
+   * Takes the editor's answer to prompt `id`; false (ignored) for a malformed one, an unknown id,
+   * or an allow to a prompt that offered only deny.
+   */
   answer(id: unknown, raw: unknown): boolean {
-    const settle = typeof id === 'string' ? this.#pending.get(id) : undefined;
+    const pending = typeof id === 'string' ? this.#pending.get(id) : undefined;
     const answer = WireAskAnswer.safeParse(raw);
-    if (!settle || !answer.success) return false;
-    settle(answer.data);
+    if (!pending || !answer.success || (pending.denyOnly && answer.data.kind !== 'deny')) return false;
+    pending.settle(answer.data);
     return true;
   }
 
   /** Answers every open prompt `timeout`, e.g. when the editor has gone. */
   abandon(): void {
-    for (const settle of this.#pending.values()) settle({ kind: 'timeout' });
+    for (const { settle } of this.#pending.values()) settle({ kind: 'timeout' });
   }
 
   async #show(request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
     const id = randomUUID();
-    const answered = new Promise<AskAnswer>((resolve) => this.#pending.set(id, resolve));
+    const denyOnly = request.preview === null;
+    const answered = new Promise<AskAnswer>((settle) => this.#pending.set(id, { settle, denyOnly }));
     try {
       try {
-        await this.#window.open(id, promptLines(request), signal);
+        await this.#window.open(id, promptLines(request), { denyOnly }, signal);
         if (!(await abortedBefore(answered, signal))) return await answered;
       } catch (error) {
         if (!signal.aborted) throw error;

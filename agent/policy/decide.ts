@@ -3,7 +3,8 @@
  *
  * Precedence: the class default first (read/write/open allow; save/exec/terminal ask), then the
  * rules in file order, the LAST matching rule winning. A rule matches a query when its class is
- * the query's, its `editor` glob (if any) matches the editor's whole name, and its `path` glob (if
+ * the query's, its `editor` glob (if any) matches the editor's whole name, its `chosen_name` (if
+ * any) is exactly the name the user chose for the editor, and its `path` glob (if
  * any) matches the path. A call that addresses several paths is decided per path and the strictest
  * answer wins (deny > ask > allow); a rule with a `path` glob never matches a call that addresses
  * no path.
@@ -46,15 +47,22 @@ function decideOne(rules: readonly Rule[], query: PolicyQuery, path: string | nu
   for (const rule of rules) {
     if (rule.klass !== query.klass) continue;
     if (rule.editor !== undefined && !matchesGlob(rule.editor, query.editorName, { basename: false })) continue;
+    if (rule.chosenName !== undefined && rule.chosenName !== query.chosenName) continue;
     if (rule.path !== undefined && (path === null || !matchesGlob(rule.path, path, home === undefined ? {} : { home }))) continue;
     verdict = { decision: rule.decision, rule };
   }
   return verdict;
 }
 
-/** A rule as the CLI takes it: `exec ask --editor work-* --path /src/**`. */
+/** A rule as the CLI takes it: `exec ask --editor work-* --chosen-name work --path /src/**`. */
 export function describeRule(rule: Rule): string {
-  return [rule.klass, rule.decision, rule.editor === undefined ? '' : `--editor ${rule.editor}`, rule.path === undefined ? '' : `--path ${rule.path}`]
+  return [
+    rule.klass,
+    rule.decision,
+    rule.editor === undefined ? '' : `--editor ${rule.editor}`,
+    rule.chosenName === undefined ? '' : `--chosen-name ${rule.chosenName}`,
+    rule.path === undefined ? '' : `--path ${rule.path}`,
+  ]
     .filter((s) => s !== '')
     .join(' ');
 }

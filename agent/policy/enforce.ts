@@ -11,12 +11,17 @@
  *      gives the filter their outcome must go through (taken again after a prompt, so that what
  *      it redacts is the text as it is then);
  *   4. decides (decide.ts): deny → PERMISSION_DENIED naming the rule, with a hint for the user's
- *      CLI; ask → the editor's prompt within the call's deadline: allow once runs it, allow always
- *      also appends an allow rule (this editor's exact name, or every editor), deny refuses with
- *      the user's reason, no answer before the deadline refuses with a hint.
+ *      CLI; ask → the editor's prompt within the call's deadline: allow once runs it; allow
+ *      always also appends an allow rule for the name the user chose for that editor
+ *      (`chosen_name`: never a rule for every editor, nor one that other editors sharing a
+ *      directory name would match) or, in an editor the user has not named, lets that class
+ *      through unasked in that editor until it goes away (a session allowance, never written;
+ *      a deny in the policy still refuses); deny refuses with the user's reason; no answer
+ *      before the deadline refuses with a hint. Rules for every editor, or by a glob on names,
+ *      come only from the CLI or the file.
  * It returns the refusal (or null) and the decision for the audit log, which `record` appends.
  */
-import { fail, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import { fail, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
 import type { CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
@@ -72,6 +77,8 @@ export interface CallRecord {
 /** Applies the policy file to calls and records them in the audit log. */
 export class CallGuard {
   readonly #opts: CallGuardOptions;
+  /** Classes the user allowed "in this editor" in an editor they have not named, until it goes away. */
+  readonly #session = new WeakMap<Editor, Set<PermissionClass>>();
 
   constructor(opts: CallGuardOptions) {
     this.#opts = opts;
@@ -92,6 +99,7 @@ export class CallGuard {
     }
     const klass = call.spec.permission;
     const editorName = call.target?.editor.info().name ?? '';
+    const chosenName = call.target?.editor.chosenName() ?? null;
     let paths: readonly string[];
     try {
       paths = await pathsOf(call);
@@ -103,15 +111,17 @@ export class CallGuard {
     // never asked about.
     const before = await this.#neverRead(call, paths, policy);
     if (before.refusal) return before;
-    const verdict = decide(policy, { klass, editorName, paths }, this.#opts.home);
+    const verdict = decide(policy, { klass, editorName, chosenName, paths }, this.#opts.home);
     if (verdict.decision === 'deny') return { decision: 'deny', refusal: policyDenied(call, editorName, verdict) };
-    if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...(before.after ? { after: before.after } : {}) };
-    const asked = await this.#ask(call, editorName, paths);
+    const after = before.after ? { after: before.after } : {};
+    if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after };
+    if (call.target && this.#session.get(call.target.editor)?.has(klass)) return { decision: 'session', refusal: null, ...after };
+    const asked = await this.#ask(call, editorName, chosenName, paths);
     if (asked.refusal) return asked;
     // Checked again after the answer, so that what it reads to redact is the text as it is now.
-    const after = await this.#neverRead(call, paths, policy);
-    if (after.refusal) return after;
-    return { ...asked, ...(after.after ? { after: after.after } : {}) };
+    const again = await this.#neverRead(call, paths, policy);
+    if (again.refusal) return again;
+    return { ...asked, ...(again.after ? { after: again.after } : {}) };
   }
 
   /** The never_read check of `call`: its refusal, or the filter its outcome goes through. */
@@ -148,9 +158,10 @@ export class CallGuard {
     }
   }
 
-  async #ask(call: GuardedCall, editorName: string, paths: readonly string[]): Promise<GuardResult> {
+  async #ask(call: GuardedCall, editorName: string, chosenName: string | null, paths: readonly string[]): Promise<GuardResult> {
     const klass = call.spec.permission;
-    const allowHint = `vimrelay allow ${klass}${editorName ? ` --editor '${escapeGlob(editorName)}'` : ''}`;
+    const only = chosenName !== null ? ` --chosen-name ${shellQuote(chosenName)}` : editorName ? ` --editor ${shellQuote(escapeGlob(editorName))}` : '';
+    const allowHint = `vimrelay allow ${klass}${only}`;
     // A call to the agent itself has no editor to ask in.
     if (!call.target) {
       return {
@@ -161,7 +172,8 @@ export class CallGuard {
       };
     }
     const { editor, tool } = call.target;
-    const request: AskRequest = { client: call.client, tool: call.spec.name, klass, editor: editorName, preview: previewOf(tool.preview(call.args)), paths };
+    const preview = previewOf(tool.preview(call.args));
+    const request: AskRequest = { client: call.client, tool: call.spec.name, klass, editor: editorName, chosenName, preview: preview.text, previewChars: preview.chars, paths };
     let answer: AskAnswer;
     try {
       answer = await askWithin(editor, request, call.control.signal);
@@ -177,7 +189,13 @@ export class CallGuard {
       case 'allow_once':
         return { decision: 'ask:allow_once', refusal: null };
       case 'allow_always': {
-        const rule: Rule = answer.scope === 'editor' ? { klass, decision: 'allow', editor: escapeGlob(editorName) } : { klass, decision: 'allow' };
+        if (chosenName === null) {
+          const allowed = this.#session.get(editor) ?? new Set<PermissionClass>();
+          allowed.add(klass);
+          this.#session.set(editor, allowed);
+          return { decision: 'ask:allow_session', refusal: null };
+        }
+        const rule: Rule = { klass, decision: 'allow', chosenName };
         try {
           this.#opts.policy.add(rule);
         } catch (err) {
@@ -212,8 +230,13 @@ function policyDenied(call: GuardedCall, editorName: string, verdict: Verdict): 
   const rule = verdict.rule ? describeRule(verdict.rule) : `the default for ${klass}`;
   return fail('PERMISSION_DENIED', `The user's policy denies "${klass}" calls such as ${call.spec.name}${editorName ? ` in ${editorName}` : ''} (rule: ${rule}).`, {
     rule,
-    hint: `Do without, or ask the user to change it: vimrelay allow ${klass}${verdict.rule?.editor ? ` --editor '${verdict.rule.editor}'` : ''}${verdict.rule?.path ? ` --path '${verdict.rule.path}'` : ''}`,
+    hint: `Do without, or ask the user to change it: vimrelay allow ${klass}${verdict.rule?.editor ? ` --editor ${shellQuote(verdict.rule.editor)}` : ''}${verdict.rule?.chosenName ? ` --chosen-name ${shellQuote(verdict.rule.chosenName)}` : ''}${verdict.rule?.path ? ` --path ${shellQuote(verdict.rule.path)}` : ''}`,
   });
+}
+
+/** `text` as one word for a POSIX shell. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The prompt's answer, or `timeout` when the call's signal aborts first; rejects when it cannot be shown. */

@@ -1,6 +1,6 @@
 /**
  * The policy file, `$XDG_CONFIG_HOME/vimrelay/policy.json` (README
- * "Permissions"): `{ "rules": [{ "class", "decision", "editor"?, "path"? }], "never_read"?: [globs] }`.
+ * "Permissions"): `{ "rules": [{ "class", "decision", "editor"?, "chosen_name"?, "path"? }], "never_read"?: [globs] }`.
  * An absent file is the defaults (read/write/open allow, save/exec/terminal ask — those live in
  * decide.ts's CLASS_DEFAULTS — and the default `never_read` list); an absent `never_read` is the
  * default list, a present one is exactly that list. An invalid file is an error naming the file
@@ -30,6 +30,7 @@ const RuleJson = z.strictObject({
   class: PermissionClass,
   decision: z.enum(['allow', 'ask', 'deny']),
   editor: z.string().min(1).optional(),
+  chosen_name: z.string().min(1).optional(),
   path: z.string().min(1).optional(),
 });
 
@@ -63,6 +64,7 @@ export function parsePolicy(text: string, file: string): Policy {
       klass: r.class,
       decision: r.decision,
       ...(r.editor === undefined ? {} : { editor: r.editor }),
+      ...(r.chosen_name === undefined ? {} : { chosenName: r.chosen_name }),
       ...(r.path === undefined ? {} : { path: r.path }),
     })),
     ...(parsed.data.never_read === undefined ? { never_read: [...DEFAULT_NEVER_READ], neverReadDefault: true as const } : { never_read: parsed.data.never_read }),
@@ -81,6 +83,7 @@ export function formatPolicy(policy: Policy): string {
     class: r.klass,
     decision: r.decision,
     ...(r.editor === undefined ? {} : { editor: r.editor }),
+    ...(r.chosenName === undefined ? {} : { chosen_name: r.chosenName }),
     ...(r.path === undefined ? {} : { path: r.path }),
   }));
   return JSON.stringify(policy.neverReadDefault ? { rules } : { rules, never_read: policy.never_read }, null, 2) + '\n';
@@ -92,12 +95,12 @@ export function writePolicy(file: string, policy: Policy): void {
 }
 
 /**
- * Appends `rule`, first removing any rule with the same class, editor and path (so the new one
- * is the last and wins), and writes the file. Re-reads the file first so hand edits survive.
+ * Appends `rule`, first removing any rule with the same class, editor, chosen name and path (so
+ * the new one is the last and wins), and writes the file. Re-reads the file first so hand edits survive.
  */
 export function addRule(file: string, rule: Rule): Policy {
   const current = readPolicy(file);
-  const same = (r: Rule): boolean => r.klass === rule.klass && r.editor === rule.editor && r.path === rule.path;
+  const same = (r: Rule): boolean => r.klass === rule.klass && r.editor === rule.editor && r.chosenName === rule.chosenName && r.path === rule.path;
   const next: Policy = { ...current, rules: [...current.rules.filter((r) => !same(r)), rule] };
   writePolicy(file, next);
   return next;

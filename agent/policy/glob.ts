@@ -8,6 +8,7 @@
  * - A path glob without `/` matches the path's basename (as in .gitignore: `.env*` matches
  *   `/x/y/.env.local`); a glob with `/` matches the whole absolute path, `~/` expanded to $HOME.
  * - An editor glob (`matchesGlob` with `{ basename: false }`) always matches the whole name.
+ * - Matching is case-sensitive, unless `ignoreCase` (never_read's globs: `*.pem` matches `SERVER.PEM`).
  */
 
 /** Options of `globToRegExp` / `matchesGlob`. */
@@ -16,10 +17,12 @@ export interface GlobOptions {
   home?: string;
   /** Whether a glob without `/` matches the value's last `/` segment (paths). Default true. */
   basename?: boolean;
+  /** Whether letters match in either case. Default false. */
+  ignoreCase?: boolean;
 }
 
 /** A regular expression matching exactly the values `glob` matches (anchored at both ends). */
-export function globToRegExp(glob: string, home?: string): RegExp {
+export function globToRegExp(glob: string, home?: string, ignoreCase = false): RegExp {
   let g = glob;
   if (home !== undefined && g.startsWith('~/')) g = home.replace(/\/+$/, '') + g.slice(1);
   let re = '';
@@ -48,14 +51,14 @@ export function globToRegExp(glob: string, home?: string): RegExp {
       }
     } else re += escapeRegExp(c);
   }
-  return new RegExp(`^${re}$`);
+  return new RegExp(`^${re}$`, ignoreCase ? 'i' : '');
 }
 
 /** Whether `value` (an absolute path or an editor name) matches `glob`, as the header says. */
 export function matchesGlob(glob: string, value: string, opts: GlobOptions = {}): boolean {
   const basename = opts.basename ?? true;
   const subject = basename && !glob.includes('/') ? value.slice(value.lastIndexOf('/') + 1) : value;
-  return globToRegExp(glob, opts.home).test(subject);
+  return globToRegExp(glob, opts.home, opts.ignoreCase).test(subject);
 }
 
 /** `text` with every glob metacharacter escaped, so that as a glob it matches only itself. */

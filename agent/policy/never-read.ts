@@ -1,20 +1,27 @@
 /**
  * `never_read` (README "Permissions"): the content of files matching the policy's `never_read`
- * globs is never returned and never edited, whichever tool would leak it. A file matches when its
- * absolute name or its real path (Editor.paths gives both) matches a glob (glob.ts: a glob without
- * `/` matches the basename). What each tool's call gets is in its record (editors/tools/tool.ts
- * `neverRead`).
+ * globs is never returned and never edited, whichever tool would leak it, nor anything of their
+ * size or shape. It protects files, not names (`neverReadMatch`): a file matches when its
+ * absolute name or its real path (Editor.paths gives both) matches a glob, in either case
+ * (glob.ts: a glob without `/` matches the basename; `*.pem` covers `SERVER.PEM`), or when it is
+ * a regular file with more than one hard link: its device and inode may be a never_read file's
+ * under another name in any directory, and nobody can list a file's other names, so such a file
+ * counts as never_read too (an empty never_read list turns this off with the rest). What each
+ * tool's call gets is in its record (editors/tools/tool.ts `neverRead`).
  *
  * Before a call (`neverReadBefore`, on the paths the call addresses): a tool whose record
  * `refuses` (reads, edits, saves; commands and keys, which act on the current buffer:
- * `%print`, `ggyG`...) is refused PERMISSION_DENIED, naming never_read and the glob, when it
- * addresses such a file; the others (open_file, set_cursor, decorations, terminal text, a search
- * over every buffer) run.
+ * `%print`, `ggyG`...; decorations and cursor moves, whose answers and errors tell line counts
+ * and lengths) is refused PERMISSION_DENIED, naming never_read and the glob (or the hard links),
+ * when it addresses such a file; the others (open_file, terminal text, clearing decorations, a
+ * search over every buffer) run.
  * After a call (`after`, on its outcome, before it leaves the agent), by the record's `filter`:
  * - `grep_hits`: hits in such buffers are dropped, and a page that stopped inside one goes on past
  *   it (the agent searches on itself), so neither the hits nor where a page stops tell anything
  *   of that buffer's text;
- * - `window_context`: windows showing such a buffer lose their context lines;
+ * - `state`: windows showing such a buffer lose their context lines, and the buffer its
+ *   line_count and changedtick;
+ * - `shape`: open_file's total_lines and changedtick are null when the file is never_read;
  * - `diagnostics`: the diagnostics of such buffers are dropped (their messages can quote the
  *   text); the counts stay;
  * - `command_output`: any line of the result (output, error, errmsg) that contains a line of at
@@ -29,6 +36,7 @@
  * transformed (`toupper()`) or in pieces shorter than REDACT_MIN_CHARS, copy it elsewhere, or edit
  * a buffer it does not make current. That is why exec calls are "ask" by default.
  */
+import { stat } from 'node:fs/promises';
 import { fail, GREP_LIMITS, type ToolOutcome } from '../../protocol/index.ts';
 import type { CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
@@ -68,17 +76,44 @@ export const WITHHELD = '[withheld: never_read]';
 /** Most pages of one never_read buffer the agent reads to redact command output. */
 const REDACT_READ_PAGES = 100;
 
-/** The first never_read glob one of `paths` matches, or null. */
+/** Why a file is never_read: a glob its name matches, or the hard links it has. */
+export type NeverReadHit = { readonly path: string; readonly glob: string } | { readonly path: string; readonly links: number };
+
+/** The first never_read glob one of `paths` matches (in either case), or null. */
 export function neverReadGlob(paths: readonly string[], globs: readonly string[], home?: string): { glob: string; path: string } | null {
   for (const path of paths) {
-    for (const glob of globs) if (matchesGlob(glob, path, home === undefined ? {} : { home })) return { glob, path };
+    for (const glob of globs) if (matchesGlob(glob, path, { ignoreCase: true, ...(home === undefined ? {} : { home }) })) return { glob, path };
   }
   return null;
 }
 
+/**
+ * Whether one of `paths` is a never_read file (see the module header): by a glob on its name, else
+ * by its hard links (stat: what a symlink names; a path that is no file is judged by name only).
+ */
+export async function neverReadMatch(paths: readonly string[], globs: readonly string[], home?: string): Promise<NeverReadHit | null> {
+  const byName = neverReadGlob(paths, globs, home);
+  if (byName || globs.length === 0) return byName;
+  for (const path of paths) {
+    const links = await linksOf(path);
+    if (links > 1) return { path, links };
+  }
+  return null;
+}
+
+/** The hard links of the regular file at `path`; 0 for anything else, or nothing. */
+async function linksOf(path: string): Promise<number> {
+  try {
+    const s = await stat(path);
+    return s.isFile() ? s.nlink : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Checks `call` before it runs; see the module header. Rejects only when the editor cannot answer. */
 export async function neverReadBefore(call: NeverReadCall, control: CallControl): Promise<NeverReadCheck> {
-  const hit = neverReadGlob(call.paths, call.globs, call.home);
+  const hit = await neverReadMatch(call.paths, call.globs, call.home);
   if (hit && call.tool.neverRead.refuses(call.args)) return { refusal: refusal(call, hit) };
   const filter = call.tool.neverRead.filter;
   const secrets = filter === 'command_output' ? await secretLines(call, control) : null;
@@ -87,7 +122,7 @@ export async function neverReadBefore(call: NeverReadCall, control: CallControl)
     refusal: null,
     after: async (outcome, after) => {
       try {
-        return await filtered(call, outcome, secrets, withheld, after);
+        return await filtered(call, outcome, secrets, withheld, hit !== null, after);
       } catch (err) {
         // Fail closed: an outcome that could not be filtered is not returned at all.
         return fail('INTERNAL', `The agent could not apply never_read to the result of ${call.tool.spec.name}, so it withholds it: ${String(err)}`);
@@ -97,15 +132,17 @@ export async function neverReadBefore(call: NeverReadCall, control: CallControl)
 }
 
 /** The outcome as it may leave the agent; rejects when the editor cannot say which buffers to withhold. */
-async function filtered(call: NeverReadCall, outcome: ToolOutcome, secrets: readonly string[] | null, withheld: BufferCheck, control: CallControl): Promise<ToolOutcome> {
+async function filtered(call: NeverReadCall, outcome: ToolOutcome, secrets: readonly string[] | null, withheld: BufferCheck, addressed: boolean, control: CallControl): Promise<ToolOutcome> {
   if (secrets) return redactOutcome(outcome, secrets);
   if (!outcome.ok) return outcome;
   const { signal } = control;
   switch (call.tool.neverRead.filter) {
     case 'grep_hits':
       return filterGrep(call, outcome.data, withheld, control);
-    case 'window_context':
+    case 'state':
       return { ok: true, data: await withoutContext(outcome.data, withheld, signal) };
+    case 'shape':
+      return addressed ? { ok: true, data: { ...outcome.data, total_lines: null, changedtick: null } } : outcome;
     case 'diagnostics':
       return { ok: true, data: { ...outcome.data, diagnostics: await keptOf(outcome.data.diagnostics, withheld, signal) } };
     case 'command_output':
@@ -114,13 +151,12 @@ async function filtered(call: NeverReadCall, outcome: ToolOutcome, secrets: read
   }
 }
 
-function refusal(call: NeverReadCall, hit: { glob: string; path: string }): ToolOutcome {
+function refusal(call: NeverReadCall, hit: NeverReadHit): ToolOutcome {
   const tool = call.tool.spec.name;
   const why = call.tool.addresses(call.args) === 'current' ? `${tool} is refused while it is the current buffer` : `${tool} is refused for it`;
-  return fail('PERMISSION_DENIED', `${hit.path} matches the never_read glob "${hit.glob}": ${why}.`, {
-    glob: hit.glob,
-    hint: 'This file\'s content is never returned nor edited; the user can change never_read in policy.json.',
-  });
+  const hint = 'This file\'s content is never returned nor edited; the user can change never_read in policy.json.';
+  if ('glob' in hit) return fail('PERMISSION_DENIED', `${hit.path} matches the never_read glob "${hit.glob}": ${why}.`, { glob: hit.glob, hint });
+  return fail('PERMISSION_DENIED', `${hit.path} has ${hit.links} hard links, so it may be a never_read file under another name: ${why}.`, { hard_links: hit.links, hint });
 }
 
 type BufferCheck = (buf: number, signal: AbortSignal) => Promise<boolean>;
@@ -131,7 +167,7 @@ function bufferCheck(call: NeverReadCall): BufferCheck {
   return (buf, signal) => {
     let answer = known.get(buf);
     if (!answer) {
-      answer = call.editor.paths('buffer', { buffer: buf }, signal).then((paths) => neverReadGlob(paths, call.globs, call.home) !== null);
+      answer = call.editor.paths('buffer', { buffer: buf }, signal).then(async (paths) => (await neverReadMatch(paths, call.globs, call.home)) !== null);
       known.set(buf, answer);
     }
     return answer;
@@ -147,13 +183,18 @@ async function keptOf(items: unknown, withheld: BufferCheck, signal: AbortSignal
   return kept;
 }
 
+/** A state result without the context lines of windows showing never_read buffers, nor those buffers' sizes. */
 async function withoutContext(data: Record<string, unknown>, withheld: BufferCheck, signal: AbortSignal): Promise<Record<string, unknown>> {
   const windows: unknown[] = [];
   for (const w of Array.isArray(data.windows) ? (data.windows as Record<string, unknown>[]) : []) {
     const context = w.context as { start_line: number } | undefined;
     windows.push(typeof w.buf === 'number' && context && (await withheld(w.buf, signal)) ? { ...w, context: { start_line: context.start_line, lines: [], lines_cut: false } } : w);
   }
-  return { ...data, windows };
+  const buffers: unknown[] = [];
+  for (const b of Array.isArray(data.buffers) ? (data.buffers as Record<string, unknown>[]) : []) {
+    buffers.push(typeof b.buf === 'number' && (await withheld(b.buf, signal)) ? { ...b, line_count: null, changedtick: null } : b);
+  }
+  return { ...data, windows, ...(Array.isArray(data.buffers) ? { buffers } : {}) };
 }
 
 /** The buffer number of a grep_buffers cursor (`<buf>:<line>:<byte>`), or null. */
@@ -218,7 +259,7 @@ async function secretLines(call: NeverReadCall, control: CallControl): Promise<s
   const lines = new Set<string>();
   const seen = new Set<number>();
   for (const path of loaded) {
-    if (!neverReadGlob([path], call.globs, call.home)) continue;
+    if (!(await neverReadMatch([path], call.globs, call.home))) continue;
     let start: number | null = 1;
     for (let page = 0; start !== null && page < REDACT_READ_PAGES; page++) {
       const read = await call.editor.run(readBufferTool, { buffer: path, start_line: start }, control);

@@ -17,6 +17,11 @@ export interface Rule {
   editor?: string;
   /** Glob on an absolute file path the call addresses (e.g. `/home/me/src/**`); absent: any path. */
   path?: string;
+  /**
+   * Exactly the name the user chose for an editor (Editor.chosenName); absent: any editor. Never
+   * matches an editor whose name is only its directory's. What "allow always" at a prompt writes.
+   */
+  chosenName?: string;
 }
 
 /** What a call asks of the policy. */
@@ -24,6 +29,8 @@ export interface PolicyQuery {
   klass: PermissionClass;
   /** The editor's name as list_editors shows it. */
   editorName: string;
+  /** The name the user chose for it, or null (Editor.chosenName). */
+  chosenName: string | null;
   /** Absolute paths of the files the call addresses (empty when it addresses none). */
   paths: readonly string[];
 }
@@ -36,8 +43,16 @@ export interface AskRequest {
   klass: PermissionClass;
   /** The editor's name. */
   editor: string;
-  /** What the call would do, for a human: the command text, the diff or replaced text, the path. Capped. */
-  preview: string;
+  /** The name the user chose for it, or null: what the prompt's "allow always" offers depends on it. */
+  chosenName: string | null;
+  /**
+   * What the call would do, for a human, whole: the command text, the diff or replaced text, the
+   * path; null when it is longer than a prompt shows whole (policy/preview.ts), and the prompt
+   * then offers only deny.
+   */
+  preview: string | null;
+  /** The preview's length in characters, whether shown or not. */
+  previewChars: number;
   /** Absolute paths the call addresses. */
   paths: readonly string[];
 }
@@ -45,7 +60,7 @@ export interface AskRequest {
 /** The user's answer to a prompt. `timeout`: no answer before the deadline (a deny). */
 export type AskAnswer =
   | { kind: 'allow_once' }
-  | { kind: 'allow_always'; scope: 'editor' | 'all' }
+  | { kind: 'allow_always' }
   | { kind: 'deny'; reason?: string }
   | { kind: 'timeout' };
 

@@ -33,10 +33,11 @@ export const connectEditor = defineTool({
   title: 'Connect a Neovim',
   description:
     'Make a vimrelay agent attach a Neovim that list_editors does not show. Pass one of: `socket_path`, the Neovim\'s server address ' +
-    '(a socket path or host:port; in that Neovim, :echo v:servername shows it); `terminal_pid`, the pid of any process running inside a Neovim terminal ' +
+    '(in that Neovim, :echo v:servername shows it: a unix socket the user owns, or host:port only when the user listed that address in the agent\'s tcp_editors setting); `terminal_pid`, the pid of any process running inside a Neovim terminal ' +
     '(the nearest Neovim among its parent processes is attached); or `index`, from this tool\'s candidate list. ' +
     'With none of them it only lists the candidates: the Neovim server addresses the agent knows (found on the machine, or named before), each attached, unreachable (with the error) or pending. ' +
     `At most ${L.maxCandidates} candidates are listed, sorted by address (\`candidates_truncated\`, \`candidates_total\`); indexes can shift when Neovims start or exit, so prefer socket_path. ` +
+    'An address the agent may not attach (another user\'s, unconfigured TCP, nothing there) is refused with EDITOR_NOT_FOUND, whatever the reason. ' +
     'Returns the editor (its `id` works as `editor` in other tools; list_editors shows it as <device>/<id>). ' +
     '`device` names the machine (the `device` of list_editors) when several agents are connected. Use list_editors to see editors already online.',
   permission: 'read',
@@ -45,7 +46,7 @@ export const connectEditor = defineTool({
   input: z
     .object({
       device: z.string().min(1).max(255).optional().describe('The machine (device name, as list_editors shows it). Optional when one agent is connected.'),
-      socket_path: z.string().min(1).max(4096).optional().describe('The Neovim\'s server address: a unix socket path, or host:port.'),
+      socket_path: z.string().min(1).max(4096).optional().describe('The Neovim\'s server address: a unix socket path, or a host:port the user configured.'),
       terminal_pid: z.number().int().positive().optional().describe('Pid of a process running inside a Neovim terminal buffer (e.g. your own process).'),
       index: z.number().int().positive().optional().describe('`index` of a candidate listed by connect_editor.'),
     })

@@ -21,8 +21,8 @@ export const BufferSummary = z.object({
   modified: z.boolean(),
   buftype: z.string(),
   filetype: z.string(),
-  line_count: z.number().int().nonnegative().nullable().describe('Null when the buffer is not loaded.'),
-  changedtick: z.number().int().nonnegative().nullable().describe('Null when the buffer is not loaded.'),
+  line_count: z.number().int().nonnegative().nullable().describe('Null when the buffer is not loaded, or is a never_read file.'),
+  changedtick: z.number().int().nonnegative().nullable().describe('Null when the buffer is not loaded, or is a never_read file.'),
 });
 
 export const WindowContext = z.object({

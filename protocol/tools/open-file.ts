@@ -30,8 +30,8 @@ export const openFile = defineTool({
     created: z.boolean().describe('True when this call added the buffer; false when the file already had one.'),
     exists_on_disk: z.boolean().describe('Whether the file exists on disk. False: the buffer is new and empty, and saving it creates the file.'),
     shown: z.boolean().describe('Whether the buffer is now shown in the current window.'),
-    total_lines: z.number().int().nonnegative(),
-    changedtick: z.number().int().nonnegative(),
+    total_lines: z.number().int().nonnegative().nullable().describe('Null for a never_read file: nothing of its size is returned.'),
+    changedtick: z.number().int().nonnegative().nullable().describe('Null for a never_read file.'),
     modified: z.boolean().describe('Whether the buffer has unsaved changes (only possible when it was already open).'),
   }),
 });

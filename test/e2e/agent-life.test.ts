@@ -1,6 +1,7 @@
-// The agent's life around the relay: credentials kept private, `vimrelay status`, and reconnection
-// after the relay restarts (every deploy drops every socket).
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+// The agent's life around the relay: credentials, logs and status files kept private (another
+// account cannot read them), `vimrelay status`, and reconnection after the relay restarts (every
+// deploy drops every socket).
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { paths } from '../../agent/config/paths.ts';
 import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { asOther, itAsOther } from '../helpers/other-user.ts';
 import { withRelay, type TestRelay } from '../helpers/relay.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -31,6 +33,12 @@ async function eventually(probe: () => Promise<boolean>, what: string): Promise<
 beforeAll(async () => {
   relay = await withRelay();
   env = isolatedEnv({ VIMRELAY_OWNER_SECRET: relay.ownerSecret });
+  // As a home another account may enter would be, with a state directory an older version made
+  // 0755: only the agent's own modes stand between that account and its files.
+  chmodSync(String(env.HOME), 0o755);
+  chmodSync(String(env.XDG_STATE_HOME), 0o755);
+  mkdirSync(paths(env).stateDir, { mode: 0o755 });
+  chmodSync(paths(env).stateDir, 0o755);
   const sockets = join(String(env.HOME), 'sockets');
   mkdirSync(sockets);
   const enrolled = runCli(['enroll', '--relay', relay.url, '--name', 'life'], env);
@@ -50,6 +58,26 @@ it('keeps the device credential private (0600 in a 0700 directory)', () => {
   const p = paths(env);
   expect(statSync(p.credentials).mode & 0o777).toBe(0o600);
   expect(statSync(p.configDir).mode & 0o777).toBe(0o700);
+});
+
+it('keeps its logs, status and audit files 0600 in a 0700 state directory, which another account cannot read', async () => {
+  await agent.waitFor('connected to relay');
+  const client = await connectMcp(relay.mcpUrl, token);
+  await eventually(async () => (await editorCount(client)) === 1, 'the editor to be listed');
+  await callOk(client, 'read_buffer', {});
+  await client.close();
+  const dir = paths(env).stateDir;
+  await eventually(async () => ['agent.log', 'audit.log', 'status.json'].every((f) => readdirSync(dir).includes(f)), 'the state files');
+  expect(statSync(dir).mode & 0o777).toBe(0o700);
+  for (const file of readdirSync(dir)) expect([file, statSync(join(dir, file)).mode & 0o777]).toEqual([file, 0o600]);
+});
+
+itAsOther('lets no other account read the state files (uid 65534)', () => {
+  const dir = paths(env).stateDir;
+  // The account can reach the directory's parent: the directory's own mode is what refuses it.
+  expect(asOther('ls', [String(env.XDG_STATE_HOME)]).status).toBe(0);
+  expect(asOther('ls', [dir]).status).not.toBe(0);
+  for (const file of readdirSync(dir)) expect(asOther('cat', [join(dir, file)]).status).not.toBe(0);
 });
 
 it('logs under $XDG_STATE_HOME/vimrelay as well as to stderr', async () => {

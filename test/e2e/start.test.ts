@@ -1,7 +1,7 @@
 // `npm start` as a new user runs it: prints the MCP URL and a token that work, serves an editor
 // started afterwards, and on Ctrl-C stops everything it started.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ROOT, freePort } from '../../scripts/local-relay.ts';
@@ -63,6 +63,10 @@ it('npm start prints a working MCP URL and token, and Ctrl-C leaves nothing runn
   await client.close();
   await new Promise((r) => setTimeout(r, 200));
   expect(err).toMatch(/editor online/);
+  // Its state directory (status, logs, wrangler's log) is private, as the agent's is.
+  const state = join(String(env.XDG_STATE_HOME), 'vimrelay');
+  expect(statSync(state).mode & 0o777).toBe(0o700);
+  for (const file of readdirSync(state)) expect([file, statSync(join(state, file)).mode & 0o777]).toEqual([file, 0o600]);
 
   process.kill(-start.pid!, 'SIGINT');
   await exited;

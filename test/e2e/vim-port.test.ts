@@ -1,6 +1,7 @@
-// A fixed port for Vims (`--vim-port`), for a Vim whose vimrc names it (g:vimrelay_port): the real
-// `vimrelay serve --http` and a real Vim that finds the agent without the port file.
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+// A TCP port for Vims (`--vim-port`), for a Vim whose vimrc names it (g:vimrelay_port): the real
+// `vimrelay serve --http` and a real Vim that connects there, through the same handshake as on
+// the unix socket (the agent proves it holds the token first), with no address file to read.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { vimFiles } from '../../agent/editors/vim/listener.ts';
@@ -18,13 +19,15 @@ afterAll(async () => {
   await serve?.stop();
 });
 
-it('listens for Vims on the port given, and a Vim with g:vimrelay_port connects without the port file', async () => {
+it('listens for Vims on the port given, and a Vim with g:vimrelay_port connects there without the address file', async () => {
   const env = isolatedEnv();
   const port = await freePort();
   serve = await startServeHttp(['--port', '0', '--vim-port', String(port), '--discover-dir', String(env.XDG_RUNTIME_DIR)], env);
   const files = vimFiles(env);
-  expect(readFileSync(files.port, 'utf8').trim()).toBe(String(port));
-  rmSync(files.port);
+  // The unix socket is there as well: the port is an addition, for this Vim's vimrc.
+  await waitFor(() => (existsSync(files.address) ? true : undefined), 10_000, 'the address file');
+  expect(readFileSync(files.address, 'utf8').trim()).toBe(`unix:${files.socket}`);
+  rmSync(files.address);
   const cwd = join(String(env.HOME), 'work');
   mkdirSync(cwd);
   vim = startVim(env, cwd, { files: { 'a.txt': 'fixed port\n' }, open: ['a.txt'], cmds: [`let g:vimrelay_port = ${port}`] });

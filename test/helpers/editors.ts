@@ -32,6 +32,10 @@ export interface DriverOptions {
   vimCmds?: string[];
   /** Run Vim in Normal mode reading typed keys (`type()`), not in Ex mode (-es). */
   vimNormal?: boolean;
+  /** The name a Vim connects under ('': none, so its directory's); Neovim ignores it. Default 'test'. */
+  vimName?: string;
+  /** A Vim's working directory's own name; Neovim's is always `work`. */
+  vimDir?: string;
 }
 
 /** A Neovim's options: the shared ones, any of startNvim's, and its files optional. */
@@ -157,7 +161,13 @@ export async function nvimDriver(options: NvimDriverOptions = {}): Promise<NvimD
 /** A Vim (vim -es, or in Normal mode with `vimNormal`, with plugin/vim) connected to a Vim listener of its own. */
 export async function vimDriver(options: DriverOptions): Promise<Driver> {
   const agent = await startVimAgent();
-  const vim = await agent.vim({ ...options, cmds: ['set hidden', ...(options.vimCmds ?? [])], normal: options.vimNormal });
+  const vim = await agent.vim({
+    ...options,
+    cmds: ['set hidden', ...(options.vimCmds ?? [])],
+    normal: options.vimNormal,
+    ...(options.vimName === undefined ? {} : { name: options.vimName }),
+    ...(options.vimDir === undefined ? {} : { dir: options.vimDir }),
+  });
   const editor: VimEditor = await agent.editorOf(vim);
   const evaluate = <T>(expr: string): Promise<T> => editor.evaluate(expr, AbortSignal.timeout(CALL_MS)) as Promise<T>;
   const inBuffer = async (buf: number, command: string): Promise<void> => {

@@ -27,8 +27,10 @@ export interface StartVimOptions {
   files?: Record<string, string>;
   /** Files to open at startup (first one shown), relative to the working directory. */
   open?: string[];
-  /** The name given to :VimRelayConnect; null: do not connect. Default 'test'. */
+  /** The name given to :VimRelayConnect ('': none, so the cwd's tail, not chosen); null: do not connect. Default 'test'. */
   name?: string | null;
+  /** The working directory's own name, under a fresh directory of the home (startVimAgent). Default `work<n>`. */
+  dir?: string;
   /** Extra Ex commands run before the plugin loads (--cmd), e.g. settings of g:vimrelay_*. */
   cmds?: string[];
   /**
@@ -67,6 +69,17 @@ export interface VimAgentFixture {
   stop(): Promise<void>;
 }
 
+/** The arguments of `vim` for `options` (files not included): plugin/vim loaded, :VimRelayConnect run. */
+export function vimArgs(options: StartVimOptions): string[] {
+  const name = options.name === undefined ? 'test' : options.name;
+  const args = ['-N', '-u', 'NONE', '-i', 'NONE', '-n', ...(options.normal ? [] : ['-es'])];
+  // Loaded before startup completes, as Vim loads an installed plugin (-u NONE loads none).
+  const cmds = ['let g:vimrelay_reconnect_ms = 100', ...(options.cmds ?? []), `set rtp^=${VIM_PLUGIN_DIR}`, 'runtime plugin/vimrelay.vim'];
+  for (const c of cmds) args.push('--cmd', c);
+  if (name !== null) args.push('-c', name === '' ? 'VimRelayConnect' : `VimRelayConnect ${name}`);
+  return [...args, ...(options.open ?? [])];
+}
+
 /**
  * Starts a Vim in `cwd` (which must exist) with exactly `env`: with the XDG directories of a
  * running agent (its listener's port and token files are found through them), it connects to that
@@ -77,13 +90,7 @@ export function startVim(env: NodeJS.ProcessEnv, cwd: string, options: StartVimO
     mkdirSync(dirname(join(cwd, file)), { recursive: true });
     writeFileSync(join(cwd, file), content);
   }
-  const name = options.name === undefined ? 'test' : options.name;
-  const args = ['-N', '-u', 'NONE', '-i', 'NONE', '-n', ...(options.normal ? [] : ['-es'])];
-  // Loaded before startup completes, as Vim loads an installed plugin (-u NONE loads none).
-  const cmds = ['let g:vimrelay_reconnect_ms = 100', ...(options.cmds ?? []), `set rtp^=${VIM_PLUGIN_DIR}`, 'runtime plugin/vimrelay.vim'];
-  for (const c of cmds) args.push('--cmd', c);
-  if (name !== null) args.push('-c', `VimRelayConnect ${name}`);
-  const proc = spawn('vim', [...args, ...(options.open ?? [])], { cwd, env, stdio: ['pipe', 'ignore', 'pipe'] });
+  const proc = spawn('vim', vimArgs(options), { cwd, env, stdio: ['pipe', 'ignore', 'pipe'] });
   proc.stderr?.resume();
   proc.stdin?.on('error', () => {});
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
@@ -124,8 +131,8 @@ export async function startVimAgent(): Promise<VimAgentFixture> {
     registry,
     listener: await VimListener.start({ registry, env }),
     async vim(options = {}) {
-      const cwd = join(home, `work${++count}`);
-      mkdirSync(cwd);
+      const cwd = options.dir === undefined ? join(home, `work${++count}`) : join(home, `w${++count}`, options.dir);
+      mkdirSync(cwd, { recursive: true });
       const vim = startVim(env, cwd, options);
       vims.push(vim);
       return vim;

@@ -2,10 +2,14 @@
  * Where Neovim servers are: the addresses in the environment ($NVIM, $NVIM_LISTEN_ADDRESS) and
  * the socket files Neovim creates under $XDG_RUNTIME_DIR, $TMPDIR and /tmp — e.g.
  * `/tmp/nvimXXXXXX/0` (0.7), `$XDG_RUNTIME_DIR/nvim.PID.0`, `/tmp/nvim.USER/XXXXXX/nvim.PID.0`.
- * Finding only: nothing here connects. Work per scan is bounded by `maxEntries`.
+ * A process started without those variables looks where they would point (runtime-dirs.ts:
+ * `/run/user/<uid>`, macOS's per-user temporary directory). Finding only: nothing here connects,
+ * and nothing here decides whose a socket is (the watcher does, trusted-path.ts). Work per scan
+ * is bounded by `maxEntries`.
  */
 import { opendir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { derivedDirs, runtimeDir, userTempDir, type DerivedDirs } from '../../config/runtime-dirs.ts';
 
 /** Neovim's fallback temp directory when $TMPDIR is unset (its `tempname()` base). */
 const SYSTEM_TMP = '/tmp';
@@ -16,9 +20,12 @@ export const DEFAULT_MAX_ENTRIES = 4_096;
 /** How deep below a root a socket may be (root/a/b/socket is depth 3). */
 export const DEFAULT_MAX_DEPTH = 3;
 
-/** The roots to scan by default: $XDG_RUNTIME_DIR, $TMPDIR and /tmp, without duplicates. */
-export function defaultSocketDirs(env: NodeJS.ProcessEnv = process.env): string[] {
-  return unique([env.XDG_RUNTIME_DIR, env.TMPDIR, SYSTEM_TMP]);
+/**
+ * The roots to scan by default: $XDG_RUNTIME_DIR, $TMPDIR and /tmp, without duplicates; for a
+ * variable that is not set, the directory derived in its place (`dirs`, default derivedDirs()).
+ */
+export function defaultSocketDirs(env: NodeJS.ProcessEnv = process.env, dirs: DerivedDirs = derivedDirs()): string[] {
+  return unique([runtimeDir(env, dirs), userTempDir(env, dirs), SYSTEM_TMP]);
 }
 
 /** The server addresses the environment names: $NVIM (0.8+) and $NVIM_LISTEN_ADDRESS (older). */

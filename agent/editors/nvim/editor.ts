@@ -45,13 +45,14 @@ export class NvimEditor implements Editor {
   /** The prompts shown in this Neovim; their answers come back as vimrelay_ask notifications. */
   readonly #prompts: EditorPrompts;
   #info: WireEditor;
+  #chosenName: string | null;
 
   /** `channel`: this connection's channel id inside Neovim, where prompts send their answers. */
   private constructor(connection: NvimConnection, address: string, version: string, info: LuaInfo, logger: Logger, channel: number) {
     this.#connection = connection;
     this.#prompts = new EditorPrompts({
-      open: async (id, lines, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines]], signal)),
-      close: async (id, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, []]], signal)),
+      open: async (id, lines, { denyOnly }, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines, { deny_only: denyOnly }]], signal)),
+      close: async (id, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, [], {}]], signal)),
     });
     void connection.closed.then(() => this.#prompts.abandon());
     this.address = address;
@@ -60,6 +61,7 @@ export class NvimEditor implements Editor {
     this.pid = info.pid;
     this.id = `nvim-${info.pid}`;
     this.#info = wireEditor(this.id, version, info);
+    this.#chosenName = info.chosen ? info.name : null;
     this.exited = connection.closed;
     connection.onNotification((method, args) => this.#onNotification(method, args));
   }
@@ -84,6 +86,10 @@ export class NvimEditor implements Editor {
 
   info(): WireEditor {
     return this.#info;
+  }
+
+  chosenName(): string | null {
+    return this.#chosenName;
   }
 
   /** Calls `listener` whenever `info()` changes. Returns the unsubscribe function. */
@@ -135,6 +141,7 @@ export class NvimEditor implements Editor {
   }
 
   #setInfo(info: LuaInfo): void {
+    this.#chosenName = info.chosen ? info.name : null;
     const next = wireEditor(this.id, this.#version, info);
     if (JSON.stringify(next) === JSON.stringify(this.#info)) return;
     this.#info = next;

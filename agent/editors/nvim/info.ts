@@ -46,6 +46,8 @@ export function parseApiInfo(raw: unknown): ApiSummary {
 /** What lua/core.lua's `info()` returns. */
 export const LuaInfo = z.object({
   name: z.string(),
+  /** Whether the user chose the name (g:vimrelay_name), rather than the cwd's tail. */
+  chosen: z.boolean(),
   cwd: z.string(),
   current_file: z.string().nullable(),
   pid: z.number().int(),

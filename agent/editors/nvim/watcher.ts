@@ -8,9 +8,17 @@
  * On request (`attach`, for connect_editor) it attaches an address at once, backoff or not, and
  * scans that address from then on, until the editor attached through it exits. `candidates`
  * lists every address it knows with what became of it.
+ *
+ * Only the user's own Neovims are ever attached, found or asked for (ARCHITECTURE.md "Trust
+ * boundaries"): a unix socket owned by the user on a path only the user can change
+ * (trusted-path.ts), or a TCP address the user listed in `tcp_editors` (agent-config.ts). Any
+ * other address is never connected to, never listed as a candidate, and logged once, at debug
+ * level; `attach` rejects it with NotAttachable, whose message says nothing of why.
  */
 import { lstat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import { loopbackAddress } from '../../config/agent-config.ts';
+import { checkTrusted, type TrustVerdict } from '../../config/trusted-path.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { Attached, EditorCandidate } from '../editor.ts';
 import type { EditorRegistry } from '../registry.ts';
@@ -28,6 +36,8 @@ export interface NvimWatcherOptions {
   dirs?: readonly string[];
   /** Addresses (socket paths or host:port) to attach besides the scanned ones. Default: defaultSocketAddresses(env). */
   sockets?: readonly string[];
+  /** The TCP addresses the user configured (agent-config.ts, canonical): the only ones ever attached, and attached like `sockets`. Default none. */
+  tcpEditors?: readonly string[];
   /** The environment the defaults come from. Default: process.env. */
   env?: NodeJS.ProcessEnv;
   /** Time between scans (ms). Default 1000, so a new Neovim shows up within about two seconds. */
@@ -39,11 +49,20 @@ export interface NvimWatcherOptions {
   logger?: Logger;
 }
 
+/** An address the agent may not attach; the message is the same whatever the reason (the debug log has it). */
+export class NotAttachable extends Error {
+  constructor(address: string) {
+    super(`${address} is not a Neovim this agent may attach.`);
+    this.name = 'NotAttachable';
+  }
+}
+
 /** The discovery loop for one registry; see the module header. */
 export class NvimWatcher {
   readonly #registry: EditorRegistry;
   readonly #dirs: readonly string[];
   readonly #sockets: readonly string[];
+  readonly #tcpEditors: ReadonlySet<string>;
   readonly #intervalMs: number;
   readonly #maxEntries: number;
   readonly #probeTimeoutMs: number;
@@ -58,8 +77,10 @@ export class NvimWatcher {
   readonly #requested = new Set<string>();
   /** Why the last probe of an address failed, for the addresses of the last scan. */
   readonly #errors = new Map<string, string>();
-  /** The addresses of the last scan. */
+  /** The addresses found or configured at the last scan that the agent may attach. */
   #known: readonly string[] = [];
+  /** Addresses refused (and logged) already, among those of the last scan and the requests since. */
+  #refused = new Set<string>();
   #tick: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
 
@@ -68,7 +89,8 @@ export class NvimWatcher {
     const env = options.env ?? process.env;
     this.#registry = registry;
     this.#dirs = options.dirs ?? defaultSocketDirs(env);
-    this.#sockets = options.sockets ?? defaultSocketAddresses(env);
+    this.#tcpEditors = new Set(options.tcpEditors ?? []);
+    this.#sockets = [...new Set([...(options.sockets ?? defaultSocketAddresses(env)), ...this.#tcpEditors])];
     this.#intervalMs = options.intervalMs ?? 1_000;
     this.#maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     this.#probeTimeoutMs = options.probeTimeoutMs ?? 2_000;
@@ -104,9 +126,10 @@ export class NvimWatcher {
     });
   }
 
-  /** Attaches `address` now; see EditorSource.attach. */
+  /** Attaches `address` now; see EditorSource.attach. Rejects with NotAttachable for an address that is not the user's. */
   async attach(address: string, signal: AbortSignal): Promise<Attached> {
     const target = normalize(address);
+    if (!(await this.#admissible(target))) throw new NotAttachable(address);
     // A background probe of it may be running: let it finish, then see what it found.
     await this.#probes.get(target);
     const owner = this.#owners.get(target);
@@ -126,8 +149,15 @@ export class NvimWatcher {
 
   async #scan(): Promise<void> {
     const found = await findSockets(this.#dirs, { maxEntries: this.#maxEntries });
-    const addresses = [...new Set([...this.#sockets, ...this.#requested, ...found])];
-    this.#known = addresses;
+    const scanned = new Set([...this.#sockets.map(normalize), ...found]);
+    const all = [...new Set([...scanned, ...this.#requested])];
+    const admitted = await Promise.all(all.map((a) => this.#admissible(a)));
+    // A requested address whose editor exited while the checks ran is no longer watched.
+    const addresses = all.filter((a, i) => admitted[i] && (scanned.has(a) || this.#requested.has(a)));
+    const seen = new Set(all);
+    for (const address of this.#refused) if (!seen.has(address)) this.#refused.delete(address);
+    // Requested addresses are listed while they are requested (candidates() adds them), not after.
+    this.#known = addresses.filter((a) => scanned.has(a));
     this.#backoff.retain(addresses);
     const present = new Set(addresses);
     for (const address of this.#errors.keys()) if (!present.has(address)) this.#errors.delete(address);
@@ -140,6 +170,25 @@ export class NvimWatcher {
       this.#probes.set(address, probe);
     }
     for (const editor of new Set(this.#owners.values())) this.#refresh(editor);
+  }
+
+  /**
+   * Whether `address` (normalized) is the user's own: a trusted socket, or a configured TCP
+   * address. A refusal is logged the first time only.
+   */
+  async #admissible(address: string): Promise<boolean> {
+    const verdict = await this.#verdict(address);
+    if (verdict.ok) return true;
+    if (!this.#refused.has(address)) {
+      this.#refused.add(address);
+      this.#logger.debug('not attaching an address that is not the user\'s own neovim', { address, reason: verdict.reason });
+    }
+    return false;
+  }
+
+  #verdict(address: string): Promise<TrustVerdict> | TrustVerdict {
+    if ('path' in parseAddress(address)) return checkTrusted(address, 'socket');
+    return this.#tcpEditors.has(address) ? { ok: true, path: address } : { ok: false, reason: 'a TCP address not listed in tcp_editors' };
   }
 
   async #probe(address: string, identity: string): Promise<void> {
@@ -198,9 +247,9 @@ export class NvimWatcher {
   }
 }
 
-/** A socket path made absolute (from the agent's cwd); host:port as given. */
+/** A socket path made absolute (from the agent's cwd); a loopback host:port in its canonical form, another as given. */
 function normalize(address: string): string {
-  return 'path' in parseAddress(address) ? resolve(address) : address;
+  return 'path' in parseAddress(address) ? resolve(address) : (loopbackAddress(address) ?? address);
 }
 
 /** The pid in a socket name of Neovim's own layout (`nvim.<pid>.<n>`), or null. */

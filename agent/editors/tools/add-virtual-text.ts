@@ -15,6 +15,7 @@ export const addVirtualTextTool = defineEditorTool({
     color: args.color ?? 'info',
   }),
   addresses: 'buffer',
-  neverRead: { refuses: false },
+  // Its errors (line_count) tell the text's length.
+  neverRead: { refuses: true },
   preview: (args) => [`a note on line ${args.line} of ${bufferName(args.buffer)}:`, ...prefixed('  ', args.text)],
 });

@@ -17,6 +17,6 @@ export const getStateBriefTool = defineEditorTool({
     max_bytes: LIST_BUDGET_BYTES,
   }),
   addresses: 'none',
-  neverRead: { refuses: false, filter: 'window_context' },
+  neverRead: { refuses: false, filter: 'state' },
   preview: () => ['read the editor\'s state: buffers, windows and the lines around each cursor'],
 });

@@ -28,6 +28,6 @@ export const getStateTool = defineEditorTool({
     decoration_text_bytes: STATE_LIMITS.decorationTextBytes,
   }),
   addresses: 'none',
-  neverRead: { refuses: false, filter: 'window_context' },
+  neverRead: { refuses: false, filter: 'state' },
   preview: () => ['read the editor\'s whole state: windows, tabs, marks, the lines around each cursor'],
 });

@@ -14,6 +14,7 @@ export const highlightRangeTool = defineEditorTool({
     color: args.color ?? 'info',
   }),
   addresses: 'buffer',
-  neverRead: { refuses: false },
+  // Its answer (clamped columns) and errors (line_count) tell the text's shape.
+  neverRead: { refuses: true },
   preview: (args) => [`highlight ${args.start.line}:${args.start.col}-${args.end.line}:${args.end.col} of ${bufferName(args.buffer)}`],
 });

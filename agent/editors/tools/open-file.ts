@@ -8,7 +8,7 @@ export const openFileTool = defineEditorTool({
   impl: 'open_file',
   params: (args) => ({ path: args.path, show: args.show ?? false }),
   addresses: 'path',
-  // It loads the file; it returns none of its text.
-  neverRead: { refuses: false },
+  // It loads the file; it returns none of its text, nor (for a never_read file) its size.
+  neverRead: { refuses: false, filter: 'shape' },
   preview: (args) => [`open ${args.path}${args.show === true ? ' and show it' : ''}`],
 });

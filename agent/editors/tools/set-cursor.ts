@@ -16,7 +16,8 @@ export const setCursorTool = defineEditorTool({
   }),
   addresses: 'window_buffer',
   // It shows a buffer; it returns none of its text.
-  neverRead: { refuses: false },
+  // Its answer (clamped column) and errors (line_count) tell the text's shape.
+  neverRead: { refuses: true },
   preview: (args) => {
     const where = `line ${args.line}${args.col === undefined ? '' : `, column ${args.col}`}`;
     const buffer = args.buffer === undefined ? '' : ` of ${bufferName(args.buffer)}`;

@@ -35,19 +35,21 @@ export type Addressing = (typeof ADDRESSING)[number];
 export const ADDRESSING_ARGS = ['buffer', 'buffers', 'path', 'window'] as const;
 
 /**
- * How never_read filters a result that can show text of never_read buffers (policy/never-read.ts):
- * `grep_hits` drops their hits (and searches on past them), `window_context` empties the context
- * lines of windows showing them, `diagnostics` drops their diagnostics, `command_output` replaces
- * output lines that show their lines.
+ * How never_read filters a result that can show text, size or shape of never_read buffers
+ * (policy/never-read.ts): `grep_hits` drops their hits (and searches on past them), `state`
+ * empties the context lines of windows showing them and nulls their line counts and ticks,
+ * `shape` nulls open_file's line count and tick, `diagnostics` drops their diagnostics,
+ * `command_output` replaces output lines that show their lines.
  */
-export type NeverReadFilter = 'grep_hits' | 'window_context' | 'diagnostics' | 'command_output';
+export type NeverReadFilter = 'grep_hits' | 'state' | 'shape' | 'diagnostics' | 'command_output';
 
 /** What never_read does with a call of the tool. */
 export interface NeverReadRule {
   /**
    * Whether the call is refused when a file it addresses is never_read: tools that return or change
-   * a file's content, or act on the current buffer (commands, keys); false for tools that show
-   * nothing of it (open_file, set_cursor, decorations) and for searches over every buffer.
+   * a file's content, act on the current buffer (commands, keys), or whose answers tell its line
+   * count or line lengths (decorations, cursor moves); false for tools that show nothing of it
+   * (open_file, with its `shape` filter; clear_decorations) and for searches over every buffer.
    */
   refuses(args: Record<string, unknown>): boolean;
   /** How its result is filtered before it leaves the agent, when it can show such text. */

@@ -40,6 +40,8 @@ export class VimEditor implements Editor {
   /** The prompts shown in this Vim (autoload/vimrelay/ask.vim); their answers come as `ask` messages. */
   readonly #prompts: EditorPrompts;
   #info: WireEditor;
+  /** The name the user chose (before any `#2` suffix), or null when it is the cwd's tail. */
+  readonly #chosenName: string | null;
   #staged = 0;
 
   constructor(channel: VimChannel, hello: VimHello, name: string, logger: Logger = silentLogger) {
@@ -50,11 +52,12 @@ export class VimEditor implements Editor {
     this.instance = hello.instance;
     this.id = `vim-${hello.pid}`;
     this.#info = wireVimEditor(this.id, this.#version, name, hello);
+    this.#chosenName = hello.chosen ? hello.name : null;
     this.exited = channel.closed;
     this.#prompts = new EditorPrompts({
-      open: async (id, lines, signal) => {
+      open: async (id, lines, { denyOnly }, signal) => {
         // The popup's window id; anything else (0 without +popupwin, "ERROR" from a failed call) means no prompt.
-        const winid = await channel.call('vimrelay#ask#open', [id, lines], signal);
+        const winid = await channel.call('vimrelay#ask#open', [id, lines, { deny_only: denyOnly }], signal);
         if (typeof winid !== 'number' || winid <= 0) throw new Error('this Vim cannot show a popup (it needs +popupwin)');
       },
       close: async (id, signal) => void (await channel.call('vimrelay#ask#close', [id], signal)),
@@ -69,6 +72,10 @@ export class VimEditor implements Editor {
 
   info(): WireEditor {
     return this.#info;
+  }
+
+  chosenName(): string | null {
+    return this.#chosenName;
   }
 
   /** Calls `listener` whenever `info()` changes. Returns the unsubscribe function. */

@@ -1,9 +1,10 @@
 /**
- * The messages a Vim sends on its own (plugin/vim/autoload/vimrelay.vim): the hello that opens a
- * channel, and info updates after DirChanged/BufEnter. Pure: schemas and shaping.
+ * The messages a Vim sends on its own (plugin/vim/autoload/vimrelay.vim): the hello that ends the
+ * handshake (handshake.ts), and info updates after DirChanged/BufEnter. Pure: schemas and shaping.
  */
 import { z } from 'zod';
 import type { WireEditor } from '../../../protocol/index.ts';
+import { VimProof } from './handshake.ts';
 
 /** What the agent shows about a Vim, as the plugin reports it. */
 export const VimInfo = z.object({
@@ -13,11 +14,14 @@ export const VimInfo = z.object({
 });
 export type VimInfo = z.infer<typeof VimInfo>;
 
-/** The first message on a channel; anything else (or a wrong token) closes it. */
+/** Vim's message after the agent proved itself; anything else (or a wrong proof) closes the channel. */
 export const VimHello = VimInfo.extend({
   type: z.literal('hello'),
-  token: z.string().max(200),
+  /** Vim's proof that it holds the token (handshake.ts). */
+  proof: VimProof,
   name: z.string().max(200),
+  /** Whether the user chose `name` (:VimRelayConnect {name}, g:vimrelay_name), rather than the cwd's tail. */
+  chosen: z.boolean(),
   /** Identifies the Vim process across reconnects. */
   instance: z.string().min(1).max(200),
   /** `v:versionlong` (e.g. "9001378"), or `v:version` * 10000 where that is missing. */

@@ -1,108 +1,178 @@
 /**
  * The agent's listener for Vim channels (Vim has no `ch_listen`, so each Vim dials the agent).
  *
- * Contract: listens on 127.0.0.1 only, at `port` (0: any free port), and writes the actual port to
- * `$XDG_STATE_HOME/vimrelay/vim-port`; the token is kept in `$XDG_CONFIG_HOME/vimrelay/vim-token`
- * (CSPRNG, 0600, temp file + rename, reused across runs). The first message on a channel must be
- * a hello (hello.ts) with that token (compared in constant time) within VIM_HELLO_TIMEOUT_MS, else
- * the channel is closed. An accepted Vim is answered `{ok, name}` (names.ts: unique, kept on
+ * Contract: listens on the user's Vim socket (rendezvous.ts: a unix socket in a 0700 directory,
+ * its address in the state directory's `vim-address`) when no live process holds it — else it
+ * waits, trying again every VIM_CLAIM_RETRY_MS, and takes the socket over once that process is
+ * gone — and, only when asked (`port`), on 127.0.0.1:<port> too. The token is kept in
+ * `$XDG_CONFIG_HOME/vimrelay/vim-token` (CSPRNG, 0600, temp file + rename, reused across runs).
+ * On every channel the handshake (handshake.ts) comes first, within VIM_HELLO_TIMEOUT_MS: Vim's
+ * challenge, the agent's proof, Vim's hello with its proof; anything else, or a wrong proof,
+ * closes the channel. An accepted Vim is answered `{ok, name}` (names.ts: unique, kept on
  * reconnect) and added to the registry as a VimEditor; it is removed when its channel closes.
- * Never logs the token.
+ * Never logs the token, and never sends it.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
-import { paths } from '../../config/paths.ts';
-import { writePrivateFile } from '../../config/private-file.ts';
-import { loadOrCreateLocalToken, tokenMatches } from '../../local/token.ts';
+import { loadOrCreateLocalToken } from '../../local/token.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { EditorRegistry } from '../registry.ts';
 import { VimChannel } from './channel.ts';
 import { VimEditor } from './editor.ts';
+import { answerChallenge, proof, proofMatches, VimChallenge } from './handshake.ts';
 import { VimHello } from './hello.ts';
 import { VimNames } from './names.ts';
+import { claimVimSocket, vimFiles, type ClaimedSocket } from './rendezvous.ts';
 
-/** How long a new channel has to say hello. */
+export { vimFiles } from './rendezvous.ts';
+
+/** How long a new channel has for the whole handshake. */
 export const VIM_HELLO_TIMEOUT_MS = 5_000;
+
+/** How often a listener whose socket another process holds tries to take it over (ms). */
+export const VIM_CLAIM_RETRY_MS = 2_000;
 
 export interface VimListenerOptions {
   /** Where accepted Vims are added. */
   registry: EditorRegistry;
   /** The environment the XDG paths are taken from. Default: process.env. */
   env?: NodeJS.ProcessEnv;
-  /** TCP port on 127.0.0.1. Default 0: any free port (the one chosen is written to the port file). */
+  /** Also listen on this TCP port of 127.0.0.1 (0: any free one), for a Vim with g:vimrelay_port. Default: no TCP. */
   port?: number;
   logger?: Logger;
 }
 
-/** The token file and port file for the environment `env`. */
-export function vimFiles(env: NodeJS.ProcessEnv = process.env): { token: string; port: string } {
-  const p = paths(env);
-  return { token: join(p.configDir, 'vim-token'), port: join(p.stateDir, 'vim-port') };
-}
-
 /** A running listener; see the module header. Create it with `VimListener.start`. */
 export class VimListener {
-  /** The port it listens on. */
-  readonly port: number;
-  readonly #server: Server;
+  /** The TCP port it listens on, when asked to. */
+  readonly port: number | null;
+  readonly #tcp: Server | null;
   readonly #sockets = new Set<Socket>();
   readonly #editors = new Map<string, VimEditor>();
   readonly #names = new VimNames();
   readonly #token: string;
   readonly #registry: EditorRegistry;
   readonly #logger: Logger;
+  readonly #env: NodeJS.ProcessEnv;
+  #claimed: ClaimedSocket | null = null;
+  #heldBy: string | null = null;
+  #retry: NodeJS.Timeout | undefined;
+  #stopped = false;
 
-  private constructor(server: Server, port: number, token: string, registry: EditorRegistry, logger: Logger) {
-    this.#server = server;
-    this.port = port;
-    this.#token = token;
-    this.#registry = registry;
-    this.#logger = logger;
+  private constructor(opts: { tcp: Server | null; port: number | null; token: string; registry: EditorRegistry; logger: Logger; env: NodeJS.ProcessEnv }) {
+    this.#tcp = opts.tcp;
+    this.port = opts.port;
+    this.#token = opts.token;
+    this.#registry = opts.registry;
+    this.#logger = opts.logger;
+    this.#env = opts.env;
   }
 
-  /** Listens, writes the token (if new) and port files, and accepts Vims until `stop`. */
-  static async start({ registry, env = process.env, port = 0, logger = silentLogger }: VimListenerOptions): Promise<VimListener> {
-    const files = vimFiles(env);
-    const token = loadOrCreateLocalToken(files.token);
-    const server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
+  /**
+   * Makes the token (if new), claims the Vim socket (or waits for it), listens on TCP when asked,
+   * and accepts Vims until `stop`. Rejects when the socket's directory is not the user's alone, or
+   * the TCP port cannot be had.
+   */
+  static async start({ registry, env = process.env, port, logger = silentLogger }: VimListenerOptions): Promise<VimListener> {
+    const token = loadOrCreateLocalToken(vimFiles(env).token);
+    let tcp: Server | null = null;
+    let tcpPort: number | null = null;
+    if (port !== undefined) {
+      tcp = createServer();
+      const server = tcp;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
       });
-    });
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('the Vim listener has no TCP address');
-    const listener = new VimListener(server, address.port, token, registry, logger);
-    server.on('connection', (socket) => listener.#accept(socket));
-    writePrivateFile(files.port, `${address.port}\n`);
-    logger.info('listening for Vim', { port: address.port });
+      const address = server.address();
+      if (address === null || typeof address === 'string') throw new Error('the Vim listener has no TCP address');
+      tcpPort = address.port;
+    }
+    const listener = new VimListener({ tcp, port: tcpPort, token, registry, logger, env });
+    if (tcp && tcpPort !== null) {
+      const address = `127.0.0.1:${tcpPort}`;
+      tcp.on('connection', (socket) => listener.#accept(socket, address));
+      logger.info('listening for Vim on TCP', { port: tcpPort });
+    }
+    try {
+      await listener.#claim();
+    } catch (error) {
+      await listener.stop();
+      throw error;
+    }
     return listener;
   }
 
-  /** Stops listening and closes every Vim channel. */
-  async stop(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
-    for (const socket of this.#sockets) socket.destroy();
-    await Promise.all([...this.#editors.values()].map((e) => e.close()));
-    await closed;
+  /** The unix socket's address (`unix:<path>`) while this listener holds it, else null. */
+  get address(): string | null {
+    return this.#claimed?.address ?? null;
   }
 
-  #accept(socket: Socket): void {
+  /** Stops listening (giving the socket up) and closes every Vim channel. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#retry);
+    const tcpClosed = this.#tcp ? new Promise<void>((resolve) => this.#tcp?.close(() => resolve())) : Promise.resolve();
+    const released = this.#claimed?.release();
+    this.#claimed = null;
+    for (const socket of this.#sockets) socket.destroy();
+    await Promise.all([...this.#editors.values()].map((e) => e.close()));
+    await Promise.all([tcpClosed, released]);
+  }
+
+  /** Claims the Vim socket, or waits for the process that holds it to go (a retry timer). */
+  async #claim(): Promise<void> {
+    if (this.#stopped) return;
+    const claim = await claimVimSocket(vimFiles(this.#env));
+    if (this.#stopped) {
+      if ('claimed' in claim) await claim.claimed.release();
+      return;
+    }
+    if ('claimed' in claim) {
+      this.#claimed = claim.claimed;
+      this.#heldBy = null;
+      const address = claim.claimed.address;
+      claim.claimed.server.on('connection', (socket) => this.#accept(socket, address));
+      this.#logger.info('listening for Vim', { address });
+      return;
+    }
+    if (this.#heldBy !== claim.heldBy) this.#logger.info('another vimrelay process serves Vims; this one takes over when it stops', { address: claim.heldBy });
+    this.#heldBy = claim.heldBy;
+    this.#retry = setTimeout(() => {
+      this.#claim().catch((error: unknown) => this.#logger.error('cannot listen for Vim', { error: String(error) }));
+    }, VIM_CLAIM_RETRY_MS);
+    this.#retry.unref();
+  }
+
+  /** One new channel on the listener at `address`: the handshake, then the Vim is admitted. */
+  #accept(socket: Socket, address: string): void {
     this.#sockets.add(socket);
     socket.once('close', () => this.#sockets.delete(socket));
     const channel = new VimChannel(socket);
     const timer = setTimeout(() => socket.destroy(), VIM_HELLO_TIMEOUT_MS);
     socket.once('close', () => clearTimeout(timer));
+    const refuse = (why: string): void => {
+      this.#logger.warn(`refused a Vim channel: ${why}`);
+      socket.destroy();
+    };
+    let agentNonce: string | null = null;
+    let vimNonce = '';
     channel.onMessage((id, payload) => {
-      clearTimeout(timer);
-      const hello = VimHello.safeParse(payload);
-      if (!hello.success || !tokenMatches(hello.data.token, this.#token)) {
-        this.#logger.warn('refused a Vim channel: no hello with the right token');
-        socket.destroy();
+      if (agentNonce === null) {
+        const challenge = VimChallenge.safeParse(payload);
+        if (!challenge.success) return refuse('its first message is no challenge (a plugin older than the agent?)');
+        const answer = answerChallenge(this.#token, address, challenge.data);
+        agentNonce = answer.nonce;
+        vimNonce = challenge.data.nonce;
+        channel.send(id, answer);
         return;
       }
+      clearTimeout(timer);
+      const hello = VimHello.safeParse(payload);
+      if (!hello.success) return refuse('no hello after the challenge');
+      if (!proofMatches(hello.data.proof, proof(this.#token, 'vimrelay-vim', address, agentNonce, vimNonce))) return refuse('its proof does not match the token');
       this.#admit(channel, id, hello.data);
     });
   }

@@ -1,9 +1,14 @@
-" vimrelay's channel to the local agent: connect, hello, reconnect, status, and the dispatcher.
+" vimrelay's channel to the local agent: connect, handshake, reconnect, status, and the dispatcher.
 "
-" Contract: the agent listens on 127.0.0.1 at the port in $XDG_STATE_HOME/vimrelay/vim-port (or
-" g:vimrelay_port, when the agent runs with a fixed --vim-port) and
-" keeps a token in $XDG_CONFIG_HOME/vimrelay/vim-token. Vim opens a JSON channel there and first
-" sends a hello {type, token, name, instance, pid, version, cwd, current_file}; the agent answers
+" Contract (PROTOCOL.md "Vim channel"): the agent listens on a unix socket in a directory only the
+" user can enter, whose address (unix:<path>) it writes to $XDG_STATE_HOME/vimrelay/vim-address;
+" or, when g:vimrelay_port is set, on 127.0.0.1:g:vimrelay_port (the agent's --vim-port). The
+" token in $XDG_CONFIG_HOME/vimrelay/vim-token never crosses the channel: Vim opens it in nl mode
+" (in JSON mode Vim would run any ["ex", ...], ["normal", ...], ["expr", ...] or ["call", ...] a
+" peer sends), sends a challenge with a fresh nonce, and checks the agent's answer, an HMAC of the
+" token over both nonces and the address (autoload/vimrelay/util/hmac.vim). Only a listener that
+" proves it holds the token gets the channel switched to JSON mode and a hello {type, proof,
+" name, chosen, instance, pid, version, cwd, current_file} with Vim's own proof; the agent answers
 " {ok, name} or closes. The agent then calls vimrelay#call(tool, params) with the channel's "call"
 " command; each call is one Vim function call, so a tool's changedtick guard and its edit are
 " atomic. Vim tells the agent about cwd and current-file changes with {type: 'info', ...}. When the
@@ -14,6 +19,8 @@ let s:instance = getpid() . '-' . localtime()
 let s:channel = v:null
 let s:wanted = v:false
 let s:requested = ''
+" Whether the user chose s:requested (:VimRelayConnect {name}, g:vimrelay_name).
+let s:chosen = v:false
 let s:name = ''
 let s:timer = -1
 let s:last_error = ''
@@ -46,32 +53,80 @@ function! s:is_open() abort
   return s:channel isnot v:null && ch_status(s:channel) ==# 'open'
 endfunction
 
-" One attempt: open the channel and say hello. Throws on failure.
+" Where the agent listens: 127.0.0.1:g:vimrelay_port when set, else the address it wrote.
+function! s:address() abort
+  let port = string(get(g:, 'vimrelay_port', 0))
+  if port !=# '0'
+    if port !~# '^\d\+$'
+      throw 'vimrelay: g:vimrelay_port is not a port number: ' . port
+    endif
+    return '127.0.0.1:' . port
+  endif
+  let address = s:read_first_line(s:state_file('vim-address'))
+  if address !~# '^unix:/'
+    throw 'vimrelay: no agent address in ' . s:state_file('vim-address') . ' (is the agent running?)'
+  endif
+  return address
+endfunction
+
+" The agent's answer to the challenge, read in nl mode: {type: 'proof', nonce, proof}, or {}.
+function! s:read_proof(ch) abort
+  try
+    let message = json_decode(ch_readraw(a:ch, {'timeout': 5000}))
+  catch
+    return {}
+  endtry
+  if type(message) != v:t_list || len(message) != 2 || type(message[1]) != v:t_dict
+    return {}
+  endif
+  let answer = message[1]
+  let hex64 = '^[0-9a-f]\{64}$'
+  if get(answer, 'type', '') !=# 'proof' || type(get(answer, 'nonce', 0)) != v:t_string || answer.nonce !~# hex64
+        \ || type(get(answer, 'proof', 0)) != v:t_string || answer.proof !~# hex64
+    return {}
+  endif
+  return answer
+endfunction
+
+" One attempt: open the channel, the handshake, the hello. Throws on failure.
 function! s:open() abort
   let token = s:read_first_line(s:config_file('vim-token'))
-  " g:vimrelay_port: the agent's fixed --vim-port; else the port the agent wrote.
-  let port = string(get(g:, 'vimrelay_port', 0))
-  if port ==# '0'
-    let port = s:read_first_line(s:state_file('vim-port'))
+  let address = s:address()
+  " nl mode until the agent has proved itself: a JSON-mode peer could run commands in this Vim.
+  " ('waittime' is for TCP only: Vim refuses it for a unix socket.)
+  let options = {'mode': 'nl', 'timeout': 5000}
+  if address !~# '^unix:'
+    let options.waittime = 1000
   endif
-  if port !~# '^\d\+$'
-    throw 'vimrelay: no port in ' . s:state_file('vim-port') . ' (is the agent running?)'
-  endif
-  let ch = ch_open('127.0.0.1:' . port, {'mode': 'json', 'waittime': 1000, 'timeout': 5000,
-        \ 'callback': function('s:on_message'), 'close_cb': function('s:on_close')})
+  try
+    let ch = ch_open(address, options)
+  catch
+    throw 'vimrelay: cannot reach the agent at ' . address . ': ' . v:exception
+  endtry
   if ch_status(ch) !=# 'open'
-    throw 'vimrelay: cannot reach the agent on port ' . port
+    throw 'vimrelay: cannot reach the agent at ' . address
   endif
-  let vim_version = exists('v:versionlong') ? v:versionlong : v:version * 10000
-  let hello = extend(vimrelay#info(), {'type': 'hello', 'token': token, 'name': s:requested,
-        \ 'instance': s:instance, 'version': string(vim_version)})
-  let answer = ch_evalexpr(ch, hello)
-  if type(answer) != v:t_dict || !get(answer, 'ok', v:false)
+  try
+    let mine = vimrelay#util#hmac#nonce()
+    call ch_sendraw(ch, json_encode([0, {'type': 'challenge', 'v': 2, 'nonce': mine}]) . "\n")
+    let answer = s:read_proof(ch)
+    if empty(answer) || answer.proof !=# vimrelay#util#hmac#proof(token, 'vimrelay-agent', address, mine, answer.nonce)
+      throw 'vimrelay: the listener at ' . address . ' did not prove it is your agent; not connecting'
+    endif
+    call ch_setoptions(ch, {'mode': 'json', 'callback': function('s:on_message'), 'close_cb': function('s:on_close')})
+    let vim_version = exists('v:versionlong') ? v:versionlong : v:version * 10000
+    let hello = extend(vimrelay#info(), {'type': 'hello', 'proof': vimrelay#util#hmac#proof(token, 'vimrelay-vim', address, answer.nonce, mine),
+          \ 'name': s:requested, 'chosen': s:chosen, 'instance': s:instance, 'version': string(vim_version)})
+    let reply = ch_evalexpr(ch, hello)
+    if type(reply) != v:t_dict || !get(reply, 'ok', v:false)
+      throw 'vimrelay: the agent refused this Vim (a token it does not share?)'
+    endif
+  catch
     silent! call ch_close(ch)
-    throw 'vimrelay: the agent refused this Vim (wrong token?)'
-  endif
+    throw v:exception =~# '^vimrelay:' ? v:exception : 'vimrelay: ' . v:exception
+  endtry
   let s:channel = ch
-  let s:name = answer.name
+  let s:name = reply.name
   let s:last_error = ''
 endfunction
 
@@ -117,7 +172,8 @@ endfunction
 
 " :VimRelayConnect [name]: connect (and keep reconnecting) under `name` (default: the cwd's tail).
 function! vimrelay#connect(name) abort
-  let s:requested = empty(a:name) ? get(g:, 'vimrelay_name', fnamemodify(getcwd(), ':t')) : a:name
+  let s:chosen = !empty(a:name) || !empty(get(g:, 'vimrelay_name', '')) ? v:true : v:false
+  let s:requested = !empty(a:name) ? a:name : s:chosen ? g:vimrelay_name : fnamemodify(getcwd(), ':t')
   let s:wanted = v:true
   if s:is_open()
     silent! call ch_close(s:channel)

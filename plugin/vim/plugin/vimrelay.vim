@@ -2,7 +2,8 @@
 " This file holds only the load guard, the commands and the optional auto-connect; the logic is in
 " autoload/vimrelay.vim. See :help vimrelay.
 
-if exists('g:loaded_vimrelay') || &compatible || !exists('*ch_open') || !exists('*charidx') || !has('timers')
+" Vim 9.0: unix-socket channels, readblob() with a size, bit shifts (the handshake's HMAC).
+if exists('g:loaded_vimrelay') || &compatible || v:version < 900 || !has('channel') || !has('timers') || !has('num64')
   finish
 endif
 let g:loaded_vimrelay = 1

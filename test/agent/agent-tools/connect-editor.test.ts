@@ -1,9 +1,12 @@
 // connect_editor against a real editor source and real Neovims: the candidate list, attaching by
 // socket path (outside the scanned roots, relative paths too), by candidate index (past a failed
 // probe's backoff), and by the pid of a process in a Neovim terminal (through $NVIM, or the
-// parent chain); errors for nothing there, bad indexes and unknown pids; and the dispatcher
-// running it as an agent-level call.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// parent chain); TCP only for an address the user configured, and one answer for every address
+// it may not attach (closed port, open port that is not Neovim, missing file, non-loopback,
+// unconfigured): nothing about the machine shows through; errors for bad indexes and unknown
+// pids; and the dispatcher running it as an agent-level call.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect as netConnect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,8 +19,11 @@ import { controlWithin } from '../../../agent/editors/call.ts';
 import { runCommandTool } from '../../../agent/editors/tools/run-command.ts';
 import { runConnectEditor } from '../../../agent/agent-tools/connect-editor.ts';
 import { ancestry, readProcStat, readPs, serverAddressesOf } from '../../../agent/agent-tools/process-tree.ts';
+import { readAgentConfig } from '../../../agent/config/agent-config.ts';
+import { paths } from '../../../agent/config/paths.ts';
 import { startNvim, type NvimFixture } from '../../helpers/nvim.ts';
 import { fakeSocket, waitFor, type FakeSocket } from '../../helpers/editors.ts';
+import { isolatedEnv, runCli } from '../../helpers/agent-process.ts';
 import { testGuard } from '../../helpers/policy.ts';
 
 let root: string;
@@ -98,27 +104,90 @@ describe('connect_editor', () => {
     expect((await connected()).candidates).toEqual([]);
   });
 
-  it('refuses an address where no Neovim answers, saying why', async () => {
-    source = createEditorSource({ dirs: [], sockets: [], intervalMs: 100 });
+  it('gives every address it may not attach the same answer, telling nothing of what is there', async () => {
+    const openPort = await listening((socket) => socket.end('SSH-2.0-OpenSSH_9.2\r\n'));
+    const closedPort = await freePort();
     const fake = join(root, 'not-nvim.sock');
     fakes.push(await fakeSocket(fake));
-    for (const address of [fake, join(root, 'missing.sock'), '127.0.0.1:1']) {
+    const tcpNvimPort = await freePort();
+    const tcpNvim = await start(`127.0.0.1:${tcpNvimPort}`);
+    const channels = await tcpNvim.lua<number>('return #vim.api.nvim_list_chans()');
+    source = createEditorSource({ dirs: [], sockets: [], tcpEditors: [], intervalMs: 100 });
+    const answers: string[] = [];
+    for (const address of [
+      `127.0.0.1:${closedPort}`,
+      `127.0.0.1:${openPort.port}`,
+      `127.0.0.1:${tcpNvimPort}`, // a real Neovim, but on a TCP address nobody configured
+      '10.0.0.1:6666',
+      'localhost:6666',
+      join(root, 'missing.sock'),
+      fake,
+    ]) {
       const outcome = await connect({ socket_path: address });
-      expect(outcome).toMatchObject({ ok: false, error: { code: 'EDITOR_NOT_FOUND', address, hint: expect.stringContaining('v:servername') } });
+      if (outcome.ok) throw new Error(`attached ${address}`);
+      answers.push(JSON.stringify({ ...outcome.error, message: outcome.error.message.replace(address, '<address>'), address: '<address>' }));
     }
+    expect(new Set(answers).size, answers.join('\n')).toBe(1);
+    expect(JSON.parse(answers[0] ?? '{}')).toEqual({
+      code: 'EDITOR_NOT_FOUND',
+      message: '<address> is not a Neovim this agent may attach.',
+      address: '<address>',
+      hint: expect.stringMatching(/v:servername.*tcp_editors of \$XDG_CONFIG_HOME\/vimrelay\/config\.json/),
+    });
+    // Refused before any connection: the open port never saw one, the Neovim was not attached.
+    expect(openPort.connections()).toBe(0);
     expect(source.list()).toEqual([]);
+    expect(await tcpNvim.lua('return #vim.api.nvim_list_chans()')).toBe(channels);
+    openPort.server.close();
+  });
+
+  it('attaches a TCP Neovim the user configured in config.json, and refuses a bad config file naming it', async () => {
+    const port = await freePort();
+    const nvim = await start(`127.0.0.1:${port}`);
+    const env = isolatedEnv();
+    const file = paths(env).config;
+    writeFileSync(file, JSON.stringify({ tcp_editors: [`127.0.0.1:${port}`] }));
+    source = createEditorSource({ dirs: [], sockets: [], env, intervalMs: 60_000 });
+    // Discovery attaches it too (it is configured): whichever comes first.
+    expect(await connected({ socket_path: `127.0.0.1:${port}` })).toMatchObject({ action: expect.stringMatching(/^(already_)?attached$/), editor: { pid: nvim.pid } });
+    for (const [bad, problem] of [
+      ['{"tcp_editors": ["192.168.1.2:6666"]}', 'is not a loopback address'],
+      ['{"tcp_editors": ["localhost:6666"]}', 'is not a loopback address'],
+      ['{"tcp_editors": ["127.0.0.1"]}', 'is not a loopback address with a port'],
+      ['{"tcp_editor": []}', 'tcp_editor'],
+      ['{', 'is not valid JSON'],
+    ] as const) {
+      writeFileSync(file, bad);
+      expect(() => readAgentConfig(file)).toThrow(problem);
+      const out = runCli(['serve', '--http', '--port', '0'], env);
+      expect(out.status).toBe(1);
+      expect(out.stderr).toContain(file);
+      expect(out.stderr).toContain(problem);
+    }
   });
 
   it('attaches a candidate by index at once, though its failed probe is backing off; a bad index is refused', async () => {
+    // A socket whose server first answers like no Neovim (the probe fails and backs off), then
+    // hands its connections to a real Neovim: the same socket file, so the backoff still holds.
     const address = join(root, 'late', 'nvim.sock');
-    mkdirSync(join(root, 'late'), { recursive: true });
-    // One scan only: the address fails its probe (nothing listens yet) and is not tried again.
+    const nvim = await start(join(root, 'late', 'real.sock'));
+    let forward = false;
+    const relay = await listeningAt(address, (socket) => {
+      if (!forward) return void socket.end('not msgpack');
+      const upstream = netConnect(nvim.socket);
+      socket.pipe(upstream).pipe(socket);
+      upstream.on('error', () => socket.destroy());
+    });
+    // One scan only: the address fails its probe and is not tried again.
     source = createEditorSource({ dirs: [], sockets: [address], intervalMs: 60_000 });
     await waitFor(async () => ((await connected()).candidates as { state: string }[])[0]?.state === 'unreachable' || undefined, 10_000, 'the failed probe');
-    const nvim = await start(address);
+    forward = true;
     expect(await connected({ index: 1 })).toMatchObject({ action: 'attached', editor: { pid: nvim.pid }, candidates: [{ index: 1, state: 'attached' }] });
     expect(await connect({ index: 2 })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', candidates_total: 1 } });
     expect(await connect({ index: 1, socket_path: address })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    await source.stop();
+    source = undefined;
+    relay.close();
   });
 
   it('finds the Neovim running a process by its $NVIM, even where discovery cannot see it', async () => {
@@ -168,6 +237,7 @@ describe('connect_editor', () => {
 
   it('lists at most the documented number of candidates, saying how many there are', async () => {
     const sockets = Array.from({ length: CONNECT_EDITOR_LIMITS.maxCandidates + 3 }, (_, i) => join(root, 'many', `s${String(i).padStart(3, '0')}.sock`));
+    for (const socket of sockets) fakes.push(await fakeSocket(socket));
     source = createEditorSource({ dirs: [], sockets, intervalMs: 60_000 });
     const data = await waitFor(async () => {
       const d = await connected();
@@ -204,3 +274,35 @@ describe('connect_editor through the dispatcher', () => {
     });
   });
 });
+
+/** A TCP listener on 127.0.0.1 that counts connections and hands each to `onConnection`. */
+async function listening(onConnection: (socket: Socket) => void): Promise<{ server: Server; port: number; connections(): number }> {
+  let count = 0;
+  const server = createServer((socket) => {
+    count++;
+    socket.on('error', () => {});
+    onConnection(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return { server, port: address.port, connections: () => count };
+}
+
+/** A unix socket server at `path` handing each connection to `onConnection`. */
+async function listeningAt(path: string, onConnection: (socket: Socket) => void): Promise<Server> {
+  mkdirSync(join(path, '..'), { recursive: true });
+  const server = createServer((socket) => {
+    socket.on('error', () => {});
+    onConnection(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  return server;
+}
+
+/** A TCP port nothing listens on (as the kernel gave it out a moment ago). */
+async function freePort(): Promise<number> {
+  const { server, port } = await listening(() => {});
+  await new Promise((r) => server.close(r));
+  return port;
+}

@@ -1,14 +1,15 @@
 // The permission prompt (Editor.ask), the same cases on a real Neovim (a floating window, answered
 // with nvim_input: the real keymap path) and a real Vim in Normal mode (a popup, answered with keys
 // typed into its stdin: the real filter path): the prompt shows the client, tool, class, editor,
-// path and preview with the keys; every answer kind comes back (o, a, A, d, q, <Esc>, r with and
-// without a reason; a prompt closed another way is a deny); the deadline takes the prompt down and
+// path and preview with the keys; every answer kind comes back (o, a, d, q, <Esc>, r with and
+// without a reason; a prompt closed another way is a deny; A is no key); a prompt taller than the
+// screen takes o only once scrolled to its end, and a deny-only prompt takes neither o nor a; the deadline takes the prompt down and
 // answers timeout, also while the reason is being typed; two asks on one editor are shown one after the other; a prompt holds up neither
 // tool calls on its own editor nor calls and asks on another editor; the user's window, cursor and
 // mode are as before, in Insert and Visual mode too (the selection comes back).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskAnswer, AskRequest } from '../../../agent/policy/types.ts';
-import { PROMPT_KEYS } from '../../../agent/editors/prompts.ts';
+import { promptKeys } from '../../../agent/editors/prompts.ts';
 import { nvimDriver, type Driver, type DriverOptions } from '../../helpers/editors.ts';
 import { shown, vimNormalDriver } from '../../helpers/prompt-view.ts';
 import { waitFor } from '../../helpers/editors.ts';
@@ -16,7 +17,7 @@ import { waitFor } from '../../helpers/editors.ts';
 const FILES: DriverOptions = { files: { 'notes.txt': 'one\ntwo\nthree\n' }, open: ['notes.txt'] };
 
 function request(preview: string, over: Partial<AskRequest> = {}): AskRequest {
-  return { client: 'claude-desktop', tool: 'run_command', klass: 'exec', editor: 'work', preview, paths: [], ...over };
+  return { client: 'claude-desktop', tool: 'run_command', klass: 'exec', editor: 'work', chosenName: 'work', preview, previewChars: [...preview].length, paths: [], ...over };
 }
 
 /** How many prompts (floats, popups) the editor shows. */
@@ -68,19 +69,53 @@ describe.each([
     );
     const lines = await promptWith(d, ':echo "héllo"');
     expect(lines.slice(0, 3)).toEqual(['vimrelay: claude-desktop asks to run save_buffer (save)', 'editor: work', 'path: /home/me/notes.txt']);
-    expect(lines).toEqual(expect.arrayContaining([...PROMPT_KEYS, ':write', ':echo "héllo"']));
+    // Lines wider than the prompt are cut into several: the text is all there, in order.
+    const text = lines.join('');
+    for (const line of [...promptKeys(request('')), ':write', ':echo "héllo"']) expect(text).toContain(line);
     await d.type('o');
     expect(await answer).toEqual({ kind: 'allow_once' });
     await noPrompt(d);
     expect(await whereabouts(d)).toEqual(before);
   });
 
-  it('answers allow_always for this editor (a) or all editors (A), and deny for d, q and <Esc>', async () => {
-    expect(await askAndType(d, 'a')).toEqual({ kind: 'allow_always', scope: 'editor' });
-    expect(await askAndType(d, 'A')).toEqual({ kind: 'allow_always', scope: 'all' });
+  it('answers allow_always for a (there is no A: no prompt widens the policy beyond its editor), and deny for d, q and <Esc>', async () => {
+    expect(await askAndType(d, 'a')).toEqual({ kind: 'allow_always' });
+    // A does nothing; the prompt is still there, and takes the next key.
+    expect(await askAndType(d, 'Ad')).toEqual({ kind: 'deny' });
     expect(await askAndType(d, 'd')).toEqual({ kind: 'deny' });
     expect(await askAndType(d, 'q')).toEqual({ kind: 'deny' });
     expect(await askAndType(d, d.kind === 'nvim' ? '<Esc>' : '\x1b', 'keys Esc')).toEqual({ kind: 'deny' });
+    await noPrompt(d);
+  });
+
+  it('takes o only once a prompt taller than the screen has been scrolled to its end', async () => {
+    const preview = Array.from({ length: 300 }, (_, i) => `:echo ${i}`).join('\n') + "\n:call writefile(['payload'], '/tmp/at-the-end')";
+    const answer = d.editor.ask(request(preview), AbortSignal.timeout(30_000));
+    await promptWith(d, ':echo 0');
+    let answered = false;
+    void answer.then(() => (answered = true));
+    await d.type('o');
+    // o was taken and refused (its message is in the history): the end was never on screen.
+    await waitFor(async () => ((await d.expr<string>('execute("messages")')).includes('scroll to the end of the prompt first') ? true : undefined), 10_000, 'the refusal of o');
+    expect(answered).toBe(false);
+    expect(await prompts(d)).toBe(1);
+    await d.type('G');
+    await d.type('o');
+    expect(await answer).toEqual({ kind: 'allow_once' });
+    await noPrompt(d);
+  });
+
+  it('takes neither o nor a at a deny-only prompt (a preview too long to show), and d denies', async () => {
+    const answer = d.editor.ask(request('', { preview: null, previewChars: 200_000 }), AbortSignal.timeout(30_000));
+    const lines = await promptWith(d, 'it can only be denied');
+    expect(lines.join('\n')).not.toContain('allow once');
+    let answered = false;
+    void answer.then(() => (answered = true));
+    await d.type('oa');
+    await d.ok('get_state_brief');
+    expect(answered).toBe(false);
+    await d.type('d');
+    expect(await answer).toEqual({ kind: 'deny' });
     await noPrompt(d);
   });
 
@@ -165,8 +200,8 @@ describe.each([
     expect(await other.ok('read_buffer', { buffer: 'notes.txt' })).toMatchObject({ lines: ['one', 'two', 'three'] });
     expect(await askAndType(other, 'o', 'on the other editor')).toEqual({ kind: 'allow_once' });
     expect(await shown(d)).toContain('left open');
-    await d.type('A');
-    expect(await waiting).toEqual({ kind: 'allow_always', scope: 'all' });
+    await d.type('a');
+    expect(await waiting).toEqual({ kind: 'allow_always' });
     await noPrompt(d);
     // The user is back where the tool left the cursor.
     expect(await d.expr('[bufname("%"), line("."), col(".")]')).toEqual(['notes.txt', 3, 2]);

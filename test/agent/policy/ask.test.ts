@@ -2,17 +2,36 @@
 // policy file says to ask about goes through the Dispatcher and its CallGuard to the editor's
 // prompt, which the test answers by typing, as the user would. o runs the command once; r with a
 // reason refuses it with PERMISSION_DENIED carrying the reason; no answer refuses it at the
-// deadline with a hint and takes the prompt down; a appends an allow rule for this editor and A
-// one for all editors to the policy file, and the next call runs without a prompt. Every class
-// (read, write, open, save, exec, terminal) can be asked about, and "o" lets its tool run.
+// deadline with a hint and takes the prompt down; a, in an editor the user named, appends an allow
+// rule for that chosen name to the policy file, and the next call runs without a prompt. Every
+// class (read, write, open, save, exec, terminal) can be asked about, and "o" lets its tool run.
+// And by attack: an editor answering its own prompt "allow always, all editors" (or allowing a
+// deny-only prompt) through the real notification path and Vim channel message widens nothing;
+// "a" in one of two editors named `work` after their folders lets exec run unasked in that one
+// only, for its session, and a rule for a chosen name `work` never covers an unnamed `work`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, PERMISSION_CLASSES, type ToolOutcome } from '../../../protocol/index.ts';
 import { readPolicy } from '../../../agent/policy/file.ts';
+import type { NvimEditor } from '../../../agent/editors/nvim/editor.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
 import { testGuard } from '../../helpers/policy.ts';
-import { nvimDriver, type Driver } from '../../helpers/editors.ts';
+import { nvimDriver, type Driver, type NvimDriver } from '../../helpers/editors.ts';
 import { shown, vimNormalDriver } from '../../helpers/prompt-view.ts';
 import { waitFor } from '../../helpers/editors.ts';
+
+/**
+ * The name the user chose for the editor: a Neovim is named `name` here as :VimRelayName names it
+ * (g:vimrelay_name); a Vim takes its name when it connects (the driver's vimName, default 'test').
+ */
+async function chosenNameOf(d: Driver, name: string): Promise<string> {
+  if (d.kind === 'nvim') {
+    await d.command(`let g:vimrelay_name = ${JSON.stringify(name)}`);
+    await (d.editor as NvimEditor).refresh(AbortSignal.timeout(10_000));
+  }
+  const chosen = d.editor.chosenName();
+  if (chosen === null) throw new Error('the editor has no chosen name');
+  return chosen;
+}
 
 function promptWith(d: Driver, marker: string): Promise<string[]> {
   return waitFor(async () => {
@@ -85,12 +104,14 @@ describe.each([
     expect(await ran('unanswered')).toBe(0);
   });
 
-  it('a: an allow rule for this editor is appended, and the next call runs without a prompt', async () => {
+  it('a, in an editor the user named: an allow rule for that chosen name is appended, and the next call runs without a prompt', async () => {
+    const name = await chosenNameOf(d, 'proj');
     const outcome = run('let g:always = 1');
-    await promptWith(d, ':let g:always = 1');
+    const lines = await promptWith(d, ':let g:always = 1');
+    expect(lines).toContain(`[o] allow once   [a] allow always in the editor named "${name}"`);
     await d.type('a');
     expect(await outcome).toMatchObject({ ok: true });
-    expect(readPolicy(policyFile).rules.at(-1)).toEqual({ klass: 'exec', decision: 'allow', editor: d.editor.info().name });
+    expect(readPolicy(policyFile).rules.at(-1)).toEqual({ klass: 'exec', decision: 'allow', chosenName: name });
     // Nobody answers now: were it asked, it would be refused at the deadline.
     expect(await run('let g:unasked = 1')).toMatchObject({ ok: true });
     expect(await ran('unasked')).toBe(1);
@@ -131,5 +152,117 @@ describe.each([
     // send_to_terminal finds no terminal here: what matters is that the policy let it run.
     if (klass === 'terminal') expect(result).toMatchObject({ ok: false, error: { code: expect.not.stringMatching(/^PERMISSION_DENIED$/) } });
     else expect(result).toMatchObject({ ok: true });
+  });
+});
+
+/**
+ * Answers the prompt shown in `d` from inside the editor, as a hostile editor (or plugin) would:
+ * Neovim through the prompt's own rpcnotify to the agent's channel, Vim through the plugin's
+ * channel message. The answers arrive in order.
+ */
+async function answerFromInside(d: Driver, answers: unknown[]): Promise<void> {
+  if (d.kind === 'nvim') {
+    await (d as NvimDriver).nvim.lua('for _, a in pairs(_G.__vimrelay.asks) do for _, x in ipairs(...) do vim.rpcnotify(a.channel, "vimrelay_ask", a.id, x) end end', answers);
+  } else {
+    for (const answer of answers) {
+      await d.expr(`vimrelay#send({'type': 'ask', 'id': get(popup_getoptions(popup_list()[0]).filter, 'args')[0], 'answer': json_decode(${JSON.stringify(JSON.stringify(answer))})})`);
+    }
+  }
+}
+
+describe.each([
+  ['Neovim', nvimDriver],
+  ['Vim', vimNormalDriver],
+] as const)('a prompt answer never widens the policy beyond its editor, on %s', (_kind, start) => {
+  let a: Driver;
+  let b: Driver;
+  let named: Driver;
+  let seq = 0;
+  const editors = (): Driver[] => [a, b, named];
+  const rules = PERMISSION_CLASSES.map((klass) => ({ klass, decision: klass === 'exec' ? ('ask' as const) : ('allow' as const) }));
+  const dispatcherFor = (guard: ReturnType<typeof testGuard>['guard']): Dispatcher =>
+    new Dispatcher({ get: (id) => editors().find((d) => d.editor.id === id)?.editor }, guard);
+  const exec = (dispatcher: Dispatcher, d: Driver, command: string | string[]): Promise<ToolOutcome | undefined> =>
+    dispatcher.handle({ id: `widen-${++seq}`, tool: 'run_command', editor: d.editor.id, args: { commands: command }, scopes: [...ALL_SCOPES], client: 'claude-test', deadline_ms: 30_000 });
+  const ran = (d: Driver, name: string): Promise<number> => d.expr<number>(`exists("g:${name}")`);
+
+  beforeAll(async () => {
+    // Two editors named `work` after their folders, neither named by the user; and one the user named work.
+    const options = { files: { 'a.txt': 'alpha\n' }, open: ['a.txt'], vimDir: 'work' };
+    [a, b, named] = await Promise.all([start({ ...options, vimName: '' }), start({ ...options, vimName: '' }), start({ ...options, vimName: 'work' })]);
+  });
+  afterAll(() => Promise.all(editors().map((d) => d?.stop())));
+
+  it('ignores an editor answering its own prompt "allow always, all editors", or allowing a prompt that offered only deny', async () => {
+    const fixture = testGuard({ rules, never_read: [] });
+    const dispatcher = dispatcherFor(fixture.guard);
+    const before = readPolicy(fixture.policyFile);
+    const outcome = exec(dispatcher, a, 'let g:widened = 1');
+    await promptWith(a, ':let g:widened = 1');
+    await answerFromInside(a, [
+      { kind: 'allow_always', scope: 'all' },
+      { kind: 'allow_always', scope: 'editor' },
+      { kind: 'allow_once', extra: true },
+      { kind: 'deny', reason: 'the real answer' },
+    ]);
+    expect(await outcome).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', reason: 'the real answer' } });
+    expect(await ran(a, 'widened')).toBe(0);
+    expect(readPolicy(fixture.policyFile)).toEqual(before);
+    // A call whose preview is too long to show (a deny-only prompt): an allow from inside is ignored too.
+    const long = Array.from({ length: 50 }, (_, i) => `let g:long${i} = '${'x'.repeat(2_500)}'`);
+    const refused = exec(dispatcher, a, long);
+    await promptWith(a, 'it can only be denied');
+    await answerFromInside(a, [{ kind: 'allow_once' }, { kind: 'allow_always' }, { kind: 'deny', reason: 'deny only' }]);
+    expect(await refused).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', reason: 'deny only' } });
+    expect(await ran(a, 'long0')).toBe(0);
+    // The other editor still asks: nothing was allowed for every editor.
+    const other = exec(dispatcher, b, 'let g:elsewhere = 1');
+    await promptWith(b, ':let g:elsewhere = 1');
+    await b.type('d');
+    expect(await other).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(readPolicy(fixture.policyFile)).toEqual(before);
+  });
+
+  it('a in one of two editors named work after their folders: exec runs unasked in that one, for its session only; the other still asks', async () => {
+    expect([a.editor.info().name, b.editor.info().name].map((n) => n.replace(/#\d+$/, ''))).toEqual(['work', 'work']);
+    expect([a.editor.chosenName(), b.editor.chosenName()]).toEqual([null, null]);
+    const fixture = testGuard({ rules, never_read: [] });
+    const dispatcher = dispatcherFor(fixture.guard);
+    const first = exec(dispatcher, a, 'let g:session = 1');
+    const lines = await promptWith(a, ':let g:session = 1');
+    expect(lines.some((l) => l.includes('[a] allow in this editor until it disconnects'))).toBe(true);
+    await a.type('a');
+    expect(await first).toMatchObject({ ok: true });
+    // Nothing written: an unnamed editor has no identity a rule could keep.
+    expect(readPolicy(fixture.policyFile).rules).toEqual(rules);
+    // Unasked in a (were it asked, nobody would answer before the deadline).
+    expect(await exec(dispatcher, a, 'let g:unasked = 1')).toMatchObject({ ok: true });
+    expect(await ran(a, 'unasked')).toBe(1);
+    // b, named work too, still asks.
+    const other = exec(dispatcher, b, 'let g:b_unasked = 1');
+    await promptWith(b, ':let g:b_unasked = 1');
+    await b.type('d');
+    expect(await other).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(await ran(b, 'b_unasked')).toBe(0);
+    // A deny in the policy still refuses in a, the session's allowance notwithstanding.
+    const denying = testGuard({ rules: [...rules, { klass: 'exec', decision: 'deny' }], never_read: [] });
+    expect(await exec(dispatcherFor(denying.guard), a, 'let g:denied = 1')).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+  });
+
+  it('a rule for the chosen name work, made by a in the editor the user named work, does not cover the editor named work after its folder', async () => {
+    expect(await chosenNameOf(named, 'work')).toBe('work');
+    const fixture = testGuard({ rules, never_read: [] });
+    const dispatcher = dispatcherFor(fixture.guard);
+    const first = exec(dispatcher, named, 'let g:named_always = 1');
+    await promptWith(named, ':let g:named_always = 1');
+    await named.type('a');
+    expect(await first).toMatchObject({ ok: true });
+    expect(readPolicy(fixture.policyFile).rules.at(-1)).toEqual({ klass: 'exec', decision: 'allow', chosenName: 'work' });
+    expect(await exec(dispatcher, named, 'let g:named_unasked = 1')).toMatchObject({ ok: true });
+    const other = exec(dispatcher, b, 'let g:by_name = 1');
+    await promptWith(b, ':let g:by_name = 1');
+    await b.type('d');
+    expect(await other).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(await ran(b, 'by_name')).toBe(0);
   });
 });

@@ -1,10 +1,11 @@
 // The policy's decisions: class defaults, the last matching rule wins, editor and path
-// globs, several paths take the strictest answer, a path rule never matches a call with no path.
+// globs, a chosen name matched exactly and never by an unnamed editor of the same name, several
+// paths take the strictest answer, a path rule never matches a call with no path.
 import { describe, expect, it } from 'vitest';
 import { CLASS_DEFAULTS, decide } from '../../../agent/policy/decide.ts';
 import type { PolicyQuery, Rule } from '../../../agent/policy/types.ts';
 
-const q = (klass: PolicyQuery['klass'], editorName = 'nvim:proj', paths: string[] = []): PolicyQuery => ({ klass, editorName, paths });
+const q = (klass: PolicyQuery['klass'], editorName = 'nvim:proj', paths: string[] = [], chosenName: string | null = null): PolicyQuery => ({ klass, editorName, chosenName, paths });
 
 describe('decide', () => {
   it('falls back to the class defaults of README "Permissions"', () => {
@@ -30,6 +31,16 @@ describe('decide', () => {
     const rules: Rule[] = [{ klass: 'read', decision: 'deny', editor: 'nvim' }];
     expect(decide({ rules }, q('read', 'nvim')).decision).toBe('deny');
     expect(decide({ rules }, q('read', 'nvim:proj')).decision).toBe('allow');
+  });
+
+  it('matches a chosen name exactly, and never an editor whose name is only its directory\'s', () => {
+    const rules: Rule[] = [{ klass: 'exec', decision: 'allow', chosenName: 'work' }];
+    expect(decide({ rules }, q('exec', 'work', [], 'work')).decision).toBe('allow');
+    // Another editor in a folder named work: the same name, not chosen.
+    expect(decide({ rules }, q('exec', 'work', [], null)).decision).toBe('ask');
+    expect(decide({ rules }, q('exec', 'work#2', [], 'work-2')).decision).toBe('ask');
+    expect(decide({ rules }, q('exec', 'work', [], 'wor*')).decision).toBe('ask');
+    expect(decide({ rules: [{ klass: 'exec', decision: 'allow', chosenName: 'wor*' }] }, q('exec', 'work', [], 'work')).decision).toBe('ask');
   });
 
   it('never matches a path rule to a call that addresses no path', () => {

@@ -53,6 +53,7 @@ describe('addRule', () => {
     addRule(file, { klass: 'exec', decision: 'allow', editor: 'a' });
     addRule(file, { klass: 'exec', decision: 'deny' });
     addRule(file, { klass: 'exec', decision: 'ask', editor: 'a' });
+    addRule(file, { klass: 'exec', decision: 'allow', chosenName: 'a' });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('\n    {\n      "class": "exec",');
@@ -60,8 +61,11 @@ describe('addRule', () => {
       rules: [
         { class: 'exec', decision: 'deny' },
         { class: 'exec', decision: 'ask', editor: 'a' },
+        // A chosen name is another rule than a glob on names, though the text is the same.
+        { class: 'exec', decision: 'allow', chosen_name: 'a' },
       ],
     });
+    expect(readPolicy(file).rules.at(-1)).toEqual({ klass: 'exec', decision: 'allow', chosenName: 'a' });
     // The file named no never_read, so it still names none: later default lists still apply.
     expect(readPolicy(file).neverReadDefault).toBe(true);
   });

@@ -1,10 +1,13 @@
 // never_read, the same cases on a real Neovim and on a real Vim: the content of `.env`,
-// `id_ed25519`, `server.pem` and a symlink to `.env` never leaves the agent, wherever it could —
-// read_buffer, grep_buffers (hits and where pages stop), get_state / get_state_brief context,
-// get_diagnostics, run_command and send_keys — and those files are never edited nor saved.
-// open_file is allowed. A never_read list in the policy replaces the defaults. Each call goes
+// `id_ed25519`, `server.pem`, `SERVER.PEM`, a symlink to `.env` and a hard link to it named
+// `notes.txt` in another directory never leaves the agent, wherever it could — read_buffer,
+// grep_buffers (hits and where pages stop), get_state / get_state_brief context and line counts,
+// get_diagnostics, run_command and send_keys — and those files are never edited nor saved;
+// highlight_range, add_virtual_text and set_cursor, whose answers tell line counts and lengths,
+// are refused for them; open_file is allowed and returns nothing of their size. A never_read list
+// in the policy replaces the defaults. Each call goes
 // through Editor.paths, neverReadBefore, the editor, and the check's `after`, as the guard runs it.
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, LIMITS, type ToolOutcome } from '../../../protocol/index.ts';
@@ -227,10 +230,68 @@ describe.each([
     expect(readFileSync(join(d.cwd, '.env'), 'utf8')).toBe(ENV);
   });
 
-  it('open_file is allowed: it returns no content', async () => {
+  it('open_file is allowed: it returns no content, and nothing of the file\'s size', async () => {
     const data = await ok('open_file', { path: '.env.local' });
-    expect(data).toMatchObject({ created: true, exists_on_disk: true, total_lines: 1 });
+    expect(data).toMatchObject({ created: true, exists_on_disk: true, total_lines: null, changedtick: null });
     expect(JSON.stringify(data)).not.toContain('local-secret-value');
+    // Another file's size is there as ever.
+    expect(await ok('open_file', { path: 'later.txt' })).toMatchObject({ total_lines: 1, changedtick: expect.any(Number) });
+  });
+
+  it('protects a hard link named notes.txt in another directory to a .env file the editor never opened', async () => {
+    // (A link to a file the editor has open is that file's buffer: the editors tell by inode.)
+    mkdirSync(join(d.cwd, 'deploy'));
+    mkdirSync(join(d.cwd, 'elsewhere'));
+    writeFileSync(join(d.cwd, 'deploy', '.env'), ENV);
+    const link = join(d.cwd, 'elsewhere', 'notes.txt');
+    linkSync(join(d.cwd, 'deploy', '.env'), link);
+    await d.command(`badd ${link}`);
+    await d.expr(`bufload(bufnr(${JSON.stringify(link)}))`);
+    const linked = await d.bufnr(link);
+    expect(linked).not.toBe(buf('.env'));
+    try {
+      const outcome = await call('read_buffer', { buffer: link });
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', hard_links: 2 } });
+      expect(outcome.ok ? '' : outcome.error.message).toContain(`${link} has 2 hard links, so it may be a never_read file under another name`);
+      const grep = await ok('grep_buffers', { pattern: 'sk-live' });
+      expect(grep.hits).toEqual([]);
+      await refused('grep_buffers', { pattern: 'TOKEN', buffers: [link] });
+      await refused('find_and_replace', { buffer: link, old_text: 'sk-live', new_text: 'x' });
+      await d.cursor(link, 2, 0);
+      await refused('run_command', { commands: '%print' });
+      const brief = await ok('get_state_brief');
+      expect((brief.windows as { path: string; context: { lines: string[] } }[])[0]).toMatchObject({ path: link, context: { lines: [] } });
+      // Output that shows its lines is withheld, as for .env.
+      await d.cursor('notes.txt', 1, 0);
+      const run = await ok('run_command', { commands: `echo getbufline(${linked}, 2)` });
+      expect((run.results as { output: string }[])[0]?.output).toBe(WITHHELD);
+    } finally {
+      await d.cursor('notes.txt', 1, 0);
+      await d.command(`bwipeout! ${linked}`);
+    }
+  });
+
+  it('matches the default globs in either case: SERVER.PEM is *.pem', async () => {
+    writeFileSync(join(d.cwd, 'SERVER.PEM'), `${PEM_SECRET}\n`);
+    await d.command('badd SERVER.PEM');
+    expect(await refused('read_buffer', { buffer: 'SERVER.PEM' })).toMatch(/never_read glob "\*\.pem"/);
+    expect(await refused('read_buffer', { buffer: 'ID_ED25519' })).toMatch(/"id_ed25519\*"/);
+  });
+
+  it('tells nothing of a never_read file\'s size or shape: decorations and cursor moves are refused, state has no line count', async () => {
+    await refused('highlight_range', { buffer: '.env', start: { line: 1, col: 1 }, end: { line: 999, col: 9999 } });
+    await refused('highlight_range', { buffer: '.env', start: { line: 2, col: 1 }, end: { line: 2, col: 9999 } });
+    await refused('add_virtual_text', { buffer: '.env', line: 999, text: 'how long?' });
+    await refused('set_cursor', { buffer: '.env', line: 999 });
+    await refused('set_cursor', { buffer: 'settings-link', line: 2, col: 9999 });
+    const brief = await ok('get_state_brief');
+    const buffers = brief.buffers as { buf: number; line_count: number | null; changedtick: number | null }[];
+    expect(buffers.find((b) => b.buf === buf('.env'))).toMatchObject({ line_count: null, changedtick: null });
+    expect(buffers.find((b) => b.buf === buf('notes.txt'))).toMatchObject({ line_count: 2, changedtick: expect.any(Number) });
+    const state = await ok('get_state');
+    expect((state.buffers as { buf: number; line_count: number | null }[]).find((b) => b.buf === buf('server.pem'))?.line_count).toBeNull();
+    // The same calls on an ordinary file still answer.
+    expect(await ok('highlight_range', { buffer: 'notes.txt', start: { line: 1, col: 1 }, end: { line: 1, col: 9999 } })).toMatchObject({ end: { line: 1, col: 15 } });
   });
 
   it('applies through the Dispatcher and its CallGuard, and the audit log holds no secret', async () => {

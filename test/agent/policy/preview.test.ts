@@ -1,15 +1,18 @@
 // What a prompt shows of a call: each tool's own preview (its record in agent/editors/tools/), for
 // every tool that can be asked about (exec, terminal, write, save, open, read), made into the
-// prompt's text by previewOf, and its caps (lines, characters, one line's length).
+// prompt's text by previewOf: whole, never cut, however long its lines or many; or, past the
+// documented cap, not at all.
 import { describe, expect, it } from 'vitest';
 import { editorTool } from '../../../agent/editors/tools/index.ts';
 import { PREVIEW_LIMITS, previewOf as previewText } from '../../../agent/policy/preview.ts';
 
-/** The prompt text of a call of `tool` with `args`. */
+/** The prompt text of a call of `tool` with `args`; fails the test when it is not shown whole. */
 function previewOf(tool: string, args: Record<string, unknown>): string {
   const record = editorTool(tool);
   if (!record) throw new Error(`no editor tool ${tool}`);
-  return previewText(record.preview(args));
+  const { text } = previewText(record.preview(args));
+  if (text === null) throw new Error(`the preview of ${tool} is not shown`);
+  return text;
 }
 
 describe('previewOf', () => {
@@ -57,25 +60,22 @@ describe('previewOf', () => {
     expect(previewOf('get_diagnostics', {})).toBe('read the diagnostics of every buffer');
   });
 
-  it('caps the lines, saying how many more there are', () => {
+  it('never cuts a line, nor drops lines, however long: the payload at the end of a long command is there', () => {
+    const command = `echo 'harmless' ${' '.repeat(5_000)}| call writefile(['PAYLOAD'], '/tmp/x')`;
+    expect(previewOf('run_command', { commands: [command] })).toBe(`:${command}`);
     const commands = Array.from({ length: 50 }, (_, i) => `echo ${i + 1}`);
-    const lines = previewOf('run_command', { commands }).split('\n');
-    expect(lines).toHaveLength(PREVIEW_LIMITS.maxLines);
-    expect(lines.at(-2)).toBe(`:echo ${PREVIEW_LIMITS.maxLines - 1}`);
-    expect(lines.at(-1)).toBe(`… (${50 - PREVIEW_LIMITS.maxLines + 1} more lines)`);
-    const exact = Array.from({ length: PREVIEW_LIMITS.maxLines }, (_, i) => `echo ${i + 1}`);
-    expect(previewOf('run_command', { commands: exact }).split('\n')).toEqual(exact.map((c) => `:${c}`));
+    expect(previewOf('run_command', { commands }).split('\n')).toEqual(commands.map((c) => `:${c}`));
+    expect(previewOf('send_keys', { keys: '日'.repeat(4_000) })).toBe(`keys: ${'日'.repeat(4_000)}`);
   });
 
-  it('caps the characters and one line\'s length, not splitting a character', () => {
-    const long = previewOf('send_keys', { keys: '日'.repeat(1_000) });
-    expect([...long]).toHaveLength(PREVIEW_LIMITS.lineChars);
-    expect(long.endsWith('日…')).toBe(true);
-    const wide = Array.from({ length: 15 }, () => 'x'.repeat(190));
-    const capped = previewOf('run_command', { commands: wide });
-    expect(capped.length).toBeLessThanOrEqual(PREVIEW_LIMITS.maxChars);
-    expect(capped.split('\n').at(-1)).toMatch(/^… \(\d+ more lines\)$/);
-    const kept = capped.split('\n').length - 1;
-    expect(capped.split('\n').at(-1)).toBe(`… (${15 - kept} more lines)`);
+  it('counts characters (code points) against the cap, and shows nothing past it', () => {
+    const record = editorTool('send_to_terminal');
+    if (!record) throw new Error('no send_to_terminal');
+    // The largest text send_to_terminal takes fits.
+    const largest = previewText(record.preview({ text: 'x'.repeat(64 * 1024) }));
+    expect(largest.text).not.toBeNull();
+    const fits = previewText(['😀'.repeat(PREVIEW_LIMITS.maxChars)]);
+    expect(fits).toEqual({ text: '😀'.repeat(PREVIEW_LIMITS.maxChars), chars: PREVIEW_LIMITS.maxChars });
+    expect(previewText(['😀'.repeat(PREVIEW_LIMITS.maxChars), ''])).toEqual({ text: null, chars: PREVIEW_LIMITS.maxChars + 1 });
   });
 });

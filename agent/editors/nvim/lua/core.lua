@@ -73,7 +73,9 @@ end
 function M.info()
   local cwd = vim.fn.getcwd()
   local name = vim.g.vimrelay_name
-  if type(name) ~= 'string' or name == '' then
+  -- Chosen: the user named this editor (g:vimrelay_name, as :VimRelayName sets it).
+  local chosen = type(name) == 'string' and name ~= ''
+  if not chosen then
     name = vim.fn.fnamemodify(cwd, ':t')
     if name == '' then
       name = cwd
@@ -82,6 +84,7 @@ function M.info()
   local current = api.nvim_get_current_buf()
   return {
     name = name,
+    chosen = chosen,
     cwd = cwd,
     current_file = vim.bo[current].buftype == '' and M.buf_path(current) or vim.NIL,
     pid = vim.fn.getpid(),

@@ -56,8 +56,11 @@ describe('findSockets', () => {
   });
 
   it('defaults to $XDG_RUNTIME_DIR, $TMPDIR and /tmp, and to $NVIM and $NVIM_LISTEN_ADDRESS', () => {
-    expect(defaultSocketDirs({ XDG_RUNTIME_DIR: '/run/user/7', TMPDIR: '/var/tmp' })).toEqual(['/run/user/7', '/var/tmp', '/tmp']);
-    expect(defaultSocketDirs({ TMPDIR: '/tmp' })).toEqual(['/tmp']);
+    expect(defaultSocketDirs({ XDG_RUNTIME_DIR: '/run/user/7', TMPDIR: '/var/tmp' }, {})).toEqual(['/run/user/7', '/var/tmp', '/tmp']);
+    expect(defaultSocketDirs({ TMPDIR: '/tmp' }, {})).toEqual(['/tmp']);
+    // Without the variables, the directories derived in their place (runtime-dirs.ts).
+    expect(defaultSocketDirs({}, { runtime: '/run/user/7', temp: '/var/folders/x/T' })).toEqual(['/run/user/7', '/var/folders/x/T', '/tmp']);
+    expect(defaultSocketDirs({ XDG_RUNTIME_DIR: '/xdg' }, { runtime: '/run/user/7' })).toEqual(['/xdg', '/tmp']);
     expect(defaultSocketAddresses({ NVIM: '/run/nvim.1.0', NVIM_LISTEN_ADDRESS: '/run/nvim.1.0' })).toEqual(['/run/nvim.1.0']);
     expect(defaultSocketAddresses({ NVIM_LISTEN_ADDRESS: '127.0.0.1:6666' })).toEqual(['127.0.0.1:6666']);
     expect(defaultSocketAddresses({})).toEqual([]);
@@ -130,13 +133,19 @@ describe('createEditorSource', () => {
     expect(adds).toEqual([1]);
   });
 
-  it('attaches explicit addresses outside the scanned roots, TCP included', async () => {
-    const port = await freePort();
-    const tcp = await start(`127.0.0.1:${port}`);
+  it('attaches explicit addresses outside the scanned roots, and TCP ones only when the user configured them', async () => {
+    const configured = await freePort();
+    const unconfigured = await freePort();
+    const tcp = await start(`127.0.0.1:${configured}`);
+    const stray = await start(`127.0.0.1:${unconfigured}`);
     const unix = await start(join(root, 'explicit', 'custom.sock'));
-    source = createEditorSource({ dirs: [], sockets: [`127.0.0.1:${port}`, unix.socket], intervalMs: 100 });
+    source = createEditorSource({ dirs: [], sockets: [`127.0.0.1:${unconfigured}`, unix.socket], tcpEditors: [`127.0.0.1:${configured}`], intervalMs: 100 });
     await waitFor(() => listed(tcp.pid)(), 10_000, 'tcp nvim');
     await waitFor(() => listed(unix.pid)(), 10_000, 'unix nvim');
+    // Scans go on: the TCP Neovim nobody configured is never attached nor listed.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(listed(stray.pid)()).toBeUndefined();
+    expect(source.candidates().map((c) => c.address).sort()).toEqual([`127.0.0.1:${configured}`, unix.socket].sort());
   });
 
   it('skips sockets that are not Neovim, backing off instead of re-probing every tick', async () => {

@@ -1,12 +1,19 @@
-// The agent's Vim listener with real Vims (plugin/vim): the token and port files, the hello and
-// its token, unique names with suffixes, a reconnecting Vim keeping its name, reconnection after the
-// agent restarts, info updates, and a Vim's exit or :VimRelayDisconnect dropping its editor.
-import { readFileSync, statSync } from 'node:fs';
+// The agent's Vim listener with real Vims (plugin/vim): the token and address files and the
+// private socket directory, the handshake (challenge, proof, hello with Vim's proof; the token
+// never sent), one listener per user (a second waits and takes over when the first stops, a dead
+// one's socket is replaced), unique names with suffixes, a reconnecting Vim keeping its name,
+// reconnection after the agent restarts, info updates, and a Vim's exit or :VimRelayDisconnect
+// dropping its editor.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
+import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEditorSource } from '../../../../agent/editors/source.ts';
 import type { VimEditor } from '../../../../agent/editors/vim/editor.ts';
-import { vimFiles } from '../../../../agent/editors/vim/listener.ts';
+import { proof } from '../../../../agent/editors/vim/handshake.ts';
+import { VimListener, vimFiles } from '../../../../agent/editors/vim/listener.ts';
+import { EditorRegistry } from '../../../../agent/editors/registry.ts';
 import { VimNames } from '../../../../agent/editors/vim/names.ts';
 import { splitPieces, stageParams } from '../../../../agent/editors/vim/staging.ts';
 import { startVimAgent, type VimAgentFixture } from '../../../helpers/vim.ts';
@@ -15,18 +22,34 @@ import { waitFor } from '../../../helpers/wait.ts';
 const deadline = (): AbortSignal => AbortSignal.timeout(10_000);
 const nameOf = (e: VimEditor): string => e.info().name;
 
-/** Opens a raw channel and sends `messages` as lines, in one write; `closed` settles when it closes. */
-async function rawHello(port: number, ...messages: unknown[]): Promise<{ closed: Promise<void>; socket: Socket }> {
-  const socket = createConnection(port, '127.0.0.1');
+/** A raw channel to the unix socket at `path`: lines sent as they are, JSON messages received. */
+async function rawChannel(path: string): Promise<{ socket: Socket; closed: Promise<void>; received: unknown[]; send(...messages: unknown[]): void; next(): Promise<unknown> }> {
+  const socket = createConnection(path);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.on('error', () => {});
-  socket.write(messages.map((m) => JSON.stringify(m) + '\n').join(''));
-  return { closed, socket };
+  const received: unknown[] = [];
+  let buffered = '';
+  socket.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n')) {
+      received.push(JSON.parse(buffered.slice(0, nl)));
+      buffered = buffered.slice(nl + 1);
+    }
+  });
+  return {
+    socket,
+    closed,
+    received,
+    send: (...messages) => void socket.write(messages.map((m) => JSON.stringify(m) + '\n').join('')),
+    next: () => waitFor(() => received.shift(), 10_000, 'a message from the agent'),
+  };
 }
+
+const NONCE = 'a'.repeat(64);
 
 describe('VimNames', () => {
   it('suffixes duplicates, frees names on release, and gives an instance back its last name', () => {
@@ -71,32 +94,102 @@ describe('Vim listener', () => {
   });
   afterEach(() => agent.stop());
 
-  it('writes the port file and a private token file', () => {
+  it('listens on a unix socket in a 0700 directory, writes its address and a private token file', () => {
     const files = vimFiles(agent.env);
-    expect(readFileSync(files.port, 'utf8').trim()).toBe(String(agent.listener.port));
+    expect(agent.listener.address).toBe(`unix:${files.socket}`);
+    expect(readFileSync(files.address, 'utf8').trim()).toBe(`unix:${files.socket}`);
+    expect(statSync(files.socket).isSocket()).toBe(true);
+    expect(statSync(dirname(files.socket)).mode & 0o777).toBe(0o700);
+    expect(statSync(files.address).mode & 0o777).toBe(0o600);
     expect(readFileSync(files.token, 'utf8').trim()).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(statSync(files.token).mode & 0o777).toBe(0o600);
+    expect(agent.listener.port).toBeNull();
   });
 
-  it('closes a channel whose hello has a wrong token, or whose first message is no hello', async () => {
+  it('answers a challenge with a proof of the token (never the token), and admits only a hello with the right proof', async () => {
+    const files = vimFiles(agent.env);
+    const token = readFileSync(files.token, 'utf8').trim();
+    const address = `unix:${files.socket}`;
     let changes = 0;
     agent.registry.onChange(() => changes++);
-    const hello = { type: 'hello', token: 'wrong', name: 'x', instance: '1-1', pid: process.pid, version: '9001378', cwd: '/', current_file: null };
-    const wrong = await rawHello(agent.listener.port, [1, hello]);
+    const hello = { type: 'hello', name: 'x', chosen: true, instance: '1-1', pid: process.pid, version: '9001378', cwd: '/', current_file: null };
+
+    // An old plugin's hello, token and all, as the first message: closed, and nothing said back.
+    const old = await rawChannel(files.socket);
+    old.send([1, { ...hello, token }]);
+    await old.closed;
+    expect(old.received).toEqual([]);
+
+    // A challenge gets the agent's nonce and its proof over both nonces and the address.
+    const wrong = await rawChannel(files.socket);
+    wrong.send([0, { type: 'challenge', v: 2, nonce: NONCE }]);
+    const answer = (await wrong.next()) as [number, { type: string; nonce: string; proof: string }];
+    expect(answer[0]).toBe(0);
+    expect(answer[1]).toEqual({ type: 'proof', nonce: expect.stringMatching(/^[0-9a-f]{64}$/), proof: proof(token, 'vimrelay-agent', address, NONCE, answer[1].nonce) });
+    expect(JSON.stringify(answer)).not.toContain(token);
+    // A hello whose proof is not over these nonces (a replayed one) is refused.
+    wrong.send([1, { ...hello, proof: proof(token, 'vimrelay-vim', address, NONCE, NONCE) }]);
     await wrong.closed;
-    const token = readFileSync(vimFiles(agent.env).token, 'utf8').trim();
-    const notHello = await rawHello(agent.listener.port, [1, { ...hello, token, type: 'info' }]);
-    await notHello.closed;
-    // A good hello right behind a bad one, in the same packet, is not looked at.
-    const behind = await rawHello(agent.listener.port, [1, hello], [2, { ...hello, token }]);
-    await behind.closed;
+
+    // The agent's own proof sent back as Vim's (a reflection) is refused too.
+    const reflected = await rawChannel(files.socket);
+    reflected.send([0, { type: 'challenge', v: 2, nonce: NONCE }]);
+    const theirs = (await reflected.next()) as [number, { nonce: string; proof: string }];
+    reflected.send([1, { ...hello, proof: theirs[1].proof }]);
+    await reflected.closed;
     await new Promise((r) => setImmediate(r));
     expect(changes).toBe(0);
-    // The right token is accepted (the same message otherwise): the refusals were for the token.
-    const right = await rawHello(agent.listener.port, [1, { ...hello, token }]);
+
+    // The right proof is accepted (the same message otherwise): the refusals were for the proofs.
+    const right = await rawChannel(files.socket);
+    right.send([0, { type: 'challenge', v: 2, nonce: NONCE }]);
+    const ours = (await right.next()) as [number, { nonce: string }];
+    right.send([1, { ...hello, proof: proof(token, 'vimrelay-vim', address, ours[1].nonce, NONCE) }]);
+    expect(await right.next()).toEqual([1, { ok: true, name: 'x' }]);
     await waitFor(() => (agent.registry.list().length === 1 ? true : undefined));
     right.socket.destroy();
     await waitFor(() => (agent.registry.list().length === 0 ? true : undefined));
+  });
+
+  it('leaves a live listener\'s socket alone, takes it over once that one stops, and removes its files when it stops', async () => {
+    const files = vimFiles(agent.env);
+    const vim = await agent.vim({ name: 'stays' });
+    const first = await agent.editorOf(vim);
+    const registry = new EditorRegistry();
+    const second = await VimListener.start({ registry, env: agent.env });
+    try {
+      expect(second.address).toBeNull();
+      expect(readFileSync(files.address, 'utf8').trim()).toBe(agent.listener.address);
+      // The Vim is still the first listener's.
+      expect(agent.registry.get(first.id)).toBe(first);
+      expect(first.isClosed).toBe(false);
+      await agent.listener.stop();
+      // The second takes the socket over, and the Vim reconnects to it.
+      await waitFor(() => registry.get(first.id), 10_000, 'the Vim on the second listener');
+      expect(second.address).toBe(`unix:${files.socket}`);
+      expect(readFileSync(files.address, 'utf8').trim()).toBe(`unix:${files.socket}`);
+    } finally {
+      await second.stop();
+    }
+    expect(existsSync(files.address)).toBe(false);
+    expect(existsSync(files.socket)).toBe(false);
+    await agent.restart();
+  });
+
+  it('replaces the socket of a listener that died without cleaning up', async () => {
+    const files = vimFiles(agent.env);
+    await agent.listener.stop();
+    // A process that listened there and was killed: its socket file and address file stay.
+    const dead = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(files.socket)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    await new Promise((resolve) => dead.stdout?.once('data', resolve));
+    writeFileSync(files.address, `unix:${files.socket}\n`);
+    dead.kill('SIGKILL');
+    await new Promise((resolve) => dead.once('exit', resolve));
+    expect(statSync(files.socket).isSocket()).toBe(true);
+    await agent.restart();
+    expect(agent.listener.address).toBe(`unix:${files.socket}`);
+    const vim = await agent.vim({ name: 'after-death' });
+    expect((await agent.editorOf(vim)).info().name).toBe('after-death');
   });
 
   it('registers a Vim as an editor with its kind, version, cwd and current file', async () => {
@@ -110,15 +203,15 @@ describe('Vim listener', () => {
   it('is part of the editor source when enabled (as vimrelay agent and serve enable it)', async () => {
     const source = createEditorSource({ dirs: [], sockets: [], env: agent.env, vim: true });
     try {
-      // The source's listener takes over the port file from the fixture's.
-      const portFile = vimFiles(agent.env).port;
-      await waitFor(() => (readFileSync(portFile, 'utf8').trim() !== String(agent.listener.port) ? true : undefined), 10_000, 'the port file');
+      // The fixture's listener holds the socket: the source's takes it over once it stops.
+      await agent.listener.stop();
       const vim = await agent.vim({ name: 'via-source' });
       const editor = await waitFor(() => source.get(`vim-${vim.pid}`), 10_000, 'the Vim in the source');
       expect(editor.info()).toMatchObject({ kind: 'vim', name: 'via-source' });
       expect(agent.registry.list()).toEqual([]);
     } finally {
       await source.stop();
+      await agent.restart();
     }
   });
 
@@ -154,12 +247,10 @@ describe('Vim listener', () => {
     expect(nameOf(await agent.editorOf(c))).toBe('proj');
   });
 
-  it('reconnects after the agent restarts, on the new port', async () => {
+  it('reconnects after the agent restarts', async () => {
     const vim = await agent.vim();
     const before = await agent.editorOf(vim);
-    const oldPort = agent.listener.port;
     await agent.restart();
-    expect(agent.listener.port).not.toBe(oldPort);
     const after = await waitFor(() => {
       const e = agent.registry.get(before.id);
       return e && e !== before ? e : undefined;

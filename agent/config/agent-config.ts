@@ -1,0 +1,58 @@
+/**
+ * The agent's settings, `$XDG_CONFIG_HOME/vimrelay/config.json` (README "The vimrelay command"):
+ * `{ "tcp_editors": ["127.0.0.1:6666", "[::1]:7777"] }`, the Neovim TCP addresses the user lets
+ * the agent attach. A TCP port belongs to whoever listens on it first, so no other TCP address is
+ * ever attached: not one found in $NVIM, not one connect_editor names. Loopback IP literals only
+ * (127.0.0.0/8, ::1): a host name could resolve anywhere. No file means no TCP editors; an
+ * invalid file is an error naming the file and the problem, and the agent does not start.
+ */
+import { z } from 'zod';
+import { parseAddress } from '../editors/nvim/address.ts';
+import { readOptionalFile } from './private-file.ts';
+
+/** Most TCP addresses the file may list. */
+export const MAX_TCP_EDITORS = 64;
+
+/** The canonical form of a loopback `host:port` (`127.0.0.1:6666`, `[::1]:6666`), or null when it is not one. */
+export function loopbackAddress(address: string): string | null {
+  const parsed = parseAddress(address);
+  if (!('host' in parsed)) return null;
+  const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(parsed.host);
+  if (v4 && v4.slice(1).every((o) => Number(o) <= 255)) return `${parsed.host}:${parsed.port}`;
+  if (parsed.host.toLowerCase() === '::1') return `[::1]:${parsed.port}`;
+  return null;
+}
+
+const TcpEditor = z.string().transform((address, ctx) => {
+  const canonical = loopbackAddress(address);
+  if (canonical === null) {
+    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(address)} is not a loopback address with a port, such as 127.0.0.1:6666 or [::1]:6666` });
+    return z.NEVER;
+  }
+  return canonical;
+});
+
+const ConfigFile = z.strictObject({
+  tcp_editors: z.array(TcpEditor).max(MAX_TCP_EDITORS).default([]),
+});
+
+/** The settings as the agent uses them. */
+export interface AgentConfig {
+  /** Canonical loopback addresses (loopbackAddress). */
+  tcpEditors: readonly string[];
+}
+
+/** Reads the settings file: no TCP editors when absent; throws, naming the file, when invalid. */
+export function readAgentConfig(file: string): AgentConfig {
+  const text = readOptionalFile(file);
+  if (text === undefined) return { tcpEditors: [] };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`, { cause: err });
+  }
+  const parsed = ConfigFile.safeParse(json);
+  if (!parsed.success) throw new Error(`${file} is not a valid vimrelay config file:\n${z.prettifyError(parsed.error)}`);
+  return { tcpEditors: parsed.data.tcp_editors };
+}
