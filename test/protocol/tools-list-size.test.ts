@@ -13,7 +13,7 @@ import { defineTool, READ_ONLY } from '../../protocol/tool.ts';
  * was 73,724 bytes; what is left is descriptions (about 37 KB of prose: tool descriptions and
  * property descriptions) and the structure they describe. Raise it only with a reason.
  */
-const TOOLS_LIST_BUDGET_BYTES = 66_000;
+const TOOLS_LIST_BUDGET_BYTES = 66_500;
 
 describe('tools/list size', () => {
   it(`stays within ${TOOLS_LIST_BUDGET_BYTES} bytes`, () => {
