@@ -24,6 +24,9 @@ let s:chosen = v:false
 let s:name = ''
 let s:timer = -1
 let s:last_error = ''
+" Whether a connection error is on the command line (said by :VimRelayConnect), to be replaced
+" once a retry connects.
+let s:error_shown = v:false
 
 function! s:config_file(name) abort
   let home = empty($XDG_CONFIG_HOME) ? expand('~/.config') : $XDG_CONFIG_HOME
@@ -138,6 +141,12 @@ function! s:try_connect(...) abort
   try
     call s:open()
     call s:stop_timer()
+    if s:error_shown
+      " The error said at :VimRelayConnect is stale now: say what is true instead.
+      let s:error_shown = v:false
+      redraw
+      echo 'vimrelay: connected as ' . s:name
+    endif
   catch /^vimrelay:/
     let s:last_error = v:exception
     call s:start_timer()
@@ -182,6 +191,7 @@ function! vimrelay#connect(name) abort
   call s:try_connect()
   if !s:is_open() && !empty(s:last_error)
     echomsg s:last_error . '; retrying'
+    let s:error_shown = v:true
   endif
   augroup vimrelay_events
     autocmd!
@@ -199,17 +209,22 @@ function! vimrelay#disconnect() abort
   endif
   let s:channel = v:null
   let s:name = ''
+  let s:error_shown = v:false
   silent! autocmd! vimrelay_events
 endfunction
 
-" :VimRelayStatus: one line saying whether and as what this Vim is connected.
+" :VimRelayStatus: whether and as what this Vim is connected, then what the health check says in
+" Neovim: which agent serves this machine (connected, and to which relay, or `serve` locally),
+" whether it lists this Vim (util/agent.vim); each problem with what to do.
 function! vimrelay#status() abort
   if s:is_open()
-    return 'vimrelay: connected as ' . s:name
+    let first = ['vimrelay: connected as ' . s:name]
   elseif s:wanted
-    return 'vimrelay: not connected, retrying' . (empty(s:last_error) ? '' : ' (' . s:last_error . ')')
+    let first = ['vimrelay: not connected, retrying'] + (empty(s:last_error) ? [] : ['  why: ' . substitute(s:last_error, '^vimrelay: ', '', '')])
+  else
+    let first = ['vimrelay: disconnected (:VimRelayConnect to connect)']
   endif
-  return 'vimrelay: disconnected'
+  return first + map(vimrelay#util#agent#report(), '"  " . v:val')
 endfunction
 
 " Sends `message` to the agent without waiting for an answer, when connected (e.g. a prompt's

@@ -10,7 +10,7 @@ let g:loaded_vimrelay = 1
 
 command! -bar -nargs=? VimRelayConnect call vimrelay#connect(<q-args>)
 command! -bar VimRelayDisconnect call vimrelay#disconnect()
-command! -bar VimRelayStatus echo vimrelay#status()
+command! -bar VimRelayStatus echo join(vimrelay#status(), "\n")
 
 if get(g:, 'vimrelay_autoconnect', 0)
   augroup vimrelay_autoconnect

@@ -87,7 +87,7 @@ describeAsOther('Vim and a listener that is not its agent', () => {
   /** Vim's own account of why it is not connected. */
   async function status(): Promise<string> {
     const file = join(home, 'status.txt');
-    vim?.ex(`call writefile([vimrelay#status()], '${file}')`);
+    vim?.ex(`call writefile(vimrelay#status(), '${file}')`);
     return waitFor(() => {
       const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
       return text.endsWith('\n') ? text : undefined;

@@ -197,7 +197,7 @@ describe('Vim listener', () => {
     const editor = await agent.editorOf(vim);
     expect(editor.info()).toMatchObject({ id: `vim-${vim.pid}`, kind: 'vim', name: 'proj', cwd: vim.cwd, current_file: `${vim.cwd}/a.txt`, pid: vim.pid });
     expect(editor.info().version).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(await editor.evaluate('vimrelay#status()', deadline())).toBe('vimrelay: connected as proj');
+    expect(((await editor.evaluate('vimrelay#status()', deadline())) as string[])[0]).toBe('vimrelay: connected as proj');
   });
 
   it('is part of the editor source when enabled (as vimrelay agent and serve enable it)', async () => {
