@@ -43,6 +43,13 @@ export class ProbeBackoff {
     this.#failed.set(address, { identity, failures, retryAt: now + wait });
   }
 
+  /** The earliest time a failed address may be probed again, or null when none failed. */
+  nextRetry(): number | null {
+    let next: number | null = null;
+    for (const f of this.#failed.values()) if (next === null || f.retryAt < next) next = f.retryAt;
+    return next;
+  }
+
   /** Forgets an address (it was attached, or its editor exited). */
   forget(address: string): void {
     this.#failed.delete(address);

@@ -48,6 +48,13 @@ interface Pending {
   matched: boolean;
 }
 
+/** What a scan found: the sockets, and the directories on `nvim` paths it read (to watch). */
+export interface Scan {
+  sockets: string[];
+  /** Directories below a root whose path has a component starting with "nvim", as read. */
+  nvimDirs: string[];
+}
+
 /**
  * Socket files at most `maxDepth` levels below each root whose path below the root has a
  * component starting with "nvim". Directories on such paths are read before the others, so the
@@ -55,12 +62,19 @@ interface Pending {
  * skipped.
  */
 export async function findSockets(roots: readonly string[], options: ScanOptions = {}): Promise<string[]> {
+  return (await scanSockets(roots, options)).sockets;
+}
+
+/** findSockets, with the `nvim` directories the scan read too. */
+export async function scanSockets(roots: readonly string[], options: ScanOptions = {}): Promise<Scan> {
   const { maxDepth = DEFAULT_MAX_DEPTH, maxEntries = DEFAULT_MAX_ENTRIES } = options;
   const found = new Set<string>();
+  const nvimDirs: string[] = [];
   const likely: Pending[] = [];
   const others: Pending[] = unique(roots.map((r) => resolve(r))).map((dir) => ({ dir, depth: 0, matched: false }));
   let budget = maxEntries;
   for (let next = likely.shift() ?? others.shift(); next && budget > 0; next = likely.shift() ?? others.shift()) {
+    if (next.matched) nvimDirs.push(next.dir);
     try {
       for await (const entry of await opendir(next.dir)) {
         if (budget-- <= 0) break;
@@ -76,7 +90,7 @@ export async function findSockets(roots: readonly string[], options: ScanOptions
       // Unreadable, or removed while we looked: nothing to find there.
     }
   }
-  return [...found];
+  return { sockets: [...found], nvimDirs };
 }
 
 function unique(values: readonly (string | undefined)[]): string[] {

@@ -1,9 +1,13 @@
 /**
- * Keeps a registry in step with the Neovims on this machine. Every `intervalMs` it scans for
- * sockets (discovery.ts) plus the explicit addresses, probes each new one (in the background, at
- * most MAX_PROBES at once, each bounded by `probeTimeoutMs`), attaches those that answer, keeps
- * one editor per pid (one Neovim may listen on several sockets), backs off from addresses that
- * fail, refreshes attached editors' info, and drops editors as soon as they exit.
+ * Keeps a registry in step with the Neovims on this machine. It scans for sockets (discovery.ts)
+ * plus the explicit addresses when a watched directory changes (dir-watch.ts: the scan roots and
+ * the `nvim` directories found, so a new Neovim shows up at once and an idle agent does nothing),
+ * when a failed address is due for another try, and every `intervalMs` in any case (to catch what
+ * no watch sees; every `pollMs` when a directory could not be watched). It probes each new address
+ * (in the background, at most MAX_PROBES at once, each bounded by `probeTimeoutMs`), attaches those
+ * that answer, keeps one editor per pid (one Neovim may listen on several sockets), backs off from
+ * addresses that fail, refreshes attached editors' info on the periodic scans (the editors
+ * announce most changes themselves), and drops editors as soon as they exit.
  *
  * On request (`attach`, for connect_editor) it attaches an address at once, backoff or not, and
  * scans that address from then on, until the editor attached through it exits. `candidates`
@@ -24,11 +28,15 @@ import type { Attached, EditorCandidate } from '../editor.ts';
 import type { EditorRegistry } from '../registry.ts';
 import { parseAddress } from './address.ts';
 import { ProbeBackoff } from './backoff.ts';
-import { defaultSocketAddresses, defaultSocketDirs, DEFAULT_MAX_ENTRIES, findSockets } from './discovery.ts';
+import { DirWatch } from './dir-watch.ts';
+import { defaultSocketAddresses, defaultSocketDirs, DEFAULT_MAX_ENTRIES, scanSockets } from './discovery.ts';
 import { NvimEditor } from './editor.ts';
 
-/** Probes running at once; the rest wait for a later tick. */
+/** Probes running at once; the rest wait for a later scan. */
 const MAX_PROBES = 8;
+
+/** How long after a change in a watched directory the scan runs (ms): one scan for a burst of changes. */
+const SETTLE_MS = 50;
 
 /** Where to look, how often, and how long to wait; every field has a default. */
 export interface NvimWatcherOptions {
@@ -40,8 +48,10 @@ export interface NvimWatcherOptions {
   tcpEditors?: readonly string[];
   /** The environment the defaults come from. Default: process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Time between scans (ms). Default 1000, so a new Neovim shows up within about two seconds. */
+  /** Longest time between two full scans and info refreshes (ms), whatever the watches say. Default 30,000. */
   intervalMs?: number;
+  /** Time between scans while some directory cannot be watched (ms). Default 1000. */
+  pollMs?: number;
   /** Directory entries one scan reads at most. Default DEFAULT_MAX_ENTRIES. */
   maxEntries?: number;
   /** Deadline of one probe-and-attach, and of one info refresh (ms). Default 2000. */
@@ -64,6 +74,7 @@ export class NvimWatcher {
   readonly #sockets: readonly string[];
   readonly #tcpEditors: ReadonlySet<string>;
   readonly #intervalMs: number;
+  readonly #pollMs: number;
   readonly #maxEntries: number;
   readonly #probeTimeoutMs: number;
   readonly #logger: Logger;
@@ -83,6 +94,13 @@ export class NvimWatcher {
   #refused = new Set<string>();
   #tick: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
+  /** When the timer fires (epoch ms). */
+  #timerAt = Infinity;
+  /** A scan is running; `#again`: a change came in meanwhile, scan once more after it. */
+  #scanning = false;
+  #again = false;
+  #lastRefresh = 0;
+  readonly #dirWatch: DirWatch;
 
   /** Starts watching at once: the first scan runs now. */
   constructor(registry: EditorRegistry, options: NvimWatcherOptions = {}) {
@@ -91,10 +109,12 @@ export class NvimWatcher {
     this.#dirs = options.dirs ?? defaultSocketDirs(env);
     this.#tcpEditors = new Set(options.tcpEditors ?? []);
     this.#sockets = [...new Set([...(options.sockets ?? defaultSocketAddresses(env)), ...this.#tcpEditors])];
-    this.#intervalMs = options.intervalMs ?? 1_000;
+    this.#intervalMs = options.intervalMs ?? 30_000;
+    this.#pollMs = Math.min(options.pollMs ?? 1_000, this.#intervalMs);
     this.#maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     this.#probeTimeoutMs = options.probeTimeoutMs ?? 2_000;
     this.#logger = options.logger ?? silentLogger;
+    this.#dirWatch = new DirWatch(() => this.#soon(SETTLE_MS), this.#logger);
     this.#run();
   }
 
@@ -102,17 +122,44 @@ export class NvimWatcher {
   async stop(): Promise<void> {
     this.#stop.abort();
     clearTimeout(this.#timer);
+    this.#dirWatch.close();
     await this.#tick;
     await Promise.all(this.#probes.values());
     await Promise.all([...new Set(this.#owners.values())].map((e) => e.close()));
   }
 
+  /** Scans now, then schedules the next scan: at the next periodic one, or sooner when a failed address is due. */
   #run(): void {
+    this.#timerAt = Infinity;
+    if (this.#scanning) {
+      this.#again = true;
+      return;
+    }
+    this.#scanning = true;
     this.#tick = this.#scan()
       .catch((error: unknown) => this.#logger.warn('neovim scan failed', { error: String(error) }))
       .finally(() => {
-        if (!this.#stop.signal.aborted) this.#timer = setTimeout(() => this.#run(), this.#intervalMs);
+        this.#scanning = false;
+        if (this.#stop.signal.aborted) return;
+        if (this.#again) {
+          this.#again = false;
+          this.#soon(0);
+          return;
+        }
+        const period = this.#dirWatch.complete ? this.#intervalMs : this.#pollMs;
+        const retry = this.#backoff.nextRetry();
+        this.#soon(Math.min(period, retry === null ? Infinity : Math.max(0, retry - Date.now())));
       });
+  }
+
+  /** Has a scan run within `ms`, unless one is due sooner already. */
+  #soon(ms: number): void {
+    if (this.#stop.signal.aborted) return;
+    const at = Date.now() + ms;
+    if (at >= this.#timerAt) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => this.#run(), ms);
   }
 
   /** Every address known, sorted, with its state; see EditorSource.candidates. */
@@ -148,7 +195,11 @@ export class NvimWatcher {
   }
 
   async #scan(): Promise<void> {
-    const found = await findSockets(this.#dirs, { maxEntries: this.#maxEntries });
+    const { sockets: found, nvimDirs } = await scanSockets(this.#dirs, { maxEntries: this.#maxEntries });
+    const newlyWatched = this.#dirWatch.set([...this.#dirs.map((path) => ({ path: resolve(path), nvimNamesOnly: true })), ...nvimDirs.map((path) => ({ path, nvimNamesOnly: false }))]);
+    // A socket made in a directory after this scan read it and before its watch began is in no
+    // event: read those directories once more.
+    if (newlyWatched > 0) this.#again = true;
     const scanned = new Set([...this.#sockets.map(normalize), ...found]);
     const all = [...new Set([...scanned, ...this.#requested])];
     const admitted = await Promise.all(all.map((a) => this.#admissible(a)));
@@ -169,7 +220,12 @@ export class NvimWatcher {
       const probe = this.#probe(address, identity).finally(() => this.#probes.delete(address));
       this.#probes.set(address, probe);
     }
-    for (const editor of new Set(this.#owners.values())) this.#refresh(editor);
+    // The editors announce their changes themselves; the refresh catches what no event says
+    // (such as a new g:vimrelay_name), on the periodic scans only.
+    if (Date.now() - this.#lastRefresh >= this.#intervalMs) {
+      this.#lastRefresh = Date.now();
+      for (const editor of new Set(this.#owners.values())) this.#refresh(editor);
+    }
   }
 
   /**

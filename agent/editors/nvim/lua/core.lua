@@ -101,15 +101,15 @@ local function broadcast(method, ...)
 end
 
 local group = api.nvim_create_augroup('vimrelay', { clear = true })
-api.nvim_create_autocmd({ 'DirChanged', 'BufEnter', 'BufFilePost', 'WinEnter', 'TabEnter' }, {
-  group = group,
-  callback = function()
-    local ok, info = pcall(M.info)
-    if ok then
-      broadcast('vimrelay_info', info)
-    end
-  end,
-})
+local function announce_info()
+  local ok, info = pcall(M.info)
+  if ok then
+    broadcast('vimrelay_info', info)
+  end
+end
+api.nvim_create_autocmd({ 'DirChanged', 'BufEnter', 'BufFilePost', 'WinEnter', 'TabEnter' }, { group = group, callback = announce_info })
+-- :VimRelayName (plugin/nvim) renames the editor: `User VimRelayName` says so at once.
+api.nvim_create_autocmd('User', { group = group, pattern = 'VimRelayName', callback = announce_info })
 api.nvim_create_autocmd('VimLeavePre', {
   group = group,
   callback = function()

@@ -17,6 +17,8 @@ function M.name(name, clear)
   elseif name ~= '' then
     vim.g.vimrelay_name = name
   end
+  -- The agent hears of the new name at once (its core listens for this event).
+  vim.cmd('doautocmd <nomodeline> User VimRelayName')
   vim.api.nvim_echo({ { 'vimrelay: this editor is named ' .. M.current_name() } }, false, {})
 end
 

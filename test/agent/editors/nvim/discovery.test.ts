@@ -88,10 +88,11 @@ describe('createEditorSource', () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('finds Neovims started later in each layout, and drops them when they exit or are killed', async () => {
+  it('finds Neovims started later in each layout by watching, and drops them when they exit or are killed', async () => {
     const dir = join(root, 'layouts');
     mkdirSync(dir);
-    source = createEditorSource({ dirs: [dir], sockets: [] });
+    // No periodic scan during the test: only the directory watches can find them.
+    source = createEditorSource({ dirs: [dir], sockets: [], intervalMs: 600_000 });
     const snapshots: string[][] = [];
     source.onChange((editors) => snapshots.push(editors.map((e) => e.id)));
 
