@@ -40,7 +40,15 @@ describe('compactSchema', () => {
     permission: 'read',
     routing: 'editor',
     annotations: READ_ONLY,
-    input: z.object({ count: z.number().int().positive().max(500), name: z.string().nullable() }).strict(),
+    input: z
+      .object({
+        count: z.number().int().positive().max(500),
+        name: z.string().nullable(),
+        buffer: z.union([z.number().int().positive(), z.string().min(1).max(10)]),
+        ratio: z.union([z.number().int().min(1), z.number().max(0.5)]),
+        either: z.union([z.enum(['all']), z.number().int()]),
+      })
+      .strict(),
     output: z.object({
       tick: z.number().int().nonnegative().nullable().describe('Null when not loaded.'),
       color: z.enum(['red', 'blue']).nullable(),
@@ -52,8 +60,17 @@ describe('compactSchema', () => {
     const { inputSchema, outputSchema } = listedTool(spec);
     expect(inputSchema).toEqual({
       type: 'object',
-      properties: { count: { type: 'integer', minimum: 1, maximum: 500 }, name: { type: ['string', 'null'] } },
-      required: ['count', 'name'],
+      properties: {
+        count: { type: 'integer', minimum: 1, maximum: 500 },
+        name: { type: ['string', 'null'] },
+        // Each bound constrains only its own type, so one type list accepts the same values.
+        buffer: { type: ['integer', 'string'], minimum: 1, minLength: 1, maxLength: 10 },
+        // An integer is a number: merged, each bound would constrain the other branch too.
+        ratio: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'number', maximum: 0.5 }] },
+        // An enum refuses the other types, so a union with one stays a union.
+        either: { anyOf: [{ type: 'string', enum: ['all'] }, { type: 'integer' }] },
+      },
+      required: ['count', 'name', 'buffer', 'ratio', 'either'],
       additionalProperties: false,
     });
     expect(outputSchema.properties).toEqual({
