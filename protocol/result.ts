@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { fail, type ToolOutcome } from './errors.ts';
+import { summariseOutputSchema } from './schema-summary.ts';
 import type { ToolSpec } from './tool.ts';
 
 /** MCP `Tool` as listed by tools/list (spec 2025-11-25 "Tool"). */
@@ -103,7 +104,8 @@ export function listedTool(spec: ToolSpec): ListedTool {
     title: spec.title,
     description: spec.description,
     inputSchema: objectSchema(spec.input, 'input'),
-    outputSchema: objectSchema(spec.output, 'output'),
+    // Summarised below the top level: results are checked against the full schema before they leave.
+    outputSchema: { ...summariseOutputSchema(objectSchema(spec.output, 'output')), type: 'object' },
     annotations: { title: spec.title, ...spec.annotations },
   };
 }
