@@ -14,7 +14,8 @@
  *   {win, role: 'active'|'other', cursor: {line, col}, folds: {start_line, end_line}[]}[]
  *
  * A field written without a type is an integer; `?` marks an optional field; a nested
- * description follows its field as a block comment. Pure: JSON Schema in, JSON Schema out.
+ * description follows its field as a block comment. MCP_INSTRUCTIONS (protocol/mcp-server.ts) states
+ * the notation once. Pure: JSON Schema in, JSON Schema out.
  */
 
 /** A JSON Schema (2020-12) node, as zod's toJSONSchema and compactSchema (protocol/result.ts) write it. */
