@@ -31,9 +31,12 @@ const SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
  *   - the safe-integer bounds zod adds to every integer (±2^53-1) go: no JSON number vimrelay
  *     sends or takes comes near them, and the arguments are validated with zod anyway;
  *   - `exclusiveMinimum: n` on an integer becomes the equal `minimum: n + 1`;
- *   - `anyOf` over plain types becomes one `type` list with the branches' keywords when those
- *     constrain only values of their own branch's type (`typeUnionAsType`): a nullable T becomes
- *     `type: [T, 'null']`, a buffer number or path `type: ['integer', 'string']`;
+ *   - `anyOf: [{type: T, ...}, {type: 'null'}]` becomes `type: [T, 'null']` with T's keywords
+ *     when those constrain only values of type T (JSON Schema 2020-12 validation §6.2-6.5; not
+ *     `enum` or `const`). Other unions stay `anyOf`: a `type` list is legal JSON Schema, but a
+ *     client that maps tool schemas onto a one-type dialect may refuse the tool or drop its
+ *     constraints (the MCP Inspector's schema lint says so, naming Gemini's function
+ *     declarations), and only for nullable fields do some providers recommend it;
  *   - output schemas lose `additionalProperties: false`: it describes no field, and a client must
  *     not fail on a field it does not know. Input schemas keep it (strict inputs: an unknown
  *     argument is refused, and the schema says so).
@@ -52,7 +55,7 @@ export function compactSchema(schema: unknown, io: 'input' | 'output'): unknown 
     out.minimum = out.exclusiveMinimum + 1;
     delete out.exclusiveMinimum;
   }
-  return typeUnionAsType(out);
+  return nullableAsType(out);
 }
 
 function mapValues(properties: unknown, io: 'input' | 'output'): unknown {
@@ -60,42 +63,20 @@ function mapValues(properties: unknown, io: 'input' | 'output'): unknown {
   return Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, compactSchema(s, io)]));
 }
 
-/** The keywords that constrain only values of one JSON type (JSON Schema 2020-12 validation §6.2-6.5). */
-const TYPE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
-  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  string: ['minLength', 'maxLength', 'pattern', 'format'],
-  array: ['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains'],
-  object: ['properties', 'required', 'additionalProperties', 'patternProperties', 'minProperties', 'maxProperties', 'propertyNames'],
-  boolean: [],
-  null: [],
-};
-/** Keywords that constrain nothing (2020-12 validation §9): one branch's may move to the merged schema. */
-const ANNOTATIONS: readonly string[] = ['title', 'description'];
-/** The keyword family of a type: an integer is a number. */
-const familyOf = (type: string): string => (type === 'integer' ? 'number' : type);
-
-/**
- * `{anyOf: [{type: A, ...a}, {type: B, ...b}], ...rest}` as `{type: [A, B], ...a, ...b, ...rest}`
- * when that accepts the same values: each branch is one plain type with only keywords that
- * constrain that type alone (so not `enum` or `const`, which would refuse the other types) or
- * annotate, and no two branches are of one keyword family (integer and number share theirs).
- * The keys merged must not collide with each other's or the parent's.
- */
-function typeUnionAsType(schema: Record<string, unknown>): Record<string, unknown> {
+/** `{anyOf: [{type: T, ...k}, {type: 'null'}], ...rest}` as `{type: [T, 'null'], ...k, ...rest}`. */
+function nullableAsType(schema: Record<string, unknown>): Record<string, unknown> {
   const { anyOf, ...rest } = schema;
-  if (!Array.isArray(anyOf) || anyOf.length < 2) return schema;
-  const types: string[] = [];
-  const keywords: Record<string, unknown> = {};
-  for (const branch of anyOf as unknown[]) {
-    if (typeof branch !== 'object' || branch === null) return schema;
-    const { type, ...own } = branch as Record<string, unknown>;
-    const family = typeof type === 'string' ? TYPE_KEYWORDS[familyOf(type)] : undefined;
-    if (typeof type !== 'string' || !family || types.some((t) => familyOf(t) === familyOf(type))) return schema;
-    if (Object.keys(own).some((k) => !(family.includes(k) || ANNOTATIONS.includes(k)) || k in rest || k in keywords)) return schema;
-    types.push(type);
-    Object.assign(keywords, own);
-  }
-  return { ...rest, type: types, ...keywords };
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return schema;
+  const [first, second] = anyOf as unknown[];
+  const isNull = (s: unknown): boolean => typeof s === 'object' && s !== null && Object.keys(s).length === 1 && (s as { type?: unknown }).type === 'null';
+  const other = isNull(second) ? first : isNull(first) ? second : undefined;
+  if (typeof other !== 'object' || other === null) return schema;
+  const { type, ...keywords } = other as Record<string, unknown>;
+  // Only a single plain type merges, and only keywords that constrain that type alone: `enum`
+  // and `const` would refuse null too. The keys of `other` must not collide with the parent's.
+  const merges = typeof type === 'string' && !('enum' in keywords) && !('const' in keywords);
+  if (!merges || Object.keys(keywords).some((k) => k in rest)) return schema;
+  return { ...rest, type: [type, 'null'], ...keywords };
 }
 
 export function listedTool(spec: ToolSpec): ListedTool {

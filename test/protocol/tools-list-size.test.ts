@@ -19,14 +19,14 @@ import { defineTool, READ_ONLY } from '../../protocol/tool.ts';
  * (lsp_definition, lsp_references, lsp_hover, lsp_symbols, lsp_rename) at the size of a median tool
  * today (about 1,600 bytes). Raise it only with a reason.
  */
-const TOOLS_LIST_BUDGET_BYTES = 46_500;
+const TOOLS_LIST_BUDGET_BYTES = 47_000;
 
 /**
  * The share of the budget the 22 tools before the code-navigation ones may take, so that those
  * five fit in the rest. This test can go once they are in the catalog.
  */
 const CURRENT_TOOLS = 22;
-const CURRENT_TOOLS_SHARE_BYTES = 38_500;
+const CURRENT_TOOLS_SHARE_BYTES = 39_000;
 
 const bytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).byteLength;
 
@@ -112,11 +112,9 @@ describe('compactSchema', () => {
       properties: {
         count: { type: 'integer', minimum: 1, maximum: 500 },
         name: { type: ['string', 'null'] },
-        // Each bound constrains only its own type, so one type list accepts the same values.
-        buffer: { type: ['integer', 'string'], minimum: 1, minLength: 1, maxLength: 10 },
-        // An integer is a number: merged, each bound would constrain the other branch too.
+        // Unions other than a nullable one stay anyOf, which every client's dialect can express.
+        buffer: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', minLength: 1, maxLength: 10 }] },
         ratio: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'number', maximum: 0.5 }] },
-        // An enum refuses the other types, so a union with one stays a union.
         either: { anyOf: [{ type: 'string', enum: ['all'] }, { type: 'integer' }] },
       },
       required: ['count', 'name', 'buffer', 'ratio', 'either'],
