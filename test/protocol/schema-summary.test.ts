@@ -1,9 +1,11 @@
 // The advertised output schemas (protocol/schema-summary.ts): the notation on hand-made schemas,
 // and, for every tool in the catalog, that the summary is true of every result the full zod schema
-// accepts (values made from the full schema, checked by zod and then by @cfworker/json-schema, the
-// validator the servers and the tests' clients use), still refuses what breaks its top level, and
-// names every nested field the full schema has.
+// accepts (values made from the full schema, checked by zod and then by both validators clients
+// use: @cfworker/json-schema, which the servers and the tests' helpers use, and the SDK client's
+// Ajv, its default on Node and what the MCP Inspector uses), still refuses what breaks its top
+// level, and names every nested field the full schema has.
 import { Validator, type Schema } from '@cfworker/json-schema';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { listedTool } from '../../protocol/result.ts';
@@ -105,7 +107,14 @@ function nestedNames(schema: JsonSchema, depth = 0): string[] {
   return depth === 0 ? below : [...own.map(([name]) => name), ...below];
 }
 
-const valid = (schema: unknown, value: unknown): boolean => new Validator(schema as Schema, '2020-12', false).validate(value).valid;
+const ajv = new AjvJsonSchemaValidator();
+
+/** Whether `value` matches `schema` for @cfworker/json-schema; fails the test when the SDK client's Ajv disagrees. */
+function valid(schema: unknown, value: unknown): boolean {
+  const cfworker = new Validator(schema as Schema, '2020-12', false).validate(value).valid;
+  expect(ajv.getValidator(schema as Parameters<AjvJsonSchemaValidator['getValidator']>[0])(value).valid, 'Ajv agrees with @cfworker/json-schema').toBe(cfworker);
+  return cfworker;
+}
 
 describe.each(TOOLS.map((spec) => [spec.name, spec] as const))('the advertised outputSchema of %s', (_name, spec) => {
   const advertised = listedTool(spec).outputSchema;
