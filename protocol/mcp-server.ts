@@ -31,12 +31,28 @@ import { toolByName, TOOLS } from './tools/index.ts';
 
 /**
  * What the server tells clients: at `initialize` (spec 2025-11-25 "Lifecycle") and in
- * `server/discover` (spec 2026-07-28 "server/discover").
+ * `server/discover` (spec 2026-07-28 "server/discover"). It says once what every tool assumes, so
+ * that tools/list, which a model reads on every turn, does not say it in every tool
+ * (PROTOCOL.md "Tools"): the shared arguments (protocol/tools/common.ts), lines and columns, the
+ * changedtick guard, caps and continuation, errors, and the notation of the advertised output
+ * schemas (protocol/schema-summary.ts).
  */
-export const MCP_INSTRUCTIONS =
+export const MCP_INSTRUCTIONS = [
   'vimrelay reads and edits the live buffers of the user\'s Neovim and Vim, unsaved text included. ' +
-  'Call list_editors first, then get_state_brief for the buffers of one editor. Read before you edit and pass the ' +
-  'changedtick you read as expected_changedtick; edits stay unsaved until the user (or save_buffer) saves them.';
+    'Call list_editors first, then get_state_brief for the buffers of one editor. Every tool assumes:',
+  '- `editor` is an editor id from list_editors; it may be left out when exactly one editor is online.',
+  '- `buffer` is a buffer number or a file path (absolute, or relative to the editor\'s cwd); left out where it may be, it is the current buffer unless the tool says otherwise. ' +
+    'Results name a buffer by `buf` (its number) and `path` (its file\'s absolute path; null for an unnamed buffer).',
+  '- Lines are 1-based and inclusive; columns are 1-based and count characters, not bytes. ' +
+    'The end of a range of characters (`end`, `end_col`) is the position just after its last character, unless it says otherwise.',
+  '- Read before you edit, and pass the changedtick you read as `expected_changedtick`: if the buffer changed since, the edit is refused ' +
+    '(STALE_CHANGEDTICK, with the current tick) and nothing changes. Each edit is one undo step and stays unsaved until the user (or save_buffer) saves it.',
+  '- Every list and text in a result is capped, and no result is over 100 KB: a result that was cut says so (`truncated`, or a `*_truncated` flag), ' +
+    'and the tool names the argument that fetches the rest.',
+  '- A failure is a result with isError and `{error: {code, message, hint}}`; the hint says what to do next.',
+  '- An outputSchema gives nested results in TypeScript-like notation: a field with no type is an integer, `?` marks an optional field, ' +
+    'and a comment says what a value means.',
+].join('\n');
 
 /**
  * How long a client may cache tools/list and server/discover (spec 2026-07-28

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { fail, type ToolOutcome } from './errors.ts';
+import { summariseOutputSchema } from './schema-summary.ts';
 import type { ToolSpec } from './tool.ts';
 
 /** MCP `Tool` as listed by tools/list (spec 2025-11-25 "Tool"). */
@@ -32,7 +33,10 @@ const SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
  *   - `exclusiveMinimum: n` on an integer becomes the equal `minimum: n + 1`;
  *   - `anyOf: [{type: T, ...}, {type: 'null'}]` becomes `type: [T, 'null']` with T's keywords
  *     when those constrain only values of type T (JSON Schema 2020-12 validation §6.2-6.5; not
- *     `enum` or `const`);
+ *     `enum` or `const`). Other unions stay `anyOf`: a `type` list is legal JSON Schema, but a
+ *     client that maps tool schemas onto a one-type dialect may refuse the tool or drop its
+ *     constraints (the MCP Inspector's schema lint says so, naming Gemini's function
+ *     declarations), and only for nullable fields do some providers recommend it;
  *   - output schemas lose `additionalProperties: false`: it describes no field, and a client must
  *     not fail on a field it does not know. Input schemas keep it (strict inputs: an unknown
  *     argument is refused, and the schema says so).
@@ -81,7 +85,8 @@ export function listedTool(spec: ToolSpec): ListedTool {
     title: spec.title,
     description: spec.description,
     inputSchema: objectSchema(spec.input, 'input'),
-    outputSchema: objectSchema(spec.output, 'output'),
+    // Summarised below the top level: results are checked against the full schema before they leave.
+    outputSchema: { ...summariseOutputSchema(objectSchema(spec.output, 'output')), type: 'object' },
     annotations: { title: spec.title, ...spec.annotations },
   };
 }

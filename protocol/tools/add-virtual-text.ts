@@ -5,19 +5,15 @@ import { charCount, DecorationColor, decorationColorArg, DecorationId, VIRTUAL_T
 
 const { maxChars, maxLines } = VIRTUAL_TEXT_LIMITS;
 
-const VirtualTextPosition = z
-  .enum(['eol', 'above', 'below'])
-  .describe('eol: after the end of the line (default); above / below: on virtual lines of their own before or after it.');
+/** eol: after the end of the line; above / below: on virtual lines of their own before or after it. */
+const VirtualTextPosition = z.enum(['eol', 'above', 'below']);
 
 export const addVirtualText = defineTool({
   name: 'add_virtual_text',
   title: 'Add virtual text',
   description:
-    'Show a note in a buffer that is not part of its text: after the end of `line` (position eol, the default) or on virtual lines above or below it. ' +
-    'Display only: the text, changedtick, undo history and file are untouched, and the note follows its line as the buffer is edited. ' +
-    `\`text\` has at most ${maxChars} characters; eol text is one line, above/below text at most ${maxLines} lines separated by \\n. ` +
-    'The line must exist (else INVALID_ARGUMENT, with `line_count`). ' +
-    'Returns the decoration `id` for clear_decorations. To mark a stretch of the text itself use highlight_range; to change the text use find_and_replace.',
+    'Show a note that is not part of the text: after the end of `line` (position eol) or on virtual lines above or below it. ' +
+    'Display only, like highlight_range; the note follows its line as the buffer is edited. The line must exist. Returns the id for clear_decorations.',
   permission: 'write',
   routing: 'editor',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -25,7 +21,7 @@ export const addVirtualText = defineTool({
     .object({
       editor: editorArg,
       buffer: currentBufferArg,
-      line: z.number().int().positive().describe('1-based line the note belongs to; must exist.'),
+      line: z.number().int().positive().describe('The note\'s line.'),
       text: z
         .string()
         .min(1)
@@ -33,8 +29,8 @@ export const addVirtualText = defineTool({
         .refine((t) => charCount(t) <= maxChars, `text has more than ${maxChars} characters.`)
         .refine((t) => t.split('\n').length <= maxLines, `text has more than ${maxLines} lines.`)
         .meta({ maxLength: maxChars })
-        .describe(`The note: at most ${maxChars} characters; for above/below at most ${maxLines} lines separated by \\n, for eol a single line.`),
-      position: VirtualTextPosition.optional(),
+        .describe(`At most ${maxChars} characters: one line for eol, at most ${maxLines} lines separated by \\n for above and below.`),
+      position: VirtualTextPosition.optional().describe('Default eol.'),
       color: decorationColorArg,
     })
     .strict()

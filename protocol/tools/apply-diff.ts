@@ -33,15 +33,13 @@ export const applyDiff = defineTool({
   name: 'apply_diff',
   title: 'Apply unified diff',
   description:
-    'Apply a unified diff (as `diff -u` or `git diff` print it) to one live buffer: all hunks, or nothing. The result is one undo step and stays unsaved. ' +
-    'The target is `buffer` (default: the current buffer); the diff\'s ---/+++ file names are ignored, and a diff touching several files is refused. ' +
-    'Context and removed lines must match the buffer exactly (no fuzz). A hunk is tried at the line its header names first; if the lines are not there, ' +
-    `at the nearest line where they are (as patch does, carrying the shift to later hunks), and \`shifted\` reports it (at most ${L.shiftedListed} listed, \`shifted_count\` counts all). ` +
-    'If any hunk matches nowhere, nothing changes and the error (DIFF_MISMATCH) names the first failing hunk and shows the buffer\'s lines where it should apply ' +
-    `(at most ${L.mismatchLines} lines, each cut to ${L.lineBytes} bytes). ` +
-    'expected_changedtick is required: take it from read_buffer, and build the diff from the text you read. ' +
-    '"\\ No newline at end of file" is honoured: the buffer\'s \'endofline\' follows it (and \'fixendofline\' is turned off when the new text lacks the final newline). ' +
-    'For one small change find_and_replace is simpler; to rewrite everything use write_buffer; for pattern replacements use substitute.',
+    'Apply a unified diff (diff -u, git diff) to one buffer: all hunks, or nothing. ' +
+    'Its ---/+++ names are ignored; a diff of several files is refused. Context and removed lines must match exactly (no fuzz); ' +
+    'a hunk not at the line its header names goes to the nearest line where it matches, as patch does (the shift carries to later hunks): ' +
+    `\`shifted\` lists at most ${L.shiftedListed}, \`shifted_count\` counts all. If a hunk matches nowhere, nothing changes: DIFF_MISMATCH shows ` +
+    `the buffer's lines where it should apply (at most ${L.mismatchLines}, cut at ${L.lineBytes} bytes). expected_changedtick is required: diff the text you read. ` +
+    '"\\ No newline at end of file" sets \'endofline\' (\'fixendofline\' off). ' +
+    'For one small change find_and_replace is simpler; to rewrite all, write_buffer; for patterns, substitute.',
   permission: 'write',
   routing: 'editor',
   // Idempotent: with the required changedtick, a repeated call is refused as stale and changes nothing.
@@ -50,22 +48,19 @@ export const applyDiff = defineTool({
     .object({
       editor: editorArg,
       buffer: currentBufferArg,
-      diff: diffText.describe(
-        'A unified diff of this one buffer: optional ---/+++ header, then hunks "@@ -a,b +c,d @@" whose lines start with " " (context), "-" (removed) or "+" (added).',
-      ),
+      diff: diffText.describe('An optional ---/+++ header, then hunks "@@ -a,b +c,d @@" of lines starting with " " (context), "-" (removed) or "+" (added).'),
       expected_changedtick: changedtickArg,
     })
     .strict(),
   output: z.object({
     ...BufferId,
-    changedtick: z.number().int().nonnegative().describe('The buffer\'s changedtick after the edit.'),
+    changedtick: z.number().int().nonnegative(),
     total_lines: z.number().int().nonnegative(),
     hunks_applied: z.number().int().nonnegative(),
     lines_added: z.number().int().nonnegative(),
     lines_removed: z.number().int().nonnegative(),
     shifted: z
-      .array(z.object({ hunk: z.number().int().positive(), offset: z.number().int() }))
-      .describe(`Hunks applied away from the line their header names, with the offset in lines (at most ${L.shiftedListed} listed).`),
-    shifted_count: z.number().int().nonnegative().describe('How many hunks were shifted, listed or not.'),
+      .array(z.object({ hunk: z.number().int().positive(), offset: z.number().int().describe('lines') })),
+    shifted_count: z.number().int().nonnegative(),
   }),
 });

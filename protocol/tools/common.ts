@@ -1,28 +1,25 @@
-/** Argument and result pieces shared by several tools. */
+/**
+ * Argument and result pieces shared by several tools. What they mean is said once, in the
+ * server's instructions (protocol/mcp-server.ts `MCP_INSTRUCTIONS`): their descriptions here are
+ * the shortest true ones, and a tool's own description says only what is particular to it.
+ */
 import { z } from 'zod';
 
-export const editorArg = z
-  .string()
-  .min(1)
-  .max(200)
-  .optional()
-  .describe('Editor id from list_editors. Optional when exactly one editor is online.');
+/** `editor`: an id from list_editors, optional when one editor is online (MCP_INSTRUCTIONS). */
+export const editorArg = z.string().min(1).max(200).optional().describe('Editor id.');
 
 export const bufferRef = z
   .union([
     z.number().int().positive(),
     z.string().min(1).max(4096),
   ])
-  .describe('Buffer number, or a file path (absolute, or relative to the editor\'s cwd).');
+  .describe('Buffer number or path.');
 
-/** `buffer` where a tool defaults to the current buffer. */
-export const currentBufferArg = bufferRef.optional().describe('Buffer number or path. Default: the current buffer.');
+/** `buffer` where a tool defaults to the current buffer, as MCP_INSTRUCTIONS says optional buffers do. */
+export const currentBufferArg = bufferRef.optional();
 
-export const changedtickArg = z
-  .number()
-  .int()
-  .nonnegative()
-  .describe('The changedtick from your last read of this buffer. The edit is refused, and nothing changes, if the buffer has changed since.');
+/** `expected_changedtick`: a stale one changes nothing (MCP_INSTRUCTIONS). */
+export const changedtickArg = z.number().int().nonnegative().describe('The changedtick you last read.');
 
 /** A position in a buffer: 1-based line, 1-based column counted in characters (code points). */
 export const Position = z.object({
@@ -32,32 +29,32 @@ export const Position = z.object({
 
 export const EditorKind = z.enum(['nvim', 'vim']);
 
-/** One editor as the relay (or the local agent) lists it. */
+/** One editor as the relay (or the local agent) lists it; `id` is what `editor` takes. */
 export const EditorInfo = z.object({
-  id: z.string().describe('Pass this as `editor` to other tools.'),
-  device: z.string().describe('The machine the editor runs on.'),
+  id: z.string(),
+  device: z.string().describe('the machine'),
   kind: EditorKind,
   version: z.string(),
-  name: z.string().describe('A human name: the servername or the cwd\'s last component.'),
+  name: z.string().describe('servername, or the cwd\'s last component'),
   cwd: z.string(),
   current_file: z.string().nullable(),
   pid: z.number().int().nullable(),
 });
 export type EditorInfo = z.infer<typeof EditorInfo>;
 
-/** How buffers are identified in results. */
+/**
+ * How buffers are identified in results: `buf`, its number, and `path`, its file's absolute path
+ * or null for an unnamed buffer (MCP_INSTRUCTIONS).
+ */
 export const BufferId = {
-  buf: z.number().int().positive().describe('Buffer number.'),
-  path: z.string().nullable().describe('Absolute path of the buffer\'s file, or null for an unnamed buffer.'),
+  buf: z.number().int().positive(),
+  path: z.string().nullable(),
 };
 
-/** A page-size argument: `noun` per page, `defaultN` unless asked, never more than `maxN`. */
-export function maxResultsArg(noun: string, defaultN: number, maxN: number) {
-  return z
-    .number()
-    .int()
-    .positive()
-    .max(maxN)
-    .optional()
-    .describe(`Most ${noun} to return. Default ${defaultN}, at most ${maxN}.`);
+/**
+ * A page-size argument: `noun` per page, never more than `maxN`. The tool's description states
+ * the default and the cap (with the argument that continues), so this one does not repeat them.
+ */
+export function maxResultsArg(noun: string, maxN: number) {
+  return z.number().int().positive().max(maxN).optional().describe(`${noun} per page.`);
 }

@@ -20,43 +20,40 @@ export const CONNECT_EDITOR_LIMITS = {
 const L = CONNECT_EDITOR_LIMITS;
 
 export const EditorCandidate = z.object({
-  index: z.number().int().positive().describe('Pass this as `index` to attach this candidate.'),
-  address: z.string().describe('Socket path or host:port.'),
-  pid: z.number().int().positive().nullable().describe('The Neovim\'s pid, when known (attached, or in the socket name).'),
-  state: z.enum(['attached', 'unreachable', 'pending']).describe('attached: an editor is attached through it; unreachable: the last attempt failed (`error`); pending: not tried yet.'),
-  editor: z.string().nullable().describe('The id of the editor attached through it.'),
-  error: z.string().nullable().describe('Why the last attempt failed.'),
+  index: z.number().int().positive(),
+  address: z.string().describe('socket path or host:port'),
+  pid: z.number().int().positive().nullable().describe('when known'),
+  state: z.enum(['attached', 'unreachable', 'pending']).describe('unreachable: the last attempt failed (error); pending: not tried yet'),
+  editor: z.string().nullable().describe('id of the editor attached through it'),
+  error: z.string().nullable(),
 });
 
 export const connectEditor = defineTool({
   name: 'connect_editor',
   title: 'Connect a Neovim',
   description:
-    'Make a vimrelay agent attach a Neovim that list_editors does not show. Pass one of: `socket_path`, the Neovim\'s server address ' +
-    '(in that Neovim, :echo v:servername shows it: a unix socket the user owns, or host:port only when the user listed that address in the agent\'s tcp_editors setting); `terminal_pid`, the pid of any process running inside a Neovim terminal ' +
-    '(the nearest Neovim among its parent processes is attached); or `index`, from this tool\'s candidate list. ' +
-    'With none of them it only lists the candidates: the Neovim server addresses the agent knows (found on the machine, or named before), each attached, unreachable (with the error) or pending. ' +
-    `At most ${L.maxCandidates} candidates are listed, sorted by address (\`candidates_truncated\`, \`candidates_total\`); indexes can shift when Neovims start or exit, so prefer socket_path. ` +
-    'An address the agent may not attach (another user\'s, unconfigured TCP, nothing there) is refused with EDITOR_NOT_FOUND, whatever the reason. ' +
-    'Returns the editor (its `id` works as `editor` in other tools; list_editors shows it as <device>/<id>). ' +
-    '`device` names the machine (the `device` of list_editors) when several agents are connected. Use list_editors to see editors already online.',
+    'Make a vimrelay agent attach a Neovim that list_editors does not show, by socket_path, terminal_pid or index. ' +
+    'With none of them it lists the candidates: the Neovim addresses the agent knows (found, or named before), ' +
+    `at most ${L.maxCandidates}, by address (candidates_truncated, candidates_total). ` +
+    'TCP needs the agent\'s tcp_editors; an address it may not attach (another user\'s, unconfigured, nothing there) gets EDITOR_NOT_FOUND. ' +
+    'Returns the editor, whose id works as `editor` (list_editors shows it as <device>/<id>).',
   permission: 'read',
   routing: 'agent',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z
     .object({
-      device: z.string().min(1).max(255).optional().describe('The machine (device name, as list_editors shows it). Optional when one agent is connected.'),
-      socket_path: z.string().min(1).max(4096).optional().describe('The Neovim\'s server address: a unix socket path, or a host:port the user configured.'),
-      terminal_pid: z.number().int().positive().optional().describe('Pid of a process running inside a Neovim terminal buffer (e.g. your own process).'),
-      index: z.number().int().positive().optional().describe('`index` of a candidate listed by connect_editor.'),
+      device: z.string().min(1).max(255).optional().describe('The machine (a `device` of list_editors). Optional when one agent is connected.'),
+      socket_path: z.string().min(1).max(4096).optional().describe('The Neovim\'s server address, a socket path or host:port (:echo v:servername in it).'),
+      terminal_pid: z.number().int().positive().optional().describe('Pid of a process in a Neovim terminal (e.g. yours): the nearest Neovim among its parents is attached.'),
+      index: z.number().int().positive().optional().describe('A candidate\'s index. Indexes shift as Neovims start and exit: prefer socket_path.'),
     })
     .strict()
     .refine((a) => [a.socket_path, a.terminal_pid, a.index].filter((v) => v !== undefined).length <= 1, {
       message: 'Pass at most one of socket_path, terminal_pid and index.',
     }),
   output: z.object({
-    action: z.enum(['listed', 'attached', 'already_attached']).describe('listed: no editor was asked for; attached: newly attached; already_attached: it was attached before.'),
-    editor: EditorInfo.omit({ device: true }).nullable().describe('The editor asked for; null when only listing.'),
+    action: z.enum(['listed', 'attached', 'already_attached']),
+    editor: EditorInfo.omit({ device: true }).nullable().describe('Null when only listing.'),
     candidates: z.array(EditorCandidate),
     candidates_total: z.number().int().nonnegative(),
     candidates_truncated: z.boolean(),

@@ -9,15 +9,11 @@ import { z } from 'zod';
 /** The named styles a decoration can take; each editor maps them to highlight groups. */
 export const DECORATION_COLORS = ['info', 'hint', 'success', 'warning', 'error'] as const;
 
-export const DecorationColor = z
-  .enum(DECORATION_COLORS)
-  .describe('A named style; the user\'s colorscheme decides the exact color.');
+export const DecorationColor = z.enum(DECORATION_COLORS);
 export type DecorationColor = z.infer<typeof DecorationColor>;
 
 /** The `color` argument of the tools that add a decoration. */
-export const decorationColorArg = DecorationColor.optional().describe(
-  'A named style: info, hint, success, warning or error; the user\'s colorscheme decides the exact color. Default: info.',
-);
+export const decorationColorArg = DecorationColor.optional().describe('The user\'s colorscheme decides the exact color. Default info.');
 
 /** Caps on add_virtual_text's `text`, counted in characters (code points) and in lines. */
 export const VIRTUAL_TEXT_LIMITS = {
@@ -27,12 +23,8 @@ export const VIRTUAL_TEXT_LIMITS = {
   maxLines: 10,
 } as const;
 
-/** A decoration as the tools name it: an id unique within its buffer. */
-export const DecorationId = z
-  .number()
-  .int()
-  .positive()
-  .describe('Decoration id, unique within its buffer; pass it with that buffer to clear_decorations.');
+/** A decoration as the tools name it: an id unique within its buffer (the tools' descriptions say so). */
+export const DecorationId = z.number().int().positive();
 
 /** Number of characters (code points) of `s`, as JSON Schema's maxLength counts them. */
 export function charCount(s: string): number {

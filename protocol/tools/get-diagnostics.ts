@@ -35,48 +35,43 @@ const DiagnosticsCursor = z.string().regex(/^\d+:\d+:\d+:\d+$/, 'not a cursor re
 export const Diagnostic = z.object({
   ...BufferId,
   line: z.number().int().positive(),
-  col: z.number().int().positive().describe('1-based, in characters.'),
+  col: z.number().int().positive(),
   end_line: z.number().int().positive(),
-  end_col: z.number().int().positive().describe('Exclusive: the column just after the range.'),
+  end_col: z.number().int().positive(),
   severity: Severity,
   message: z.string(),
-  message_truncated: z.boolean().describe(`True when the message was cut at ${DIAGNOSTICS_LIMITS.messageBytes} bytes.`),
-  source: z.string().nullable().describe('Who reported it (e.g. the language server), when known.'),
-  code: z.string().nullable().describe('The diagnostic code, when there is one.'),
+  message_truncated: z.boolean(),
+  source: z.string().nullable().describe('who reported it, e.g. the language server'),
+  code: z.string().nullable(),
 });
 
 export const getDiagnostics = defineTool({
   name: 'get_diagnostics',
   title: 'Diagnostics (LSP errors, warnings)',
   description:
-    'List the diagnostics the editor holds (from language servers, linters, anything using vim.diagnostic) for one buffer or for all buffers, ' +
-    'sorted by buffer number, line and column, with the total count and counts per severity. ' +
-    '`severity` filters: with severity_match "at_least" (default) it keeps that severity and worse (warn = warnings and errors); with "exact" only that severity. ' +
-    `Returns at most max_results diagnostics (default ${DIAGNOSTICS_LIMITS.defaultResults}, up to ${DIAGNOSTICS_LIMITS.maxResults}) and at most ${LIMITS.maxResultBytes / 1024} KB; ` +
-    'when cut short, `truncated` is true: pass `cursor` back, with the same arguments, for the next page. ' +
-    `Messages longer than ${DIAGNOSTICS_LIMITS.messageBytes} bytes are cut (message_truncated). ` +
-    'Use read_buffer to see the lines a diagnostic points at; get_state gives only the counts.',
+    'List the diagnostics the editor holds (from language servers, linters, anything using vim.diagnostic) for one buffer or all, ' +
+    'by buffer, line and column, with the total and the counts per severity. ' +
+    `At most max_results (default ${DIAGNOSTICS_LIMITS.defaultResults}, up to ${DIAGNOSTICS_LIMITS.maxResults}) and ${LIMITS.maxResultBytes / 1024} KB: ` +
+    'when `truncated`, pass `cursor` with the same arguments. ' +
+    `Messages over ${DIAGNOSTICS_LIMITS.messageBytes} bytes are cut (\`message_truncated\`). read_buffer shows the lines they point at.`,
   permission: 'read',
   routing: 'editor',
   annotations: READ_ONLY,
   input: z
     .object({
       editor: editorArg,
-      buffer: bufferRef.optional().describe('Buffer number or path. Default: every buffer.'),
-      severity: Severity.optional().describe('Severity to filter by. Default: all diagnostics.'),
-      severity_match: z
-        .enum(['at_least', 'exact'])
-        .optional()
-        .describe('"at_least" (default): `severity` and worse; "exact": only `severity`.'),
-      max_results: maxResultsArg('diagnostics', DIAGNOSTICS_LIMITS.defaultResults, DIAGNOSTICS_LIMITS.maxResults),
-      cursor: DiagnosticsCursor.optional().describe('The `cursor` of the previous page, to continue after it.'),
+      buffer: bufferRef.optional().describe('Default: every buffer.'),
+      severity: Severity.optional().describe('Keep only this severity, or also worse ones (severity_match). Default: all.'),
+      severity_match: z.enum(['at_least', 'exact']).optional().describe('Default at_least: `severity` and worse (warn: warnings and errors).'),
+      max_results: maxResultsArg('Diagnostics', DIAGNOSTICS_LIMITS.maxResults),
+      cursor: DiagnosticsCursor.optional().describe('The previous page\'s.'),
     })
     .strict(),
   output: z.object({
     diagnostics: z.array(Diagnostic),
-    total: z.number().int().nonnegative().describe('Diagnostics matching buffer and severity, on all pages.'),
-    counts: SeverityCounts.describe('Diagnostics per severity in the chosen buffer(s), before the severity filter.'),
+    total: z.number().int().nonnegative().describe('Matching buffer and severity, on all pages.'),
+    counts: SeverityCounts.describe('Per severity, before the severity filter.'),
     truncated: z.boolean(),
-    cursor: z.string().nullable().describe('Pass as `cursor` to get the next page; null when this page is the last.'),
+    cursor: z.string().nullable(),
   }),
 });

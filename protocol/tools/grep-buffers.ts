@@ -30,53 +30,47 @@ const GrepCursor = z.string().regex(/^\d+:\d+:\d+$/, 'not a cursor returned by g
 export const GrepHit = z.object({
   ...BufferId,
   line: z.number().int().positive(),
-  col: z.number().int().positive().describe('Where the match starts: 1-based, in characters.'),
-  end_col: z.number().int().positive().describe('Just after the match (exclusive); equal to col for an empty match.'),
-  text: z.string().describe(`The line, or a part of it around the match when the line is longer than ${GREP_LIMITS.lineBytes} bytes.`),
-  text_start_col: z.number().int().positive().describe('The column at which `text` starts: 1 unless the line was trimmed.'),
-  trimmed: z.boolean().describe('True when `text` is only part of the line; read_buffer returns it whole.'),
+  col: z.number().int().positive(),
+  end_col: z.number().int().positive().describe('col for an empty match'),
+  text: z.string().describe('the line, or the part around the match'),
+  text_start_col: z.number().int().positive().describe('the column text starts at'),
+  trimmed: z.boolean(),
 });
 
 export const grepBuffers = defineTool({
   name: 'grep_buffers',
   title: 'Search buffers',
   description:
-    'Search the live text of the editor\'s buffers, unsaved changes included, for a literal string or a Vim regular expression (mode "regex": Vim\'s own dialect, magic, as in /pattern; ' +
-    'e.g. \\< \\> for word bounds, \\( \\) for groups, \\{n,m} for counts). Matches never span lines. Every match is a hit, with its line and 1-based character columns. ' +
-    'By default every loaded, listed buffer is searched; pass `buffers` to search others (they are loaded if needed). ' +
-    `Returns at most max_results hits (default ${GREP_LIMITS.defaultResults}, up to ${GREP_LIMITS.maxResults}) and at most ${LIMITS.maxResultBytes / 1024} KB; lines longer than ${GREP_LIMITS.lineBytes} bytes are trimmed around the hit. ` +
-    'When `truncated` is true, call again with the same arguments and `cursor` to continue after the last hit; ' +
-    `a page can hold fewer hits (even none) when cut by size or after scanning ${GREP_LIMITS.scanLines} lines, so follow the cursor until it is null. ` +
-    'Case-sensitive unless case_sensitive is false. ' +
-    'Use read_buffer to read around a hit, and find_and_replace or substitute to change what you found.',
+    'Search the live text of buffers, unsaved changes included, for a literal string or (mode regex) a Vim regular expression, magic as in /pattern ' +
+    '(\\< \\> word bounds, \\( \\) groups, \\{n,m} counts). Matches never span lines. ' +
+    `At most max_results hits (default ${GREP_LIMITS.defaultResults}, up to ${GREP_LIMITS.maxResults}) and ${LIMITS.maxResultBytes / 1024} KB; ` +
+    `lines over ${GREP_LIMITS.lineBytes} bytes are trimmed around the hit (\`trimmed\`). When \`truncated\`, pass \`cursor\` with the same arguments; ` +
+    `a page may hold few hits or none (cut by size, or after scanning ${GREP_LIMITS.scanLines} lines): follow the cursor until it is null. ` +
+    'Then read_buffer around a hit, or change it with find_and_replace or substitute.',
   permission: 'read',
   routing: 'editor',
   annotations: READ_ONLY,
   input: z
     .object({
       editor: editorArg,
-      pattern: z.string().min(1).max(GREP_LIMITS.patternChars).describe('What to find, within one line (no line breaks).'),
-      mode: z.enum(['literal', 'regex']).optional().describe('"literal" (default): the exact text; "regex": a Vim regular expression.'),
-      case_sensitive: z.boolean().optional().describe('Default true. False ignores case, Unicode letters included.'),
+      pattern: z.string().min(1).max(GREP_LIMITS.patternChars).describe('Within one line.'),
+      mode: z.enum(['literal', 'regex']).optional().describe('Default literal.'),
+      case_sensitive: z.boolean().optional().describe('Default true; false ignores case, Unicode letters included.'),
       buffers: z
         .array(bufferRef)
         .min(1)
         .max(GREP_LIMITS.maxBuffers)
         .optional()
-        .describe('Buffers (numbers or paths) to search. Default: every loaded, listed buffer.'),
-      max_results: maxResultsArg('hits', GREP_LIMITS.defaultResults, GREP_LIMITS.maxResults),
-      cursor: GrepCursor.optional().describe('The `cursor` of the previous page, to continue after its last hit.'),
+        .describe('Numbers or paths, loaded if needed. Default: every loaded, listed buffer.'),
+      max_results: maxResultsArg('Hits', GREP_LIMITS.maxResults),
+      cursor: GrepCursor.optional().describe('The previous page\'s.'),
     })
     .strict(),
   output: z.object({
-    hits: z.array(GrepHit).describe('In buffer-number order, then by line and column.'),
-    truncated: z.boolean().describe('True when there may be more hits: pass `cursor` to continue.'),
-    cursor: z.string().nullable().describe('Pass as `cursor`, with the same arguments, for the next page; null when the search is complete.'),
-    searched_buffers: z.number().int().nonnegative().describe('How many buffers this search covers.'),
-    unloaded_buffers: z
-      .number()
-      .int()
-      .nonnegative()
-      .describe('Listed buffers not searched because they are not loaded; name them in `buffers` to search them.'),
+    hits: z.array(GrepHit).describe('By buffer number, line and column.'),
+    truncated: z.boolean(),
+    cursor: z.string().nullable(),
+    searched_buffers: z.number().int().nonnegative(),
+    unloaded_buffers: z.number().int().nonnegative().describe('Listed buffers not searched, not being loaded: name them in `buffers`.'),
   }),
 });

@@ -7,10 +7,9 @@ export const highlightRange = defineTool({
   name: 'highlight_range',
   title: 'Highlight a range',
   description:
-    'Highlight a stretch of a buffer\'s text in a named color, to point the user at it. Display only: the text, changedtick, undo history and file are untouched, and the highlight follows the text as it is edited. ' +
-    '`start` is the first highlighted character and `end` the position just after the last one (exclusive), exactly as find_and_replace returns them; lines 1-based, columns 1-based in characters. ' +
-    'Lines must exist (else INVALID_ARGUMENT, with `line_count`); a column past the end of its line is clamped to just after the line\'s last character, so {line, col: 9999} reaches the end of a line. An empty range is refused. ' +
-    'Returns the decoration `id` for clear_decorations. For a note beside a line use add_virtual_text; to move the cursor there use set_cursor.',
+    'Highlight a stretch of a buffer\'s text in a named color, to point the user at it. Display only: the text, changedtick, undo history and file are untouched, ' +
+    'and the highlight follows its text as it is edited. start and end are as find_and_replace returns them; their lines must exist, and a column past ' +
+    'the end of its line is clamped ({line, col: 9999} is the end). Returns the id for clear_decorations. For a note beside a line use add_virtual_text.',
   permission: 'write',
   routing: 'editor',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -18,16 +17,16 @@ export const highlightRange = defineTool({
     .object({
       editor: editorArg,
       buffer: currentBufferArg,
-      start: Position.describe('First character of the range.'),
-      end: Position.describe('Position just after the last character of the range (exclusive).'),
+      start: Position.describe('The first character.'),
+      end: Position.describe('Just after the last character.'),
       color: decorationColorArg,
     })
     .strict(),
   output: z.object({
     id: DecorationId,
     ...BufferId,
-    start: Position.describe('Start of the highlight, after clamping.'),
-    end: Position.describe('End of the highlight (exclusive), after clamping.'),
+    start: Position.describe('After clamping.'),
+    end: Position.describe('After clamping.'),
     color: DecorationColor,
   }),
 });

@@ -6,9 +6,8 @@ export const listEditors = defineTool({
   name: 'list_editors',
   title: 'List editors',
   description:
-    'List every Neovim and Vim online through vimrelay, on every connected machine: id, device, kind, version, name, cwd, current file, pid. ' +
-    'Call this first when you do not know which editor to use, or when a tool says the editor is ambiguous or offline. ' +
-    'For the buffers and windows inside one editor, use get_state_brief instead. ' +
+    'List every Neovim and Vim online through vimrelay, on every connected machine. ' +
+    'Call it first, and when a tool says the editor is ambiguous or offline; for the buffers and windows of one editor use get_state_brief. ' +
     'Not paginated: each machine reports at most 200 editors.',
   permission: 'read',
   routing: 'hub',

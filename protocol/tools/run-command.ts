@@ -39,26 +39,28 @@ export const PROMPT_TIMEOUT_HINT =
 
 const command = z.string().min(1).max(L.commandChars);
 
+/** `timeout_ms` of run_command and send_keys, whose descriptions state its default and cap. */
+export const timeoutArg = z.number().int().min(L.minTimeoutMs).max(L.maxTimeoutMs).optional().describe('CTRL-C after this long.');
+
 export const CommandResult = z.object({
-  index: z.number().int().positive().describe('1-based position of the command in `commands`.'),
-  output: z.string().describe('What the command printed (messages, :echo, :ls ...), possibly cut.'),
-  output_bytes: z.number().int().nonnegative().describe('Size of the whole output, in bytes.'),
-  truncated: z.boolean().describe('True when `output` is only the start of the output.'),
+  index: z.number().int().positive(),
+  output: z.string(),
+  output_bytes: z.number().int().nonnegative().describe('of the whole output'),
+  truncated: z.boolean(),
 });
 
 export const runCommand = defineTool({
   name: 'run_command',
   title: 'Run Ex commands',
   description:
-    'Run one or more Ex commands (or multi-line Vimscript chunks) in the editor, as if typed after ":", and get what each printed. ' +
-    'Commands run in order and it stops at the first that fails: the error (EDITOR_ERROR) gives `failed_index`, the failed `command`, Vim\'s `vim_error`, ' +
-    'and `results` of the commands before it; the ones after it did not run. ' +
-    `Commands still running after timeout_ms (default ${L.defaultTimeoutMs} ms, at most ${L.maxTimeoutMs}) are interrupted with CTRL-C, as when one waits on a prompt ` +
-    '(input(), getchar(), :s///c): the error is then TIMEOUT, with the same details. Prefer commands that do not prompt (e.g. :s without the c flag). ' +
+    'Run Ex commands (or multi-line Vimscript) in the editor as if typed after ":", and get what each printed. ' +
+    'They run in order and stop at the first that fails (EDITOR_ERROR, with the results before it). ' +
+    `Commands still running after timeout_ms (default ${L.defaultTimeoutMs}, at most ${L.maxTimeoutMs}), as at a prompt (input(), getchar(), :s///c), ` +
+    'are interrupted with CTRL-C (TIMEOUT): prefer commands that do not prompt. ' +
     `Output is kept up to max_output_bytes per command (default ${L.defaultOutputBytes / 1024} KB, at most ${L.maxOutputBytes / 1024} KB) and ` +
-    `${L.totalOutputBytes / 1024} KB for all commands together; \`truncated\` marks a cut output and \`output_truncated\` is true when any output was cut (raise max_output_bytes, or narrow the command, to see more). ` +
-    'Changes the commands make stay unsaved unless a command writes, and are undone as Vim records them. ' +
-    'For buffer text prefer read_buffer, find_and_replace, substitute and save_buffer; for keystrokes use send_keys; to type into a terminal use send_to_terminal.',
+    `${L.totalOutputBytes / 1024} KB in all: \`truncated\` marks a cut output, \`output_truncated\` any (raise max_output_bytes, or narrow the command). ` +
+    'Changes stay unsaved unless a command writes, and are undone as Vim records them. ' +
+    'For buffer text prefer read_buffer, find_and_replace and substitute; for keystrokes, send_keys; for a terminal, send_to_terminal.',
   permission: 'exec',
   routing: 'editor',
   annotations: CHANGES_TEXT,
@@ -68,26 +70,14 @@ export const runCommand = defineTool({
       editor: editorArg,
       commands: z
         .union([command, z.array(command).min(1).max(L.maxCommands)])
-        .describe(`One command, or a list of up to ${L.maxCommands} run in order (each at most ${L.commandChars} characters). No leading ":" needed.`),
-      max_output_bytes: z
-        .number()
-        .int()
-        .positive()
-        .max(L.maxOutputBytes)
-        .optional()
-        .describe(`Output kept per command, in bytes. Default ${L.defaultOutputBytes}, at most ${L.maxOutputBytes}.`),
-      timeout_ms: z
-        .number()
-        .int()
-        .min(L.minTimeoutMs)
-        .max(L.maxTimeoutMs)
-        .optional()
-        .describe(`Interrupt the commands (CTRL-C) when they run longer, e.g. waiting on a prompt. Default ${L.defaultTimeoutMs}, at most ${L.maxTimeoutMs}.`),
+        .describe('One command, or a list run in order. No leading ":" needed.'),
+      max_output_bytes: z.number().int().positive().max(L.maxOutputBytes).optional().describe('Output kept per command.'),
+      timeout_ms: timeoutArg,
     })
     .strict(),
   output: z.object({
-    results: z.array(CommandResult).describe('One entry per command, in order.'),
-    count: z.number().int().positive().describe('How many commands ran (all of them: a failure is an error instead).'),
-    output_truncated: z.boolean().describe('True when some output was cut.'),
+    results: z.array(CommandResult),
+    count: z.number().int().positive(),
+    output_truncated: z.boolean(),
   }),
 });

@@ -15,11 +15,10 @@ export const saveBuffer = defineTool({
   name: 'save_buffer',
   title: 'Save buffer',
   description:
-    'Write a buffer to its file if it has unsaved changes, as :update does (a buffer without changes is not written: `written` is false). ' +
-    'The user\'s write autocommands run (formatters may change the buffer): `modified` and `changedtick` are read afterwards. ' +
-    'Pass expected_changedtick (from read_buffer or your last edit) to save only the text you know; a stale one writes nothing. ' +
-    'Never forces: a read-only buffer or file, a missing directory or any other write failure is EDITOR_ERROR with the editor\'s message and changes nothing on disk. ' +
-    'A buffer without a file (unnamed, or not a file buffer) is refused. Edits never save by themselves; this is the only tool that writes files.',
+    'Write a buffer to its file if it has unsaved changes, as :update does. The user\'s write autocommands run (formatters may change the buffer): ' +
+    '`modified` and `changedtick` are read afterwards. Pass expected_changedtick to save only the text you know. ' +
+    'Never forces: a write that fails (read-only buffer or file, missing directory, ...) is EDITOR_ERROR and changes nothing on disk; ' +
+    'a buffer without a file is refused. The only tool that writes files (write_buffer does not).',
   permission: 'save',
   routing: 'editor',
   timeoutHint: SAVE_TIMEOUT_HINT,
@@ -33,8 +32,8 @@ export const saveBuffer = defineTool({
     .strict(),
   output: z.object({
     ...BufferId,
-    written: z.boolean().describe('Whether the file was written (false: there was nothing to save).'),
-    modified: z.boolean().describe('Whether the buffer still has unsaved changes after the write and its autocommands.'),
-    changedtick: z.number().int().nonnegative().describe('The buffer\'s changedtick afterwards (autocommands may have changed the text).'),
+    written: z.boolean(),
+    modified: z.boolean(),
+    changedtick: z.number().int().nonnegative(),
   }),
 });

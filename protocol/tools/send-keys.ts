@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
 import { BufferId, editorArg, Position } from './common.ts';
-import { PROMPT_TIMEOUT_HINT, RUN_COMMAND_LIMITS } from './run-command.ts';
+import { PROMPT_TIMEOUT_HINT, RUN_COMMAND_LIMITS, timeoutArg } from './run-command.ts';
 
 /** Caps of send_keys. */
 export const SEND_KEYS_LIMITS = {
@@ -26,13 +26,12 @@ export const sendKeys = defineTool({
   name: 'send_keys',
   title: 'Send keystrokes',
   description:
-    'Type keys into the editor as the user would, starting from normal mode: <Esc> is sent first, then `keys` in Vim key notation ' +
-    '(<CR>, <C-w>, <Leader>, <lt> for "<"); mappings apply. The keys run to completion inside the call, like :normal: an unfinished command or ' +
-    'insert is ended when they run out, so the editor is normally left in normal mode (visual mode stays on; `mode` says where it is). ' +
-    `Keys still running after timeout_ms (default ${L.defaultTimeoutMs} ms, at most ${L.maxTimeoutMs}), e.g. at an input() prompt, are interrupted with CTRL-C (TIMEOUT). ` +
-    'Returns what was sent, the mode, buffer and cursor afterwards, and `errmsg`, the last error message the keys caused (null if none). ' +
-    'Edits made this way are unsaved and undone as typed. Prefer find_and_replace or write_buffer to edit text, set_cursor to move, run_command for Ex commands; ' +
-    'use send_keys for what only keystrokes do (a plugin\'s mapping, window commands). To type into a terminal use send_to_terminal.',
+    'Type keys as the user would, from normal mode: <Esc> first, then `keys` in Vim key notation (<CR>, <C-w>, <Leader>, <lt> for "<"); ' +
+    'mappings apply. Like :normal they run to completion inside the call: an unfinished command or insert is ended, so the editor is left ' +
+    'in normal mode (visual mode stays on). ' +
+    `Keys still running after timeout_ms (default ${L.defaultTimeoutMs}, at most ${L.maxTimeoutMs}), e.g. at an input() prompt, are interrupted with CTRL-C (TIMEOUT). ` +
+    'Edits are unsaved, and are undone as typed. Prefer find_and_replace or write_buffer to edit, set_cursor to move, run_command for Ex commands; ' +
+    'send_keys is for what only keys do (a plugin\'s mapping, window commands). For a terminal use send_to_terminal.',
   permission: 'exec',
   routing: 'editor',
   annotations: CHANGES_TEXT,
@@ -40,21 +39,15 @@ export const sendKeys = defineTool({
   input: z
     .object({
       editor: editorArg,
-      keys: z.string().min(1).max(L.keysChars).describe(`Keys in Vim notation, e.g. "ggdG", ":nohlsearch<CR>", "<C-w>v" (at most ${L.keysChars} characters).`),
-      timeout_ms: z
-        .number()
-        .int()
-        .min(L.minTimeoutMs)
-        .max(L.maxTimeoutMs)
-        .optional()
-        .describe(`Interrupt the keys (CTRL-C) when they run longer, e.g. waiting on a prompt. Default ${L.defaultTimeoutMs}, at most ${L.maxTimeoutMs}.`),
+      keys: z.string().min(1).max(L.keysChars).describe('E.g. "ggdG", ":nohlsearch<CR>", "<C-w>v".'),
+      timeout_ms: timeoutArg,
     })
     .strict(),
   output: z.object({
-    sent: z.string().describe('The keys sent, in key notation, <Esc> included.'),
-    mode: z.string().describe('The mode afterwards (nvim_get_mode): n, v, V, nt, ...'),
+    sent: z.string().describe('In key notation, <Esc> included.'),
+    mode: z.string().describe('Afterwards (nvim_get_mode): n, v, V, nt, ...'),
     ...BufferId,
-    cursor: Position.describe('The cursor afterwards, in the current window; the column in characters.'),
-    errmsg: z.string().nullable().describe('The last error message (v:errmsg) the keys caused, or null.'),
+    cursor: Position.describe('Afterwards, in the current window.'),
+    errmsg: z.string().nullable().describe('The last error message (v:errmsg) the keys caused.'),
   }),
 });

@@ -29,12 +29,9 @@ export const sendToTerminal = defineTool({
   name: 'send_to_terminal',
   title: 'Send text to a terminal',
   description:
-    'Write text to the program running in one of the editor\'s terminal buffers (:terminal), as if typed there, e.g. a shell command or an answer to a prompt. ' +
-    '`terminal` is a buffer number, or a name: an exact buffer name or title first, else a unique part of one. Default: the current buffer if it is a terminal, else the only terminal. ' +
-    'With submit false (default) trailing newlines are stripped and nothing is submitted; submit true strips them and presses Enter (a carriage return). ' +
-    `Text is at most ${L.textChars / 1024}K characters. Returns the bytes sent; the program's output appears in the terminal buffer (read it with read_buffer). ` +
-    'When no terminal matches, or several do, the error lists the terminals (buf, name, title, running; at most ' + `${L.listedTerminals}). ` +
-    'For Ex commands use run_command; for keystrokes in the editor itself use send_keys.',
+    'Type text into the program running in one of the editor\'s terminal buffers (:terminal): a shell command, an answer to a prompt. ' +
+    'Trailing newlines are stripped and nothing is submitted unless `submit` (Enter). The program\'s output appears in the terminal buffer (read_buffer reads it). ' +
+    'When no terminal matches, or several do, the error lists them. For Ex commands use run_command; for keys in the editor itself, send_keys.',
   permission: 'terminal',
   routing: 'editor',
   annotations: CHANGES_TEXT,
@@ -45,16 +42,16 @@ export const sendToTerminal = defineTool({
       terminal: z
         .union([z.number().int().positive(), z.string().min(1).max(4096)])
         .optional()
-        .describe('Terminal buffer number, or (part of) its name or title. Default: the current buffer if it is a terminal, else the only terminal.'),
-      text: z.string().max(L.textChars).describe('What to type. Trailing newlines are stripped; use submit to press Enter.'),
-      submit: z.boolean().optional().describe('Press Enter (send a carriage return) after the text. Default false.'),
+        .describe('Buffer number, or a name or title: an exact one first, else a unique part of one. Default: the current buffer if a terminal, else the only terminal.'),
+      text: z.string().max(L.textChars).describe('What to type.'),
+      submit: z.boolean().optional().describe('Press Enter after the text. Default false.'),
     })
     .strict(),
   output: z.object({
-    buf: z.number().int().positive().describe('The terminal buffer.'),
+    buf: z.number().int().positive(),
     name: z.string(),
-    channel: z.number().int().positive().describe('The job channel the text was written to.'),
-    bytes: z.number().int().nonnegative().describe('Bytes written, the carriage return included.'),
+    channel: z.number().int().positive(),
+    bytes: z.number().int().nonnegative().describe('Written, the carriage return included.'),
     submitted: z.boolean(),
   }),
 });

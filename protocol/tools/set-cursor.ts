@@ -6,11 +6,9 @@ export const setCursor = defineTool({
   name: 'set_cursor',
   title: 'Move cursor / show buffer',
   description:
-    'Move a window\'s cursor to a line and column, first showing `buffer` in that window when it shows another one; use it to show the user the place you are talking about. ' +
-    'Lines are 1-based, columns 1-based in characters. The line must exist: past the last line the call is refused (INVALID_ARGUMENT, with `line_count`) and nothing moves; ' +
-    'a column past the end of the line is clamped to its last character (`cursor` says where it landed). ' +
-    'Closed folds at the line are opened and the previous position goes to the jumplist (the user can press Ctrl-O to go back); which window is current does not change. ' +
-    'To mark text without moving the cursor use highlight_range or add_virtual_text; to load a file that has no buffer yet use open_file.',
+    'Move a window\'s cursor to line and col, first showing `buffer` in the window if it shows another; use it to show the user the place you mean. ' +
+    'The line must exist; a column past the end is clamped. Closed folds there open, the old position goes to the jumplist (Ctrl-O returns), ' +
+    'and the current window stays current. To mark text without moving the cursor use highlight_range or add_virtual_text; to load a file, open_file.',
   permission: 'write',
   routing: 'editor',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -22,17 +20,17 @@ export const setCursor = defineTool({
         .int()
         .positive()
         .optional()
-        .describe('Window id: the `win` of a window listed by get_state_brief or get_state. Default: the current window.'),
-      buffer: bufferRef.optional().describe('Buffer number or path to show in the window. Default: the buffer the window shows.'),
-      line: z.number().int().positive().describe('1-based line; must exist.'),
-      col: z.number().int().positive().optional().describe('1-based column in characters. Default 1; clamped to the line\'s last character.'),
-      center: z.boolean().optional().describe('Scroll so that the line is in the middle of the window (zz). Default false: scroll only as far as needed.'),
+        .describe('A `win` of get_state_brief or get_state. Default: the current window.'),
+      buffer: bufferRef.optional().describe('To show in the window. Default: the one it shows.'),
+      line: z.number().int().positive().describe('Must exist.'),
+      col: z.number().int().positive().optional().describe('Default 1.'),
+      center: z.boolean().optional().describe('Scroll the line to the middle of the window (zz). Default false.'),
     })
     .strict(),
   output: z.object({
-    window: z.number().int().positive().describe('The window id whose cursor moved.'),
+    window: z.number().int().positive(),
     ...BufferId,
-    cursor: Position.describe('Where the cursor is now.'),
-    switched_buffer: z.boolean().describe('True when the window was made to show `buffer` instead of the buffer it showed.'),
+    cursor: Position.describe('Where it landed.'),
+    switched_buffer: z.boolean(),
   }),
 });

@@ -54,14 +54,11 @@ export const substitute = defineTool({
   name: 'substitute',
   title: 'Substitute (Vim :s)',
   description:
-    'Replace matches of a Vim regular expression in a range of lines of a live buffer, with Vim :substitute semantics, and get the number of replacements. ' +
-    'The pattern is Vim\'s magic dialect as in :s (\\< \\> word bounds, \\( \\) groups, \\n matches a line break, \\c / \\C force case); ' +
-    'the replacement may use & or \\0 (the match), \\1..\\9, \\u \\U \\l \\L \\e case changes, and \\r or \\n for a line break; ~ is a literal ~ and \\= expressions are refused. ' +
-    'flags: g replaces every match in a line (default: the first of each line), i ignores case, I matches case. Without i or I matching is case-sensitive; ' +
-    'the user\'s \'ignorecase\', \'smartcase\' and \'gdefault\' do not apply. ' +
-    'Range start_line..end_line (1-based, inclusive; default: the whole buffer), which closed folds do not widen. ' +
-    'No match is not an error: count is 0 and nothing changes. The change is one undo step and stays unsaved; the user\'s last search pattern, search history and cursor are left as they were. ' +
-    'expected_changedtick is optional; a stale one changes nothing. For one exact edit use find_and_replace; for a reviewed set of changes use apply_diff.',
+    'Vim :substitute over lines start_line..end_line of a buffer (closed folds do not widen them), counting the replacements. ' +
+    'The pattern is magic, as in :s (\\< \\> word bounds, \\( \\) groups, \\n a line break, \\c \\C case); the replacement takes & or \\0, \\1..\\9, ' +
+    '\\u \\U \\l \\L \\e, and \\r or \\n for a line break; ~ is literal and \\= refused. ' +
+    'Case-sensitive unless flag i: \'ignorecase\', \'smartcase\' and \'gdefault\' do not apply. No match: count 0. ' +
+    'The user\'s last search pattern, search history and cursor are kept. For one exact edit use find_and_replace; for a reviewed set of changes, apply_diff.',
   permission: 'write',
   routing: 'editor',
   annotations: CHANGES_TEXT,
@@ -69,18 +66,18 @@ export const substitute = defineTool({
     .object({
       editor: editorArg,
       buffer: currentBufferArg,
-      pattern: pattern.describe(`A Vim regular expression (magic), at most ${L.patternChars} characters.`),
-      replacement: replacement.describe(`The replacement, Vim :s syntax; may be empty to delete. At most ${L.replacementChars} characters.`),
-      flags: flags.optional().describe('Any of "g" (all matches in a line), "i" (ignore case), "I" (match case). Default: none.'),
-      start_line: z.number().int().positive().optional().describe('First line, 1-based. Default 1.'),
-      end_line: z.number().int().positive().optional().describe('Last line, inclusive. Default: the last line.'),
+      pattern: pattern.describe('A Vim regular expression.'),
+      replacement: replacement.describe('In :s syntax; may be empty, to delete.'),
+      flags: flags.optional().describe('g: every match in a line (default: the first of each line); i: ignore case; I: match case.'),
+      start_line: z.number().int().positive().optional().describe('Default 1.'),
+      end_line: z.number().int().positive().optional().describe('Default: the last line.'),
       expected_changedtick: changedtickArg.optional(),
     })
     .strict(),
   output: z.object({
     ...BufferId,
-    count: z.number().int().nonnegative().describe('Replacements made (0 when nothing matched).'),
-    changedtick: z.number().int().nonnegative().describe('The buffer\'s changedtick after the call.'),
+    count: z.number().int().nonnegative(),
+    changedtick: z.number().int().nonnegative(),
     total_lines: z.number().int().nonnegative(),
   }),
 });

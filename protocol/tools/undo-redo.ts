@@ -14,11 +14,11 @@ export const UNDO_LIMITS = {
 
 const output = z.object({
   ...BufferId,
-  steps_taken: z.number().int().nonnegative().describe('Steps actually taken: fewer than asked when the oldest (or newest) state was reached.'),
-  changed: z.boolean().describe('Whether the buffer\'s text changed.'),
-  changedtick: z.number().int().nonnegative().describe('The buffer\'s changedtick after the call.'),
-  seq_cur: z.number().int().nonnegative().describe('The undo sequence number the buffer is at now (0: before the first change Vim remembers).'),
-  seq_last: z.number().int().nonnegative().describe('The highest undo sequence number of the buffer.'),
+  steps_taken: z.number().int().nonnegative(),
+  changed: z.boolean(),
+  changedtick: z.number().int().nonnegative(),
+  seq_cur: z.number().int().nonnegative().describe('The undo sequence number now; 0: before the first change Vim remembers.'),
+  seq_last: z.number().int().nonnegative(),
 });
 
 function undoTool(direction: 'undo' | 'redo') {
@@ -28,12 +28,12 @@ function undoTool(direction: 'undo' | 'redo') {
     title: undo ? 'Undo' : 'Redo',
     description:
       (undo
-        ? 'Undo the last change(s) of a buffer, as :undo does, whoever made them (the user included); each vimrelay edit is one step. '
-        : 'Redo what undo took back in a buffer, as :redo does, following the current branch of the undo tree. ') +
-      `steps: how many (default 1, at most ${UNDO_LIMITS.maxSteps}); it stops early at the ${undo ? 'oldest' : 'newest'} state, and \`steps_taken\` says how many were taken. ` +
-      'Pass expected_changedtick (from read_buffer or your last edit) so that a change the user made since is not the one taken back; a stale one changes nothing. ' +
-      'The change stays unsaved. In a buffer other than the current one, the cursor and view of the window showing it are kept. ' +
-      `${undo ? 'redo' : 'undo'} goes the other way; to see the text afterwards use read_buffer.`,
+        ? 'Undo the last change(s) of a buffer, as :undo does, whoever made them (the user too); each vimrelay edit is one step. '
+        : 'Redo what undo took back in a buffer, as :redo does, along the current branch of the undo tree. ') +
+      `At most ${UNDO_LIMITS.maxSteps} steps; it stops at the ${undo ? 'oldest' : 'newest'} state (\`steps_taken\`). ` +
+      'Pass expected_changedtick, so that a change the user made since is not the one taken back. ' +
+      'In a buffer that is not current, the cursor and view of its window are kept. ' +
+      `${undo ? 'redo' : 'undo'} goes the other way.`,
     permission: 'write',
     routing: 'editor',
     annotations: CHANGES_TEXT,
@@ -41,13 +41,7 @@ function undoTool(direction: 'undo' | 'redo') {
       .object({
         editor: editorArg,
         buffer: currentBufferArg,
-        steps: z
-          .number()
-          .int()
-          .positive()
-          .max(UNDO_LIMITS.maxSteps)
-          .optional()
-          .describe(`How many steps. Default 1, at most ${UNDO_LIMITS.maxSteps}.`),
+        steps: z.number().int().positive().max(UNDO_LIMITS.maxSteps).optional().describe('Default 1.'),
         expected_changedtick: changedtickArg.optional(),
       })
       .strict(),

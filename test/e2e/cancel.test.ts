@@ -24,7 +24,7 @@ const HOLD = { commands: ['call input("hold> ")'], timeout_ms: 4_000 };
 interface Sent {
   method: string;
   id: unknown;
-  /** The HTTP answer's body; null when the client aborted the request. */
+  /** The HTTP answer's body; null when the client aborted the request or closed while it was read. */
   response: Promise<string | null>;
 }
 
@@ -38,7 +38,7 @@ async function recordingClient(mcpUrl: string, token: string, era: McpEra): Prom
       const answer = fetch(url, init);
       const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string; id?: unknown }) : undefined;
       if (init?.method === 'POST' && body?.method) {
-        sent.push({ method: body.method, id: body.id, response: answer.then((r) => r.clone().text(), () => null) });
+        sent.push({ method: body.method, id: body.id, response: answer.then((r) => r.clone().text().catch(() => null), () => null) });
       }
       return answer;
     },

@@ -61,6 +61,17 @@ function properties(schema: JsonSchema, path = ''): { name: string; path: string
   return out;
 }
 
+/**
+ * The truncation flags of an outputSchema: its top-level properties named so, and the fields named
+ * so inside the notation that summarises nested results (protocol/schema-summary.ts: `name: bool`,
+ * or `name?: bool` when optional).
+ */
+function truncationFlags(schema: JsonSchema | undefined): string[] {
+  const properties = Object.entries(schema?.properties ?? {});
+  const nested = properties.flatMap(([, p]) => [...(p.description ?? '').matchAll(/\b(\w*truncated\w*)\??: bool\b/g)].map((m) => m[1] as string));
+  return [...new Set([...properties.map(([name]) => name).filter((n) => /truncated/.test(n)), ...nested])];
+}
+
 /** Whether a schema admits free strings (a string type with no enum or const), here or in a union. */
 function freeString(schema: JsonSchema): boolean {
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
@@ -142,7 +153,7 @@ describe('every tool in tools/list keeps the conventions', () => {
 
   it('names its truncation flags in the description, so a client knows how to get the rest', () => {
     for (const tool of tools) {
-      for (const flag of Object.keys((tool.outputSchema as JsonSchema | undefined)?.properties ?? {}).filter((n) => /truncated/.test(n))) {
+      for (const flag of truncationFlags(tool.outputSchema as JsonSchema | undefined)) {
         // Named, or covered by a pattern such as "each list has a *_truncated flag".
         const named = tool.description?.includes(flag) || (flag.endsWith('_truncated') && tool.description?.includes('*_truncated'));
         expect(named, `${tool.name} returns \`${flag}\` without explaining it`).toBe(true);

@@ -2,6 +2,7 @@
  * `waitFor`: polls until a condition holds. The timeout is a liveness bound (fail rather than hang),
  * never a timing assertion: on a loaded machine a slow pass is still a pass.
  */
+import { createConnection } from 'node:net';
 
 /**
  * Polls `check` until it returns a value other than undefined; fails after `timeoutMs`, naming
@@ -19,4 +20,21 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * Waits until a unix socket accepts a connection. The socket file appears at bind(2), before the
+ * process calls listen(2); a connection in between is refused, so the file alone proves nothing.
+ */
+export async function listeningOn(path: string, timeoutMs = 10_000, what = `a listener on ${path}`): Promise<void> {
+  await waitFor(
+    () =>
+      new Promise<true | undefined>((resolve) => {
+        const probe = createConnection(path);
+        probe.once('connect', () => (probe.destroy(), resolve(true)));
+        probe.once('error', () => resolve(undefined));
+      }),
+    timeoutMs,
+    what,
+  );
 }

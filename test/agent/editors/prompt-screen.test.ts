@@ -16,7 +16,7 @@ import { isolatedHome } from '../../helpers/home.ts';
 import { testGuard } from '../../helpers/policy.ts';
 import { insideBorders, inTmux, squeezed, type Terminal } from '../../helpers/tmux.ts';
 import { startVimAgent, vimArgs, type VimAgentFixture } from '../../helpers/vim.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import { listeningOn, waitFor } from '../../helpers/wait.ts';
 
 interface OnScreen {
   term: Terminal;
@@ -34,7 +34,7 @@ async function nvimOnScreen(): Promise<OnScreen> {
   writeFileSync(join(cwd, 'a.txt'), 'the user\'s file\n');
   const socket = join(home, 'nvim.sock');
   const term = inTmux('nvim', ['--clean', '-n', '--listen', socket, 'a.txt'], { env, cwd });
-  await waitFor(() => (existsSync(socket) ? true : undefined), 10_000, 'Neovim to listen');
+  await listeningOn(socket, 10_000, 'Neovim to listen');
   const editor = await NvimEditor.attach(socket, { signal: AbortSignal.timeout(10_000) });
   return { term, editor, marker: join(home, 'payload-ran'), stop: async () => (await editor.close(), term.stop()) };
 }

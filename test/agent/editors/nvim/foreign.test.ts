@@ -4,7 +4,7 @@
 // as a candidate, connect_editor refuses each with the same answer as an address where nothing
 // listens, and the user's own Neovim in the sticky directory is attached (so the refusals are for
 // whose the sockets are). Runs only as root (CI does): only root can act as a second account.
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -17,7 +17,7 @@ import { createEditorSource } from '../../../../agent/editors/source.ts';
 import type { Logger } from '../../../../agent/log.ts';
 import { startNvim, type NvimFixture } from '../../../helpers/nvim.ts';
 import { describeAsOther, OTHER_UID, spawnAsOther } from '../../../helpers/other-user.ts';
-import { waitFor } from '../../../helpers/wait.ts';
+import { listeningOn, waitFor } from '../../../helpers/wait.ts';
 
 /** A Neovim of uid 65534 listening at `listen`; resolves once the socket is there. */
 async function foreignNvim(listen: string): Promise<ChildProcess> {
@@ -25,7 +25,7 @@ async function foreignNvim(listen: string): Promise<ChildProcess> {
     env: { HOME: '/nonexistent', PATH: process.env.PATH ?? '/usr/bin:/bin' },
     stdio: 'ignore',
   });
-  await waitFor(() => (existsSync(listen) ? true : undefined), 10_000, `the foreign Neovim's socket ${listen}`);
+  await listeningOn(listen, 10_000, `the foreign Neovim's socket ${listen}`);
   return proc;
 }
 
