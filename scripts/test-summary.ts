@@ -1,10 +1,13 @@
 /**
- * Sums vitest JSON reports into one closing line, "N passed, N failed[, N skipped]".
- * A suite that produced no report counts as one failure, so a crash cannot pass silently.
+ * Sums vitest JSON reports into one closing line, "N passed, N failed[, N skipped]": the workers
+ * and node suites' reports in each directory named on the command line (test-artifacts when
+ * none is). A suite that produced no report counts as one failure, so a crash cannot pass silently.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-const expected = ['test-artifacts/workers.json', 'test-artifacts/node.json'];
+const dirs = process.argv.length > 2 ? process.argv.slice(2) : ['test-artifacts'];
+const expected = dirs.flatMap((dir) => ['workers.json', 'node.json'].map((name) => join(dir, name)));
 let passed = 0;
 let failed = 0;
 let skipped = 0;
