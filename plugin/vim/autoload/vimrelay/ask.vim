@@ -33,6 +33,8 @@ function! vimrelay#ask#open(id, lines) abort
         \ 'callback': function('s:closed', [a:id]),
         \ })
   let s:asks[a:id] = {'winid': winid, 'state': 'keys'}
+  " Shown now, not when the user next presses a key: a channel call does not redraw by itself.
+  call vimrelay#util#redraw()
   return winid
 endfunction
 
@@ -47,6 +49,7 @@ function! vimrelay#ask#close(id) abort
   if ask.state ==# 'input' && mode() ==# 'c'
     call feedkeys("\<Esc>", 'n')
   endif
+  call vimrelay#util#redraw()
   return 1
 endfunction
 

@@ -1,0 +1,65 @@
+/**
+ * `startTmux()`: a command (an editor) on a real terminal, in a tmux server of its own (its own
+ * socket, no user configuration), `cols` x `rows`, so that a test reads what a user would see:
+ * `screen()` is `tmux capture-pane -p`, the visible text, read without pressing any key;
+ * `screenWithAttributes()` the same with the escape sequences of colours and attributes;
+ * `cursor()` where the terminal's cursor is. `type()` and `key()` are a user typing. `stop()`
+ * kills the server and everything in it.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { waitFor } from './wait.ts';
+
+export interface TmuxScreen {
+  /** The visible text of the pane, one string per row, trailing spaces trimmed. */
+  screen(): string[];
+  /** The rows with their colour and attribute escape sequences (`capture-pane -e`). */
+  screenWithAttributes(): string[];
+  /** The cursor's row and column, from 0. */
+  cursor(): { row: number; col: number };
+  /** Types `text` literally, as a user would. */
+  type(text: string): void;
+  /** Presses one key by tmux's name for it (`Escape`, `Enter`, `C-c`). */
+  key(name: string): void;
+  /** Resolves with the screen once `test` holds for it; fails with the last screen otherwise. */
+  until(test: (rows: string[]) => boolean, what: string, timeoutMs?: number): Promise<string[]>;
+  stop(): void;
+}
+
+export interface StartTmuxOptions {
+  /** The command line, run by tmux's shell (`sh -c`). */
+  command: string;
+  cwd: string;
+  /** The environment of the tmux server, and so of the command (TERM is tmux's own). */
+  env: NodeJS.ProcessEnv;
+  cols?: number;
+  rows?: number;
+}
+
+export function startTmux({ command, cwd, env, cols = 120, rows = 40 }: StartTmuxOptions): TmuxScreen {
+  const socket = `vimrelay-test-${randomBytes(6).toString('hex')}`;
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env });
+  const started = tmux('new-session', '-d', '-x', String(cols), '-y', String(rows), '-c', cwd, command);
+  if (started.status !== 0) throw new Error(`tmux did not start: ${started.stderr}`);
+  const screen = (): string[] => tmux('capture-pane', '-p').stdout.replace(/\n$/, '').split('\n').map((l) => l.trimEnd());
+  return {
+    screen,
+    screenWithAttributes: () => tmux('capture-pane', '-p', '-e').stdout.replace(/\n$/, '').split('\n'),
+    cursor: () => {
+      const [row, col] = tmux('display-message', '-p', '#{cursor_y} #{cursor_x}').stdout.trim().split(' ').map(Number);
+      return { row: row ?? -1, col: col ?? -1 };
+    },
+    type: (text) => void tmux('send-keys', '-l', text),
+    key: (name) => void tmux('send-keys', name),
+    async until(test, what, timeoutMs = 10_000) {
+      let last: string[] = [];
+      return waitFor(() => {
+        last = screen();
+        return test(last) ? last : undefined;
+      }, timeoutMs, what).catch((err: unknown) => {
+        throw new Error(`${String(err)}; the screen:\n${last.join('\n')}`);
+      });
+    },
+    stop: () => void tmux('kill-server'),
+  };
+}
