@@ -7,7 +7,8 @@
  *
  * On request (`attach`, for connect_editor) it attaches an address at once, backoff or not, and
  * scans that address from then on, until the editor attached through it exits. `candidates`
- * lists every address it knows with what became of it.
+ * lists every address it knows with what became of it. `ready` says when the first scan is over,
+ * its probes included, for a server that should not answer before it knows the editors.
  */
 import { lstat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
@@ -62,6 +63,8 @@ export class NvimWatcher {
   #known: readonly string[] = [];
   #tick: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
+  /** Settles when the first scan is over and every probe it started has attached or failed. */
+  readonly ready: Promise<void>;
 
   /** Starts watching at once: the first scan runs now. */
   constructor(registry: EditorRegistry, options: NvimWatcherOptions = {}) {
@@ -74,6 +77,7 @@ export class NvimWatcher {
     this.#probeTimeoutMs = options.probeTimeoutMs ?? 2_000;
     this.#logger = options.logger ?? silentLogger;
     this.#run();
+    this.ready = this.#tick.then(async () => void (await Promise.all(this.#probes.values())));
   }
 
   /** Stops scanning, waits for running probes, and detaches every editor it attached. */
