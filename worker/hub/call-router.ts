@@ -94,7 +94,8 @@ export class CallRouter {
     const route = routeCall(spec, call.args, call.scopes, { editors, devices: this.#d.sockets.onlineDevices(), ...(noEditor ? { noEditor } : {}) });
     if (route.kind === 'answer') {
       const requested = call.args.editor;
-      if (!route.outcome.ok && route.outcome.error.code === 'EDITOR_NOT_FOUND' && typeof requested === 'string') {
+      const code = route.outcome.ok ? null : route.outcome.error.code;
+      if ((code === 'EDITOR_NOT_FOUND' || code === 'NO_EDITOR') && typeof requested === 'string') {
         return { ...route, outcome: editorOfReconnectingDevice(requested, lost, now) ?? route.outcome };
       }
       return route;
