@@ -109,7 +109,7 @@ async function main(): Promise<void> {
     const editors = createEditorSource({ logger, vim: true, ...(values['discover-dir'] ? { dirs: values['discover-dir'] } : {}) });
     agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, editors, guard: openCallGuard(paths()), logger, statusFile: paths().status });
     void agent.done.then((end) => {
-      if (end.rejected) void shutdown(1);
+      if (end.kind !== 'stopped') void shutdown(1);
     });
     process.stdout.write(
       [

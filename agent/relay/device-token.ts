@@ -13,6 +13,13 @@ export class CredentialRefused extends Error {
   }
 }
 
+/** The relay answered `/agent/token` with another error status (`status`): it is up, and refusing. */
+export class RelayAnswered extends Error {
+  constructor(readonly status: number) {
+    super(`/agent/token answered HTTP ${status}`);
+  }
+}
+
 const TokenResponse = z.object({ token: z.string().min(1), expires_in: z.number().int().positive() });
 
 /** A JWT for one connection attempt; `fresh` when it was fetched for this attempt. */
@@ -40,7 +47,8 @@ export class DeviceTokens {
 
   /**
    * A device JWT with time to spare. Throws CredentialRefused when the relay refuses the
-   * credential, another Error when the relay cannot be reached or answers otherwise.
+   * credential, RelayAnswered for another error status, another Error when the relay cannot be
+   * reached (fetch's own, its `cause` saying why) or answers garbage.
    */
   async get(): Promise<DeviceJwt> {
     const spare = this.#opts.refreshBeforeMs ?? 60_000;
@@ -52,7 +60,7 @@ export class DeviceTokens {
     });
     const text = await res.text();
     if (res.status === 401 || res.status === 403) throw new CredentialRefused(res.status);
-    if (!res.ok) throw new Error(`/agent/token answered HTTP ${res.status}`);
+    if (!res.ok) throw new RelayAnswered(res.status);
     const parsed = TokenResponse.parse(JSON.parse(text));
     this.#current = { token: parsed.token, expiresAtMs: Date.now() + parsed.expires_in * 1000 };
     return { token: parsed.token, fresh: true };

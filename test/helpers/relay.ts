@@ -18,6 +18,10 @@ export interface TestRelay {
   mint(req: MintRequest): Promise<string>;
   /** Stops the relay and starts it again on the same port and storage, as a deploy does. */
   restart(): Promise<void>;
+  /** Stops the relay, keeping its port and storage for `up()`: an outage. */
+  down(): Promise<void>;
+  /** Starts the relay again after `down()`. */
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -39,6 +43,12 @@ export async function withRelay(vars: Record<string, string> = {}): Promise<Test
     mint: async (req) => (await mintToken(relay.url, ownerSecret, req)).token,
     async restart() {
       await relay.stop();
+      relay = await startLocalRelay(options);
+    },
+    async down() {
+      await relay.stop();
+    },
+    async up() {
       relay = await startLocalRelay(options);
     },
     async stop() {
