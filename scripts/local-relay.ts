@@ -1,7 +1,10 @@
 /**
  * Runs the relay in local workerd (`wrangler dev`) as a child process in its own process group,
  * waits for `/health`, and stops the whole group (wrangler and workerd) on request, so nothing is
- * left running. Used by the `npm start` launcher, the end-to-end tests and the benchmark.
+ * left running. The group is led by relay-guard.ts, which ends it too when this process ends in
+ * any way (its stdin is a pipe from here), SIGKILL included. A port already in use is refused
+ * before anything starts, naming the vimrelay relay that holds it if one does (its `/health`).
+ * Used by the `npm start` launcher, the end-to-end tests and the benchmark.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -31,6 +34,38 @@ export interface LocalRelay {
   stop(): Promise<void>;
 }
 
+/** The port is taken; `vimrelay` says whether a vimrelay relay answers there. */
+export class PortInUse extends Error {
+  constructor(
+    readonly port: number,
+    readonly vimrelay: boolean,
+  ) {
+    super(
+      vimrelay
+        ? `port ${port} is in use by a vimrelay relay that is already running (another npm start?): stop it, or set PORT to another port`
+        : `port ${port} is in use by another program: stop it, or set PORT to another port`,
+    );
+  }
+}
+
+/** Rejects with PortInUse when something listens on 127.0.0.1:`port`. */
+export async function assertPortFree(port: number): Promise<void> {
+  const free = await new Promise<boolean>((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(false) : reject(err)));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+  if (free) return;
+  let vimrelay = false;
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2_000) });
+    vimrelay = ((await res.json()) as { name?: unknown }).name === 'vimrelay';
+  } catch {
+    // Not an HTTP server answering JSON: another program.
+  }
+  throw new PortInUse(port, vimrelay);
+}
+
 /** A TCP port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -46,6 +81,7 @@ export function freePort(): Promise<number> {
 
 export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRelay> {
   const port = opts.port ?? (await freePort());
+  await assertPortFree(port);
   const inspectorPort = await freePort();
   const args = [
     'dev',
@@ -59,12 +95,15 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
   ];
   mkdirSync(dirname(opts.logFile), { recursive: true });
   const log = createWriteStream(opts.logFile, { flags: 'a' });
-  const child = spawn(join(ROOT, 'node_modules', '.bin', 'wrangler'), args, {
+  const wrangler = join(ROOT, 'node_modules', '.bin', 'wrangler');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'relay-guard.ts'), wrangler, ...args], {
     cwd: ROOT,
     detached: true, // its own process group, so that stop() reaches workerd too
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin: the pipe whose end (this process gone, however) makes the guard stop the group.
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
   });
+  child.stdin?.on('error', () => {});
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -88,9 +127,9 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
       await stop();
       throw new Error('stopped before the relay was ready');
     }
-    if (child.exitCode !== null) {
+    if (child.exitCode !== null || child.signalCode !== null) {
       await stop();
-      throw new Error(`wrangler dev exited with code ${child.exitCode}; see ${opts.logFile}`);
+      throw new Error(`wrangler dev exited (${child.signalCode ?? `code ${child.exitCode}`}); see ${opts.logFile}`);
     }
     try {
       // Bounded, and cut short by an abort: a relay still starting may hold the request.
