@@ -122,7 +122,7 @@ describe('Neovim on the real screen (it redraws by itself)', () => {
     const cwd = join(home, 'work');
     mkdirSync(cwd);
     writeFileSync(join(cwd, 'notes.txt'), LINES.join('\n') + '\n');
-    const socket = join(home, 'nvim.sock');
+    const socket = join(home, 'editor.sock');
     tmux = startTmux({ command: `nvim --clean -n --listen ${socket} notes.txt`, cwd, env });
     editor = await waitFor(() => NvimEditor.attach(socket, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined), 10_000, 'Neovim to listen');
     await tmux.until((rows) => rows[0] === 'line 1', 'Neovim to show the file');
