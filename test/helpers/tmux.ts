@@ -4,10 +4,12 @@
  * `screen()` is `tmux capture-pane -p`, the visible text, read without pressing any key;
  * `screenWithAttributes()` the same with the escape sequences of colours and attributes;
  * `cursor()` where the terminal's cursor is. `type()` and `key()` are a user typing. `stop()`
- * kills the server and everything in it.
+ * kills the server and everything in it, and removes its socket (tmux leaves it behind).
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { waitFor } from './wait.ts';
 
 export interface TmuxScreen {
@@ -37,10 +39,14 @@ export interface StartTmuxOptions {
 }
 
 export function startTmux({ command, cwd, env, cols = 120, rows = 40 }: StartTmuxOptions): TmuxScreen {
-  const socket = `vimrelay-test-${randomBytes(6).toString('hex')}`;
-  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env });
+  const dir = mkdtempSync(join(tmpdir(), 'vimrelay-tmux-'));
+  const socket = join(dir, 'tmux.sock');
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env });
   const started = tmux('new-session', '-d', '-x', String(cols), '-y', String(rows), '-c', cwd, command);
-  if (started.status !== 0) throw new Error(`tmux did not start: ${started.stderr}`);
+  if (started.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`tmux did not start: ${started.stderr}`);
+  }
   const screen = (): string[] => tmux('capture-pane', '-p').stdout.replace(/\n$/, '').split('\n').map((l) => l.trimEnd());
   return {
     screen,
@@ -60,6 +66,9 @@ export function startTmux({ command, cwd, env, cols = 120, rows = 40 }: StartTmu
         throw new Error(`${String(err)}; the screen:\n${last.join('\n')}`);
       });
     },
-    stop: () => void tmux('kill-server'),
+    stop: () => {
+      tmux('kill-server');
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
