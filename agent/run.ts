@@ -1,13 +1,16 @@
 /**
  * The agent as a library: links an editor source to a relay, logs editors as they come and go,
  * and keeps the status file current. Used by `vimrelay agent` and by the local launcher.
+ * The status file is this agent's while it runs: written at start (the newest agent owns it),
+ * then only while it still names this process or a process that has exited, so that an agent
+ * replaced by a newer one, or a launcher that gives up, never overwrites the running one's status.
  */
 import { announceEditors } from './editors/announce.ts';
 import type { EditorSource } from './editors/editor.ts';
-import { writeStatus } from './config/status.ts';
+import { isRunning, readStatus, writeStatus } from './config/status.ts';
 import type { Logger } from './log.ts';
 import type { CallGuard } from './policy/enforce.ts';
-import { RelayLink, type LinkState } from './relay/connection.ts';
+import { RelayLink, type LinkEnd, type LinkState } from './relay/connection.ts';
 
 export interface AgentOptions {
   relayUrl: string;
@@ -23,8 +26,8 @@ export interface AgentOptions {
 }
 
 export interface RunningAgent {
-  /** Settles when the agent stops: `rejected` when the relay refused the device credential. */
-  readonly done: Promise<{ rejected: boolean; reason?: string }>;
+  /** Settles when the link ends: stopped, the device credential refused, or replaced by another agent. */
+  readonly done: Promise<LinkEnd>;
   stop(): Promise<void>;
 }
 
@@ -32,7 +35,10 @@ export function startAgent(opts: AgentOptions): RunningAgent {
   let state: LinkState = 'connecting';
   let device: string | null = null;
   let reason: string | null = null;
-  const save = (): void =>
+  let started = false;
+  const save = (): void => {
+    if (started && !ownsStatus(opts.statusFile)) return;
+    started = true;
     writeStatus(opts.statusFile, {
       pid: process.pid,
       relay_url: opts.relayUrl,
@@ -46,6 +52,7 @@ export function startAgent(opts: AgentOptions): RunningAgent {
       watching: [...opts.watching],
       updated_at: new Date().toISOString(),
     });
+  };
 
   const unsubscribe = announceEditors(opts.editors, opts.logger, save);
 
@@ -70,8 +77,15 @@ export function startAgent(opts: AgentOptions): RunningAgent {
       unsubscribe();
       link.stop();
       await opts.editors.stop();
-      state = 'stopped';
+      // A link that ended by itself keeps saying why (replaced, rejected).
+      if (state !== 'replaced' && state !== 'rejected') state = 'stopped';
       save();
     },
   };
+}
+
+/** Whether the status file names this process, or one that no longer runs (or is unreadable). */
+function ownsStatus(file: string): boolean {
+  const status = readStatus(file);
+  return status === undefined || status.pid === process.pid || !isRunning(status.pid);
 }

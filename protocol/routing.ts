@@ -54,17 +54,18 @@ export function checkScope(tool: ToolSpec, scopes: readonly string[]): ToolOutco
 
 export type Resolution = { ok: true; editor: OnlineEditor } | { ok: false; outcome: ToolOutcome };
 
+/** The NO_EDITOR answer when no one says more about why none is online. */
+const NO_EDITOR = fail('NO_EDITOR', 'No editor is online: no agent is connected, or its agent reports no editors.');
+
 /**
- * Picks the editor a call goes to. None online: NO_EDITOR, whatever was asked. `requested`
+ * Picks the editor a call goes to. None online: `none` (default: NO_EDITOR), whatever was asked. `requested`
  * omitted: the only editor, or AMBIGUOUS_EDITOR listing the ids. Given: the editor with that public
  * id, else the one editor whose agent-local id it is (AMBIGUOUS_EDITOR if several devices have
  * it), else EDITOR_NOT_FOUND listing the ids.
  */
-export function resolveEditor(online: readonly OnlineEditor[], requested: string | undefined): Resolution {
+export function resolveEditor(online: readonly OnlineEditor[], requested: string | undefined, none: ToolOutcome = NO_EDITOR): Resolution {
   const ids = online.map((e) => e.info.id);
-  if (online.length === 0) {
-    return { ok: false, outcome: fail('NO_EDITOR', 'No editor is online: no agent is connected, or its agent reports no editors.') };
-  }
+  if (online.length === 0) return { ok: false, outcome: none };
   if (requested === undefined) {
     const [only] = online;
     if (online.length === 1 && only) return { ok: true, editor: only };
@@ -153,6 +154,11 @@ export function resolveDevice(online: readonly OnlineDevice[], requested: string
 export interface Online {
   readonly editors: readonly OnlineEditor[];
   readonly devices: readonly OnlineDevice[];
+  /**
+   * The answer to an editor call when no editor is online, when the caller knows better than the
+   * default NO_EDITOR what to say (a device reconnecting; local mode's own hint).
+   */
+  readonly noEditor?: ToolOutcome;
 }
 
 /**
@@ -201,7 +207,7 @@ function resolveRoute(spec: ToolSpec, args: Record<string, unknown>, online: Onl
     case 'editor': {
       const { editor, ...rest } = args;
       const requested = typeof editor === 'string' ? editor : undefined;
-      const route = resolveEditor(online.editors, requested);
+      const route = resolveEditor(online.editors, requested, online.noEditor);
       if (!route.ok) return { kind: 'answer', outcome: route.outcome, target: requested ?? '' };
       const id = route.editor.info.id;
       return { kind: 'agent', deviceId: route.editor.deviceId, localId: route.editor.localId, args: rest, target: id, offline: `Device of editor "${id}" is not connected; nothing was sent.` };

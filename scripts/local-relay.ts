@@ -2,8 +2,10 @@
  * Runs the relay in local workerd as a child process in its own process group
  * (`relay-process.ts`: wrangler's dev server with no debugger, its state 0600/0700, its secrets
  * passed on stdin), waits for `/health`, and stops the whole group (wrangler and workerd) on
- * request, so nothing is left running. Used by the `npm start` launcher, the end-to-end tests and
- * the benchmark.
+ * request, so nothing is left running. The child also stops when its stdin, a pipe from here,
+ * closes: however this process ends, SIGKILL included, the relay does not outlive it. A port
+ * already in use is refused before anything starts, naming the vimrelay relay that holds it if
+ * one does (its `/health`). Used by the `npm start` launcher, the end-to-end tests and the benchmark.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -34,6 +36,38 @@ export interface LocalRelay {
   stop(): Promise<void>;
 }
 
+/** The port is taken; `vimrelay` says whether a vimrelay relay answers there. */
+export class PortInUse extends Error {
+  constructor(
+    readonly port: number,
+    readonly vimrelay: boolean,
+  ) {
+    super(
+      vimrelay
+        ? `port ${port} is in use by a vimrelay relay that is already running (another npm start?): stop it, or set PORT to another port`
+        : `port ${port} is in use by another program: stop it, or set PORT to another port`,
+    );
+  }
+}
+
+/** Rejects with PortInUse when something listens on 127.0.0.1:`port`. */
+export async function assertPortFree(port: number): Promise<void> {
+  const free = await new Promise<boolean>((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(false) : reject(err)));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+  if (free) return;
+  let vimrelay = false;
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2_000) });
+    vimrelay = ((await res.json()) as { name?: unknown }).name === 'vimrelay';
+  } catch {
+    // Not an HTTP server answering JSON: another program.
+  }
+  throw new PortInUse(port, vimrelay);
+}
+
 /** A TCP port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -49,6 +83,7 @@ export function freePort(): Promise<number> {
 
 export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRelay> {
   const port = opts.port ?? (await freePort());
+  await assertPortFree(port);
   mkdirSync(dirname(opts.logFile), { recursive: true, mode: 0o700 });
   const log = createWriteStream(opts.logFile, { flags: 'a', mode: 0o600 });
   const script = join(ROOT, 'scripts', 'relay-process.ts');
@@ -61,6 +96,7 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
   // One line of JSON, and stdin left open: the child stops when it closes, so that it cannot
   // outlive this process (relay-process.ts).
   const input: RelayProcessInput = { vars: opts.vars ?? {} };
+  child.stdin?.on('error', () => {});
   child.stdin?.write(`${JSON.stringify(input)}\n`);
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
@@ -85,9 +121,9 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
       await stop();
       throw new Error('stopped before the relay was ready');
     }
-    if (child.exitCode !== null) {
+    if (child.exitCode !== null || child.signalCode !== null) {
       await stop();
-      throw new Error(`the relay (wrangler's dev server) exited with code ${child.exitCode}; see ${opts.logFile}`);
+      throw new Error(`the relay (wrangler's dev server) exited (${child.signalCode ?? `code ${child.exitCode}`}); see ${opts.logFile}`);
     }
     try {
       // Bounded, and cut short by an abort: a relay still starting may hold the request.

@@ -6,7 +6,12 @@
  * 127.0.0.1:$PORT (default 8787) with persistence under `.wrangler/`, creates
  * this machine's device and a local access token through the admin API (reusing stored ones while
  * the relay still accepts them), starts the agent, and prints the MCP URL, the token and the
- * dashboard's URL. Ctrl-C stops everything it started.
+ * dashboard's URL. What it starts, it supervises and stops: Ctrl-C, SIGTERM or the terminal
+ * closing (SIGHUP) stop the agent and the relay; if the launcher itself is killed, the relay stops
+ * when its stdin closes (relay-process.ts); if the relay's process exits, or workerd stops
+ * answering while it lives, it says so and stops. A port already in use is refused before anything is started or
+ * printed, naming the vimrelay relay that holds it if one does, so a second `npm start` leaves the
+ * first one, and its agent, alone.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -22,7 +27,7 @@ import { createDevice, mintToken, tokenIsValid } from '../agent/relay/admin.ts';
 import { CredentialRefused, DeviceTokens } from '../agent/relay/device-token.ts';
 import { openCallGuard } from '../agent/policy/setup.ts';
 import { startAgent } from '../agent/run.ts';
-import { ROOT, startLocalRelay } from './local-relay.ts';
+import { PortInUse, ROOT, startLocalRelay } from './local-relay.ts';
 
 const { values } = parseArgs({
   options: {
@@ -99,14 +104,21 @@ async function main(): Promise<void> {
     })());
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
+  // The terminal closed: its foreground group gets SIGHUP, the relay's own group does not.
+  process.on('SIGHUP', () => void shutdown(0));
 
   try {
     const relay = await starting;
-    relay.process.once('exit', (code) => {
+    relay.process.once('exit', (code, signal) => {
       if (stopped === undefined) {
-        logger.error('the relay (wrangler dev) exited', { code, log: logFile });
+        logger.error('the relay (wrangler dev) exited', { code, signal, log: logFile });
         void shutdown(1);
       }
+    });
+    watchRelay(relay.url, () => {
+      if (stopped !== undefined) return;
+      logger.error('the relay stopped answering while wrangler still runs (workerd exited?); stopping', { url: relay.url, log: logFile });
+      void shutdown(1);
     });
     const credential = await deviceCredential(relay.url, secret);
     const token = await accessToken(relay.url, secret);
@@ -114,7 +126,7 @@ async function main(): Promise<void> {
     const editors = createEditorSource({ logger, vim: true, dirs });
     agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, editors, guard: openCallGuard(paths()), logger, statusFile: paths().status, watching: dirs });
     void agent.done.then((end) => {
-      if (end.rejected) void shutdown(1);
+      if (end.kind !== 'stopped') void shutdown(1);
     });
     process.stdout.write(
       [
@@ -130,8 +142,37 @@ async function main(): Promise<void> {
   } catch (err) {
     if (stopped !== undefined) return;
     logger.error(err instanceof Error ? err.message : String(err));
-    await shutdown(1);
+    await shutdown(err instanceof PortInUse ? 2 : 1);
   }
+}
+
+/** Health checks of the running relay; how many refusals in a row mean that nothing listens any more. */
+const WATCH_MS = 2_000;
+const REFUSALS = 3;
+
+/**
+ * Calls `onDead` once the relay's port refuses connections REFUSALS times in a row, WATCH_MS apart:
+ * workerd is gone though wrangler may live on (it does not restart it). A slow answer is no refusal.
+ */
+function watchRelay(url: string, onDead: () => void): void {
+  let refused = 0;
+  const timer = setInterval(() => {
+    fetch(`${url}/health`, { signal: AbortSignal.timeout(WATCH_MS) }).then(
+      async (res) => {
+        await res.body?.cancel();
+        refused = 0;
+      },
+      (err: unknown) => {
+        const code = (err as { cause?: { code?: unknown } }).cause?.code;
+        refused = code === 'ECONNREFUSED' ? refused + 1 : 0;
+        if (refused >= REFUSALS) {
+          clearInterval(timer);
+          onDead();
+        }
+      },
+    );
+  }, WATCH_MS);
+  timer.unref();
 }
 
 await main();

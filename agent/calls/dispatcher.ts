@@ -31,7 +31,7 @@ export interface CallRequest {
   readonly scopes: readonly string[];
   /** Who asks, for prompts and the audit log. */
   readonly client: string;
-  /** How long the call may take from now (ms). */
+  /** How long the call may take from now (ms); 0 or less: it arrived too late, and is not run. */
   readonly deadline_ms: number;
 }
 
@@ -58,6 +58,15 @@ export class Dispatcher {
     const remembered = this.#done.get(call.id);
     if (remembered) return remembered;
     if (this.#running.has(call.id)) return undefined;
+    if (call.deadline_ms <= 0) {
+      // It reached the agent too late (it waited in a stalled agent's socket): the client has, or
+      // is about to have, its answer, so nothing may start now.
+      const outcome = fail('TIMEOUT', 'The call reached the agent after its deadline had passed, so nothing was done.', {
+        hint: 'The agent was not running (stopped, or its machine asleep) while the call waited. Call list_editors, then retry if the call is still wanted.',
+      });
+      this.#guard.record({ client: call.client, editor: call.editor, tool: call.tool, args: call.args, decision: 'none', outcome, startedAt: Date.now() });
+      return outcome;
+    }
     const controller = new AbortController();
     this.#running.set(call.id, controller);
     const control: CallControl = { signal: controller.signal, deadline: Date.now() + call.deadline_ms };

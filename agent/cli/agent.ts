@@ -35,9 +35,14 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
   const agent = startAgent({ relayUrl: relay, deviceCredential: credential, editors, guard, logger, statusFile: p.status, watching: dirs });
   const end = await Promise.race([agent.done, stopped]);
   await agent.stop();
-  if (end !== 'interrupted' && end.rejected) {
+  if (end === 'interrupted') return 0;
+  if (end.kind === 'rejected') {
     process.stderr.write(`vimrelay: ${end.reason}; pair this machine again: vimrelay pair ${relay}\n`);
     return opts.service ? 0 : 1;
+  }
+  if (end.kind === 'replaced') {
+    process.stderr.write(`vimrelay: ${end.reason}.\n`);
+    return 4;
   }
   return 0;
 }

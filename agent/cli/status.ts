@@ -1,10 +1,16 @@
 /** `vimrelay status`: reads the running agent's status file and checks that it is alive. */
 import { paths } from '../config/paths.ts';
-import { readStatus } from '../config/status.ts';
+import { isRunning, readStatus } from '../config/status.ts';
 
 export function statusCommand(): number {
   const status = readStatus(paths().status);
-  if (!status || !isAlive(status.pid) || status.state === 'stopped') {
+  if (status?.state === 'replaced') {
+    // The agent stopped because a newer one took its device over (on another machine, or with
+    // another state directory, since a newer agent here would have written its own status).
+    process.stdout.write(`agent: not running (replaced at ${status.updated_at}: ${status.reason ?? 'another agent connected as this device'})\n`);
+    return 3;
+  }
+  if (!status || !isRunning(status.pid) || status.state === 'stopped') {
     process.stdout.write('agent: not running\n');
     return 3;
   }
@@ -16,13 +22,4 @@ export function statusCommand(): number {
   ];
   process.stdout.write(out.join('\n') + '\n');
   return 0;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

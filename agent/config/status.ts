@@ -47,3 +47,13 @@ export function readStatus(file: string): AgentStatus | undefined {
   const parsed = AgentStatus.safeParse(JSON.parse(text));
   return parsed.success ? parsed.data : undefined;
 }
+
+/** Whether a process with this pid exists (EPERM: it does, as another user's). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -30,13 +30,14 @@ export interface Editor {
   /**
    * The absolute file paths a call addresses (`addressing`, from the tool's record, resolved over
    * `args`), each with its real path too when a symlink differs; empty when it addresses none.
-   * Rejects when the editor cannot answer (the policy then refuses the call rather than guess).
+   * Rejects when the editor cannot answer (the policy then refuses the call rather than guess),
+   * with EditorGone when it went away (the call is then EDITOR_OFFLINE).
    */
   paths(addressing: Addressing, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]>;
   /**
    * Shows a permission prompt inside this editor (prompts.ts) once its earlier prompts are answered,
-   * and resolves with the answer; `timeout` when `signal` aborts first or the editor goes away.
-   * Rejects when the prompt cannot be shown.
+   * and resolves with the answer; `timeout` when `signal` aborts first. Rejects when the prompt
+   * cannot be shown, with EditorGone when the editor went away before an answer.
    */
   ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer>;
   /** Detaches without touching the editor. */
@@ -66,6 +67,12 @@ export interface Attached {
 
 /** Emits the current set of editors whenever it changes (one appears, exits, or its info changes). */
 export interface EditorSource {
+  /**
+   * Settles once the first discovery pass is over: every Neovim found then attached or given up
+   * on (each probe is bounded), and the Vim listener listening. `list()` before it may miss
+   * editors that are running.
+   */
+  readonly ready: Promise<void>;
   list(): readonly Editor[];
   get(id: string): Editor | undefined;
   onChange(listener: (editors: readonly Editor[]) => void): () => void;

@@ -13,14 +13,16 @@
  * Contract: `EditorPrompts.ask` waits for the editor's earlier prompts to be answered (a second ask
  * on the same editor waits its turn; there is nothing global, so other editors never wait), then
  * has the adapter open a prompt under a fresh id and resolves with the answer the editor sends for
- * that id (`answer`). When `signal` aborts (the call's deadline) before an answer, the adapter
- * closes the prompt and the answer is `timeout`; so it is when the editor goes away. A prompt the
- * adapter cannot open rejects. Never logs what a prompt shows.
+ * that id (`answer`). When `signal` aborts (the prompt's deadline) before an answer, the adapter
+ * closes the prompt and the answer is `timeout`. When the editor goes away first (`abandon`), or
+ * the adapter cannot open the prompt, it rejects (EditorGone for an editor that went away): the
+ * user was never asked, which is not a denial. Never logs what a prompt shows.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { PREVIEW_LIMITS } from '../policy/preview.ts';
 import type { AskAnswer, AskRequest } from '../policy/types.ts';
+import { EditorGone } from './call.ts';
 
 /** How a prompt is shown: `denyOnly` when its keys offer only deny (the preview is not shown whole). */
 export interface PromptOptions {
@@ -126,8 +128,8 @@ function abortedBefore(until: Promise<unknown>, signal: AbortSignal): Promise<bo
 /** One editor's prompts, one at a time; see the module header. */
 export class EditorPrompts {
   readonly #window: PromptWindow;
-  /** Open prompts: how each is settled, and whether it takes only deny. */
-  readonly #pending = new Map<string, { settle: (answer: AskAnswer) => void; denyOnly: boolean }>();
+  /** Open prompts: how each is answered or given up, and whether it takes only deny. */
+  readonly #pending = new Map<string, { answer: (answer: AskAnswer) => void; gone: (error: EditorGone) => void; denyOnly: boolean }>();
   /** Settles when every prompt asked so far is done. */
   #tail: Promise<void> = Promise.resolve();
 
@@ -157,19 +159,21 @@ export class EditorPrompts {
     const pending = typeof id === 'string' ? this.#pending.get(id) : undefined;
     const answer = WireAskAnswer.safeParse(raw);
     if (!pending || !answer.success || (pending.denyOnly && answer.data.kind !== 'deny')) return false;
-    pending.settle(answer.data);
+    pending.answer(answer.data);
     return true;
   }
 
-  /** Answers every open prompt `timeout`, e.g. when the editor has gone. */
-  abandon(): void {
-    for (const { settle } of this.#pending.values()) settle({ kind: 'timeout' });
+  /** Rejects every open prompt with EditorGone: the editor has gone (`what` names its connection). */
+  abandon(what: string): void {
+    for (const settle of this.#pending.values()) settle.gone(new EditorGone(what));
   }
 
   async #show(request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
     const id = randomUUID();
     const denyOnly = request.preview === null;
-    const answered = new Promise<AskAnswer>((settle) => this.#pending.set(id, { settle, denyOnly }));
+    const answered = new Promise<AskAnswer>((answer, gone) => this.#pending.set(id, { answer, gone, denyOnly }));
+    // Settled only by an answer or abandon(); a rejection nobody awaits any more is no error.
+    answered.catch(() => undefined);
     try {
       try {
         await this.#window.open(id, promptLines(request), { denyOnly }, signal);

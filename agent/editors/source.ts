@@ -41,6 +41,7 @@ export function createEditorSource(options: EditorSourceOptions = {}): EditorSou
       })
     : undefined;
   return {
+    ready: Promise.all([watcher.ready, vim]).then(() => undefined),
     list: () => registry.list(),
     get: (id) => registry.get(id),
     onChange: (listener) => registry.onChange(listener),

@@ -4,8 +4,11 @@
  * (protocol/routing.ts `routeCall`), over this machine's editors with the ids the relay would give
  * (`<device>/<local id>`, the local id accepted too) and this agent as the one device; list_editors
  * is answered there, and a call for an editor or for the agent runs in the agent's Dispatcher,
- * which validates again and enforces the deadline. A local client is the user at this machine
- * (stdio: a process the user started; HTTP: a holder of the local token), so it holds every scope.
+ * which validates again and enforces the deadline. A call waits for the editor source's first
+ * discovery pass (`EditorSource.ready`), so that the first list_editors of a fresh `vimrelay
+ * serve` shows the editors already running. With no editor, the answer says how to start one for
+ * local mode (no relay, no `vimrelay agent`). A local client is the user at this machine (stdio:
+ * a process the user started; HTTP: a holder of the local token), so it holds every scope.
  */
 import { randomUUID } from 'node:crypto';
 import { ALL_SCOPES, fail, LIMITS, onlineEditor, routeCall, type OnlineEditor, type ToolOutcome } from '../../protocol/index.ts';
@@ -13,6 +16,13 @@ import type { McpToolCall } from '../../protocol/mcp-server.ts';
 import { Dispatcher } from '../calls/dispatcher.ts';
 import type { EditorSource } from '../editors/editor.ts';
 import type { CallGuard } from '../policy/enforce.ts';
+
+/** NO_EDITOR as local mode says it: this machine's editors are the only ones. */
+const NO_LOCAL_EDITOR = fail('NO_EDITOR', 'No editor is running on this machine that vimrelay can reach.', {
+  hint:
+    'Ask the user to start Neovim (found by its server socket, as `nvim` creates one) or Vim with the vimrelay plugin ' +
+    '(`:VimRelayConnect`), then call list_editors. A Neovim started with a socket elsewhere can be attached with connect_editor.',
+});
 
 export interface LocalForwarderOptions {
   editors: EditorSource;
@@ -41,10 +51,13 @@ export class LocalForwarder {
   readonly #dispatcher: Dispatcher;
   /** Calls in flight by client key. A key may repeat across clients (see `cancel`). */
   readonly #byKey = new Map<string, Set<AbortController>>();
+  /** Whether the editor source's first discovery pass is over. */
+  #ready = false;
 
   constructor(opts: LocalForwarderOptions) {
     this.#opts = opts;
     this.#dispatcher = new Dispatcher(opts.editors, opts.guard);
+    void opts.editors.ready.then(() => (this.#ready = true));
   }
 
   /** The editors online, as the relay's registry lists them: public ids, ordered by local id. */
@@ -59,8 +72,10 @@ export class LocalForwarder {
 
   /** Runs one call; resolves with its outcome, never rejects for a tool failure. */
   async run(call: McpToolCall, control: RunControl): Promise<ToolOutcome> {
+    // Awaited only until it settles: from then on a call is tracked (cancellable) as it starts.
+    if (!this.#ready) await this.#opts.editors.ready;
     const device = this.#opts.device;
-    const route = routeCall(call.spec, call.args, ALL_SCOPES, { editors: this.online(), devices: [{ deviceId: device, name: device }] });
+    const route = routeCall(call.spec, call.args, ALL_SCOPES, { editors: this.online(), devices: [{ deviceId: device, name: device }], noEditor: NO_LOCAL_EDITOR });
     if (route.kind === 'answer') return route.outcome;
     return this.#dispatch(call, route.localId, route.args, control);
   }

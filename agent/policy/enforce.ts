@@ -18,12 +18,15 @@
  *      through unasked in that editor until it goes away (a session allowance, never written;
  *      a deny in the policy still refuses); deny refuses with the user's reason; no answer
  *      before the deadline refuses with a hint. Rules for every editor, or by a glob on names,
- *      come only from the CLI or the file.
+ *      come only from the CLI or the file. The prompt's own deadline comes before the call's
+ *      (`promptDeadlineOf`), so that its denial, not a TIMEOUT, is what the client hears.
+ * An editor that goes away meanwhile (while it says which files, or while its prompt is up) is
+ * EDITOR_OFFLINE, decision `offline`: nothing ran, and no policy refused anything.
  * It returns the refusal (or null) and the decision for the audit log, which `record` appends.
  */
-import { fail, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import { fail, LIMITS, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
-import type { CallControl } from '../editors/call.ts';
+import { EditorGone, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import type { EditorTool } from '../editors/tools/tool.ts';
 import { decide, describeRule, type Verdict } from './decide.ts';
@@ -104,6 +107,7 @@ export class CallGuard {
     try {
       paths = await pathsOf(call);
     } catch (err) {
+      if (err instanceof EditorGone) return editorGone(call, editorName);
       // Without the paths neither path rules nor never_read can be applied: refuse, never guess.
       return { decision: 'deny', refusal: fail('PERMISSION_DENIED', `The agent could not tell which files ${call.spec.name} addresses: ${String(err)}`) };
     }
@@ -133,6 +137,7 @@ export class CallGuard {
       const { editor, tool } = call.target;
       check = await neverReadBefore({ editor, tool, args: call.args, paths, globs: policy.never_read, ...(home === undefined ? {} : { home }) }, call.control);
     } catch (err) {
+      if (err instanceof EditorGone) return editorGone(call, call.target.editor.info().name);
       return { decision: 'never_read', refusal: fail('PERMISSION_DENIED', `The agent could not check ${call.spec.name} against never_read: ${String(err)}`) };
     }
     if (check.refusal) return { decision: 'never_read', refusal: check.refusal };
@@ -175,9 +180,12 @@ export class CallGuard {
     const preview = previewOf(tool.preview(call.args));
     const request: AskRequest = { client: call.client, tool: call.spec.name, klass, editor: editorName, chosenName, preview: preview.text, previewChars: preview.chars, paths };
     let answer: AskAnswer;
+    const askedAt = Date.now();
+    const promptDeadline = promptDeadlineOf(call.control.deadline, askedAt);
     try {
-      answer = await askWithin(editor, request, call.control.signal);
+      answer = await askWithin(editor, request, call.control.signal, promptDeadline);
     } catch (err) {
+      if (err instanceof EditorGone) return editorGone(call, editorName);
       return {
         decision: 'deny',
         refusal: fail('PERMISSION_DENIED', `The policy asks the user before "${klass}" calls, and ${editorName} could not show the prompt: ${String(err)}`, {
@@ -214,13 +222,15 @@ export class CallGuard {
           }),
         };
       }
-      case 'timeout':
+      case 'timeout': {
+        const seconds = Math.max(0, Math.round((promptDeadline - askedAt) / 1000));
         return {
           decision: 'ask:timeout',
-          refusal: fail('PERMISSION_DENIED', `Nobody answered the prompt for ${call.spec.name} in ${editorName} before the deadline.`, {
-            hint: `The user was asked in the editor and did not answer in time. Ask them to watch the editor and retry, or to allow it: ${allowHint}`,
+          refusal: fail('PERMISSION_DENIED', `Nobody answered the prompt for ${call.spec.name} in ${editorName} within ${seconds} s, so it was denied.`, {
+            hint: `The user was asked in the editor and did not answer within ${seconds} seconds. Ask them to watch the editor and retry, or to allow it: ${allowHint}`,
           }),
         };
+      }
     }
   }
 }
@@ -239,9 +249,32 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The prompt's answer, or `timeout` when the call's signal aborts first; rejects when it cannot be shown. */
-async function askWithin(prompter: Prompter, request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
-  if (signal.aborted) return { kind: 'timeout' };
+/**
+ * When a prompt asked at `now` closes unanswered: LIMITS.promptMarginMs before the call's
+ * `deadline`, or a quarter of the time left when that is shorter (a call with a short deadline
+ * still shows its prompt), so that the denial is the call's answer, not a TIMEOUT.
+ */
+export function promptDeadlineOf(deadline: number, now: number): number {
+  const left = Math.max(0, deadline - now);
+  return deadline - Math.min(LIMITS.promptMarginMs, Math.floor(left / 4));
+}
+
+/** The refusal of a call whose editor went away before the policy could decide. */
+function editorGone(call: GuardedCall, editorName: string): GuardResult {
+  return {
+    decision: 'offline',
+    refusal: fail('EDITOR_OFFLINE', `Editor ${editorName} went away (it exited, or its connection closed) before ${call.spec.name} could run; nothing was done.`),
+  };
+}
+
+/**
+ * The prompt's answer, or `timeout` when the call's signal aborts or `deadline` (epoch ms) comes
+ * first; rejects when it cannot be shown (EditorGone when the editor went away).
+ */
+async function askWithin(prompter: Prompter, request: AskRequest, callSignal: AbortSignal, deadline: number): Promise<AskAnswer> {
+  const left = deadline - Date.now();
+  if (left <= 0 || callSignal.aborted) return { kind: 'timeout' };
+  const signal = AbortSignal.any([callSignal, AbortSignal.timeout(Math.ceil(left))]);
   let onAbort = (): void => {};
   const aborted = new Promise<AskAnswer>((resolve) => {
     onAbort = () => resolve({ kind: 'timeout' });

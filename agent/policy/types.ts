@@ -64,7 +64,10 @@ export type AskAnswer =
   | { kind: 'deny'; reason?: string }
   | { kind: 'timeout' };
 
-/** Shows a prompt inside an editor and waits for the answer; `signal` aborts at the call's deadline. */
+/**
+ * Shows a prompt inside an editor and waits for the answer; `signal` aborts at the prompt's
+ * deadline. Rejects with EditorGone when the editor goes away first.
+ */
 export interface Prompter {
   ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer>;
 }

@@ -3,12 +3,22 @@
  * device credential (`device-token.ts`), dials OUT to `<relay>/agent` over a WebSocket with that
  * JWT in the Authorization header, says hello with the current editors, keeps the Hub told of
  * every change, runs the calls it sends, and heartbeats. Expects to be dropped (every deploy
- * restarts the Hub) and reconnects with full-jitter backoff (1 s -> 30 s).
+ * restarts the Hub) and reconnects (`backoff.ts`: full-jitter backoff, and health probes while the
+ * relay is unreachable, so that it serves again within seconds of the relay coming back). Every
+ * "link down" log line says why, down to the socket error (ECONNREFUSED, a DNS failure, ...).
  *
  * A refused credential (401/403 at `/agent/token`), or a 401/403 at the upgrade for a JWT fetched
  * for that very attempt, means the device is unknown or revoked: retrying cannot help, so it stops
  * and says so. A reused JWT refused at the upgrade (it expired) is dropped and the link retries
- * with a fresh one.
+ * with a fresh one. A close with 4000 means another agent connected as the same device and the Hub
+ * keeps only the newest: this one stops and says so, rather than take turns with it forever.
+ *
+ * A frozen agent (stopped, or its machine asleep) measures its own stall (`stall.ts`): the relay's
+ * silence is counted only while the agent ran, so its own freeze is not taken for a dead link;
+ * a call that may have waited in the socket during a stall gets that much less of its deadline
+ * (and none when the stall was long enough for the Hub to have answered it EDITOR_OFFLINE), so
+ * that nothing starts in an editor after the client has its answer; and after a stall that long
+ * the link reconnects at once, since the Hub has dropped it.
  */
 import { hostname, platform } from 'node:os';
 import WebSocket from 'ws';
@@ -24,13 +34,24 @@ import {
 import type { EditorSource } from '../editors/editor.ts';
 import type { CallGuard } from '../policy/enforce.ts';
 import type { Logger } from '../log.ts';
-import { fullJitterDelay } from './backoff.ts';
-import { CredentialRefused, DeviceTokens, type DeviceJwt } from './device-token.ts';
+import { waitToRetry, type Failure } from './backoff.ts';
+import { CredentialRefused, DeviceTokens, RelayAnswered, type DeviceJwt } from './device-token.ts';
+import { describeNetworkError } from './network-error.ts';
+import { StallWatch } from './stall.ts';
 import { Dispatcher } from '../calls/dispatcher.ts';
 
 export const AGENT_VERSION = '0.1.0';
 
-export type LinkState = 'connecting' | 'connected' | 'waiting' | 'rejected' | 'stopped';
+/** The Hub's close code for a socket replaced by a newer connection of the same device. */
+const CLOSE_REPLACED = 4000;
+
+export type LinkState = 'connecting' | 'connected' | 'waiting' | 'rejected' | 'replaced' | 'stopped';
+
+/** How a link ended: stopped by its owner, the credential refused, or replaced by another agent. */
+export interface LinkEnd {
+  kind: 'stopped' | 'rejected' | 'replaced';
+  reason?: string;
+}
 
 export interface RelayLinkOptions {
   relayUrl: string;
@@ -45,21 +66,29 @@ export interface RelayLinkOptions {
   heartbeatMs?: number;
   reconnectBaseMs?: number;
   reconnectCapMs?: number;
+  healthProbeMs?: number;
 }
 
 export class RelayLink {
   readonly #opts: RelayLinkOptions;
   readonly #dispatcher: Dispatcher;
   readonly #tokens: DeviceTokens;
+  readonly #stall = new StallWatch();
   #ws: WebSocket | undefined;
   #attempt = 0;
   #state: LinkState = 'stopped';
-  #retryTimer: NodeJS.Timeout | undefined;
+  #retry: AbortController | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
-  #lastHeard = 0;
+  /** When the relay was last heard from, and the stalled time counted by then. */
+  #heard = { at: 0, stalled: 0 };
+  #device: string | undefined;
+  /** When the current socket opened: nothing on it waited longer than since then. */
+  #openedAt = 0;
+  /** Why this agent is closing the current socket itself, for the log line that follows. */
+  #closing: string | undefined;
   #unsubscribe: (() => void) | undefined;
   #stopped = false;
-  #rejected: ((reason: string) => void) | undefined;
+  #end: ((end: LinkEnd) => void) | undefined;
 
   constructor(opts: RelayLinkOptions) {
     this.#opts = opts;
@@ -71,33 +100,38 @@ export class RelayLink {
     return this.#state;
   }
 
-  /** Starts connecting; resolves when the link is stopped or the relay rejects the credential. */
-  run(): Promise<{ rejected: boolean; reason?: string }> {
+  /** Starts connecting; resolves when the link ends (stopped, credential refused, or replaced). */
+  run(): Promise<LinkEnd> {
     this.#unsubscribe = this.#opts.editors.onChange(() => this.#sendEditors());
+    this.#stall.start();
     return new Promise((resolve) => {
-      this.#rejected = (reason) => resolve({ rejected: true, reason });
-      this.#stopResolve = () => resolve({ rejected: false });
+      this.#end = resolve;
       this.#connect();
     });
   }
 
-  #stopResolve: (() => void) | undefined;
-
   /** Closes the link for good. */
   stop(): void {
-    this.#stopped = true;
-    this.#unsubscribe?.();
-    clearTimeout(this.#retryTimer);
-    clearInterval(this.#heartbeat);
-    this.#dispatcher.cancelAll();
+    this.#finish('stopped');
     this.#ws?.close(1000, 'agent stopping');
-    this.#setState('stopped');
-    this.#stopResolve?.();
   }
 
   #setState(state: LinkState, detail: { device?: string; reason?: string } = {}): void {
     this.#state = state;
     this.#opts.onState?.(state, detail);
+  }
+
+  /** Ends the link: no more attempts, calls aborted, the state set, `run()` resolved. */
+  #finish(kind: LinkEnd['kind'], reason?: string): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#unsubscribe?.();
+    this.#retry?.abort();
+    clearInterval(this.#heartbeat);
+    this.#stall.stop();
+    this.#dispatcher.cancelAll();
+    this.#setState(kind, reason === undefined ? {} : { reason });
+    this.#end?.(reason === undefined ? { kind } : { kind, reason });
   }
 
   #connect(): void {
@@ -108,7 +142,8 @@ export class RelayLink {
       (err: unknown) => {
         if (this.#stopped) return;
         if (err instanceof CredentialRefused) this.#reject(err.message);
-        else this.#scheduleReconnect(`no device token: ${err instanceof Error ? err.message : String(err)}`);
+        else if (err instanceof RelayAnswered) this.#scheduleReconnect(err.status >= 500 ? 'server' : 'refused', `no device token: ${err.message}`);
+        else this.#scheduleReconnect('unreachable', `no device token: ${describeNetworkError(err)}`);
       },
     );
   }
@@ -123,9 +158,12 @@ export class RelayLink {
       handshakeTimeout: 15_000,
     });
     this.#ws = ws;
+    let opened = false;
+    let status: number | undefined;
+    let socketError: string | undefined;
 
     ws.on('unexpected-response', (_req, res) => {
-      const status = res.statusCode ?? 0;
+      status = res.statusCode ?? 0;
       res.resume();
       if ((status === 401 || status === 403) && jwt.fresh) {
         this.#reject(`the relay refused this device's credential (HTTP ${status})`);
@@ -139,7 +177,9 @@ export class RelayLink {
       ws.terminate();
     });
     ws.on('open', () => {
-      this.#lastHeard = Date.now();
+      opened = true;
+      this.#openedAt = Date.now();
+      this.#heardNow();
       this.#send({
         type: 'hello',
         v: WIRE_VERSION,
@@ -149,7 +189,7 @@ export class RelayLink {
       this.#startHeartbeat(ws);
     });
     ws.on('message', (data, isBinary) => {
-      this.#lastHeard = Date.now();
+      this.#heardNow();
       if (isBinary) return;
       const text = data.toString();
       if (text === HEARTBEAT_PONG) return;
@@ -160,13 +200,25 @@ export class RelayLink {
       }
       this.#onMessage(parsed.message);
     });
-    ws.on('error', (err) => this.#opts.logger.debug('relay socket error', { error: err.message }));
+    ws.on('error', (err) => {
+      socketError = describeNetworkError(err);
+      this.#opts.logger.debug('relay socket error', { error: socketError });
+    });
     ws.on('close', (code, reason) => {
       clearInterval(this.#heartbeat);
       if (this.#ws === ws) this.#ws = undefined;
-      if (this.#stopped || this.#state === 'rejected') return;
+      if (this.#stopped) return;
       this.#dispatcher.cancelAll();
-      this.#scheduleReconnect(`closed (${code}${reason.length ? ` ${reason.toString()}` : ''})`);
+      if (code === CLOSE_REPLACED) return this.#replaced();
+      const closing = this.#closing;
+      this.#closing = undefined;
+      if (closing !== undefined) return this.#scheduleReconnect('unreachable', closing);
+      if (status !== undefined) {
+        return this.#scheduleReconnect(status >= 500 ? 'server' : 'refused', `the relay answered the upgrade with HTTP ${status}`);
+      }
+      if (!opened) return this.#scheduleReconnect('unreachable', `cannot reach the relay: ${socketError ?? `closed (${code})`}`);
+      const said = reason.length ? ` ${reason.toString()}` : '';
+      this.#scheduleReconnect('unreachable', `closed (${code}${said})${socketError ? `: ${socketError}` : ''}`);
     });
   }
 
@@ -174,16 +226,23 @@ export class RelayLink {
     switch (msg.type) {
       case 'welcome':
         this.#attempt = 0;
+        this.#device = msg.device.name;
         this.#opts.logger.info('connected to relay', { device: msg.device.name });
         this.#setState('connected', { device: msg.device.name });
         // Editors that came or went between our hello and this welcome were not sent yet.
         this.#sendEditors();
         return;
-      case 'call':
-        void this.#dispatcher.handle(msg).then((outcome) => {
+      case 'call': {
+        // A call read right after a stall may have waited in the socket all along: it keeps only
+        // what is left of its deadline, and none once the Hub may have answered it already.
+        const stalled = this.#stall.stalledMs(this.#openedAt);
+        const deadline_ms = stalled > this.#giveUpMs() ? 0 : msg.deadline_ms - stalled;
+        if (stalled > 0) this.#opts.logger.warn('a call waited while this agent was not running', { stalled_ms: stalled, left_ms: Math.max(0, deadline_ms) });
+        void this.#dispatcher.handle({ ...msg, deadline_ms }).then((outcome) => {
           if (outcome) this.#send({ type: 'result', id: msg.id, outcome });
         });
         return;
+      }
       case 'cancel':
         this.#dispatcher.cancel(msg.id);
         return;
@@ -204,13 +263,30 @@ export class RelayLink {
     this.#send({ type: 'editors', editors: this.#opts.editors.list().map((e) => e.info()) });
   }
 
+  #heardNow(): void {
+    this.#heard = { at: Date.now(), stalled: this.#stall.totalMs() };
+  }
+
+  /** A stall longer than this, and the Hub may have dropped the link: a missed heartbeat or more. */
+  #giveUpMs(): number {
+    return LIMITS.heartbeatTimeoutMs - (this.#opts.heartbeatMs ?? LIMITS.heartbeatMs);
+  }
+
   #startHeartbeat(ws: WebSocket): void {
     const period = this.#opts.heartbeatMs ?? LIMITS.heartbeatMs;
     clearInterval(this.#heartbeat);
     this.#heartbeat = setInterval(() => {
-      // Silence for two periods means the link is dead even if TCP has not noticed.
-      if (Date.now() - this.#lastHeard > 2 * period) {
+      const stalled = this.#stall.totalMs() - this.#heard.stalled;
+      if (stalled > this.#giveUpMs()) {
+        this.#opts.logger.warn('this agent was not running long enough for the relay to drop the link; reconnecting', { stalled_ms: stalled });
+        this.#closing = `this agent was not running for ${Math.round(stalled / 1000)} s (stopped, or its machine asleep)`;
+        ws.terminate();
+        return;
+      }
+      // Silence for two periods while this agent ran means the link is dead even if TCP has not noticed.
+      if (Date.now() - this.#heard.at - stalled > 2 * period) {
         this.#opts.logger.warn('relay stopped answering heartbeats; reconnecting');
+        this.#closing = `no answer to heartbeats for ${Math.round((2 * period) / 1000)} s`;
         ws.terminate();
         return;
       }
@@ -218,26 +294,49 @@ export class RelayLink {
     }, period);
   }
 
-  #scheduleReconnect(why: string): void {
-    const delay = fullJitterDelay(
-      this.#attempt++,
-      this.#opts.reconnectBaseMs ?? LIMITS.reconnectBaseMs,
-      this.#opts.reconnectCapMs ?? LIMITS.reconnectCapMs,
-    );
-    this.#opts.logger.info('relay link down; reconnecting', { why, in_ms: delay });
+  #scheduleReconnect(failure: Failure, why: string): void {
+    const probeMs = this.#opts.healthProbeMs ?? LIMITS.healthProbeMs;
+    const retry = new AbortController();
+    this.#retry = retry;
     this.#setState('waiting', { reason: why });
-    this.#retryTimer = setTimeout(() => this.#connect(), delay);
+    void waitToRetry({
+      attempt: this.#attempt++,
+      failure,
+      baseMs: this.#opts.reconnectBaseMs ?? LIMITS.reconnectBaseMs,
+      capMs: this.#opts.reconnectCapMs ?? LIMITS.reconnectCapMs,
+      probeMs,
+      probe: (signal) => this.#probeHealth(signal),
+      signal: retry.signal,
+      onScheduled: (delay) =>
+        this.#opts.logger.info('relay link down; reconnecting', { why, in_ms: delay, ...(failure !== 'refused' && delay > probeMs ? { probing_every_ms: probeMs } : {}) }),
+    }).then((cause) => {
+      if (cause === 'aborted' || this.#stopped) return;
+      if (cause === 'probe') this.#opts.logger.info('relay answers again; reconnecting now');
+      this.#connect();
+    });
+  }
+
+  /** Whether the relay's `/health` answers OK now (bounded; never rejects). */
+  async #probeHealth(signal: AbortSignal): Promise<boolean> {
+    try {
+      const res = await fetch(`${this.#opts.relayUrl.replace(/\/+$/, '')}/health`, { signal: AbortSignal.any([signal, AbortSignal.timeout(2_000)]) });
+      await res.body?.cancel();
+      return res.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  #replaced(): void {
+    const reason = `another agent connected to the relay as device "${this.#device ?? '?'}" and replaced this one (one agent per device: stop the other, or let it serve)`;
+    this.#opts.logger.error(`stopping: ${reason}`);
+    this.#finish('replaced', reason);
   }
 
   #reject(reason: string): void {
-    if (this.#state === 'rejected') return;
+    if (this.#stopped) return;
     this.#opts.logger.error(reason);
-    this.#setState('rejected', { reason });
-    this.#stopped = true;
-    this.#unsubscribe?.();
-    clearTimeout(this.#retryTimer);
-    clearInterval(this.#heartbeat);
+    this.#finish('rejected', reason);
     this.#ws?.terminate();
-    this.#rejected?.(reason);
   }
 }

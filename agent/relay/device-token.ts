@@ -14,6 +14,16 @@ export class CredentialRefused extends Error {
   }
 }
 
+/** The relay answered `/agent/token` with another error status (`status`): it is up, and refusing. */
+export class RelayAnswered extends Error {
+  constructor(
+    readonly status: number,
+    detail: string,
+  ) {
+    super(`/agent/token answered HTTP ${status}: ${detail}`);
+  }
+}
+
 const TokenResponse = z.object({ token: z.string().min(1), expires_in: z.number().int().positive() });
 
 /** A JWT for one connection attempt; `fresh` when it was fetched for this attempt. */
@@ -41,8 +51,8 @@ export class DeviceTokens {
 
   /**
    * A device JWT with time to spare. Throws CredentialRefused when the relay refuses the
-   * credential, RelayUnreachable (`fetch-failure.ts`) when it cannot be reached, another Error
-   * when it answers otherwise.
+   * credential, RelayAnswered for another error status, RelayUnreachable (`fetch-failure.ts`,
+   * saying why) when it cannot be reached, another Error when it answers garbage.
    */
   async get(): Promise<DeviceJwt> {
     const spare = this.#opts.refreshBeforeMs ?? 60_000;
@@ -54,7 +64,7 @@ export class DeviceTokens {
     });
     const text = await res.text();
     if (res.status === 401 || res.status === 403) throw new CredentialRefused(res.status);
-    if (!res.ok) throw new Error(`/agent/token answered HTTP ${res.status}: ${relayErrorText(text)}`);
+    if (!res.ok) throw new RelayAnswered(res.status, relayErrorText(text));
     const parsed = TokenResponse.parse(JSON.parse(text));
     this.#current = { token: parsed.token, expiresAtMs: Date.now() + parsed.expires_in * 1000 };
     return { token: parsed.token, fresh: true };

@@ -4,7 +4,6 @@
  * call the editor could only start after the call deadline does not run at all.
  */
 import { z } from 'zod';
-import { LIMITS } from '../limits.ts';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
 import { editorArg } from './common.ts';
 
@@ -35,7 +34,7 @@ const L = RUN_COMMAND_LIMITS;
 export const PROMPT_TIMEOUT_HINT =
   'The editor did not answer before the deadline. It may be waiting on a prompt or message nobody answered (input(), confirm(), a :s///c question), ' +
   'or be busy with something CTRL-C cannot interrupt. Ask the user to look at the editor; once get_state_brief answers, check what the call did before retrying. ' +
-  `A call the editor could only start after the ${LIMITS.callDeadlineMs / 1000} s deadline is not run at all.`;
+  'A call the editor could only start after its deadline is not run at all.';
 
 const command = z.string().min(1).max(L.commandChars);
 

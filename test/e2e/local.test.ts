@@ -2,7 +2,8 @@
 // binds loopback only, refuses requests without the right token, Origin or method as the relay
 // does, keeps its token private and reuses it, and cancels a call on `notifications/cancelled`;
 // `serve --stdio` keeps stdout for protocol messages even when something in the process prints,
-// and ends when the client closes stdin.
+// and ends when the client closes stdin; a fresh serve answers its first list_editors with the
+// Neovim already running (after its first discovery pass), and its NO_EDITOR speaks of local mode.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../agent/config/paths.ts';
 import { localTokenFile } from '../../agent/local/token.ts';
 import { CLI, isolatedEnv, runCli } from '../helpers/agent-process.ts';
+import { callErr, callOk, connectStdio } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { startServeHttp, type ServeHttpProcess } from '../helpers/serve-process.ts';
 
@@ -237,6 +239,26 @@ describe('serve --stdio', () => {
     // Every line on stdout was a JSON-RPC message.
     expect(lines.length).toBe(2);
     for (const line of lines) expect((JSON.parse(line) as { jsonrpc: string }).jsonrpc).toBe('2.0');
+  });
+
+  it("answers its very first list_editors with the Neovim already running; with none, NO_EDITOR's hint is local mode's", async () => {
+    const env = isolatedEnv();
+    const sockets = join(String(env.HOME), 'sockets');
+    mkdirSync(sockets);
+    const nvim = await startNvim({ files: { 'a.txt': 'a\n' }, open: ['a.txt'], listen: join(sockets, 'nvim.first.0') });
+    try {
+      const serve = await connectStdio(process.execPath, [CLI, 'serve', '--stdio', '--discover-dir', sockets], env);
+      expect((await callOk(serve.client, 'list_editors')).count).toBe(1);
+      await serve.client.close();
+    } finally {
+      await nvim.stop();
+    }
+    const empty = await connectStdio(process.execPath, [CLI, 'serve', '--stdio', '--discover-dir', join(String(env.HOME), 'none')], env);
+    const none = await callErr(empty.client, 'read_buffer', {});
+    expect(none.code).toBe('NO_EDITOR');
+    expect(`${String(none.message)} ${none.hint}`).not.toMatch(/vimrelay agent|\brelay\b/);
+    expect(none.hint).toMatch(/VimRelayConnect/);
+    await empty.client.close();
   });
 
   it('refuses to start without exactly one of --stdio and --http', () => {

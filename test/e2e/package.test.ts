@@ -5,7 +5,7 @@
 // tools to a real MCP client and reading a real Neovim buffer, and `vimrelay pair` against a test
 // relay, approved by its owner. Needs the package registry, as any install does.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,14 +69,20 @@ describe('the packed agent', () => {
 
   describe('serve --stdio', () => {
     let nvim: NvimFixture;
+    let sockets: string;
     beforeAll(async () => {
-      nvim = await startNvim({ files: { 'installed.txt': 'from the package ü\n' }, open: ['installed.txt'] });
+      // A socket name discovery looks for, in a directory of its own that serve is told to scan.
+      sockets = mkdtempSync(join(tmpdir(), 'vimrelay-pkg-'));
+      nvim = await startNvim({ files: { 'installed.txt': 'from the package ü\n' }, open: ['installed.txt'], listen: join(sockets, 'nvim.pkg.0') });
     });
-    afterAll(() => nvim?.stop());
+    afterAll(async () => {
+      await nvim?.stop();
+      rmSync(sockets, { recursive: true, force: true });
+    });
 
     it('lists the tools to an MCP client and reads a real Neovim buffer', async () => {
       const env = isolatedEnv();
-      const serve = await connectStdio(join(prefix, 'node_modules', '.bin', 'vimrelay'), ['serve', '--stdio', '--discover-dir', join(nvim.home)], env);
+      const serve = await connectStdio(join(prefix, 'node_modules', '.bin', 'vimrelay'), ['serve', '--stdio', '--discover-dir', sockets], env);
       try {
         const { tools } = await serve.client.listTools();
         expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));

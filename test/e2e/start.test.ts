@@ -1,11 +1,14 @@
 // `npm start` as a new user runs it: prints the MCP URL and a token that work, serves an editor
-// started afterwards, and on Ctrl-C stops everything it started.
+// started afterwards, and on Ctrl-C stops everything it started. What it starts, it supervises:
+// the terminal closing (SIGHUP) and the launcher killed with SIGKILL leave nothing running; workerd
+// dying while wrangler lives is said and stops it; a second start on the busy port names the
+// running relay and exits without printing a URL or token or disturbing the first one's agent.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ROOT, freePort } from '../../scripts/local-relay.ts';
-import { isolatedEnv } from '../helpers/agent-process.ts';
+import { isolatedEnv, runCli } from '../helpers/agent-process.ts';
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -98,3 +101,111 @@ it('Ctrl-C while the relay is still starting stops it too', async () => {
   await waitFor(() => (left().length === 0 ? true : undefined), 30_000, 'every started process to exit').catch(() => {});
   expect(left(), err).toEqual([]);
 });
+
+/** Processes of a launcher started with `persist` and `port`: the guard and wrangler by the first, workerd by the second. */
+function leftovers(persist: string, port: string): string[] {
+  return [...new Set([...processesMentioning(persist), ...processesMentioning(`127.0.0.1:${port}`)])];
+}
+
+interface Launched {
+  pid: number;
+  out(): string;
+  err(): string;
+  exited: Promise<number | null>;
+  /** Resolves with the URL and token once printed. */
+  printed: Promise<{ url: string; token: string }>;
+}
+
+/** The launcher itself (scripts/start.ts under tsx, as `npm start` runs it), in its own process group as under a terminal. */
+function launch(env: NodeJS.ProcessEnv, persist: string, sockets: string): Launched {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'start.ts'), '--persist-to', persist, '--discover-dir', sockets], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const printed = new Promise<{ url: string; token: string }>((resolve, reject) => {
+    void exited.then(() => reject(new Error(`the launcher exited before printing a token:\n${out}\n${err}`)));
+    proc.stdout.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+      const url = /^MCP URL: (\S+)$/m.exec(out)?.[1];
+      const token = /^Access token: (\S+)$/m.exec(out)?.[1];
+      if (url && token) resolve({ url, token });
+    });
+  });
+  printed.catch(() => undefined);
+  return { pid: proc.pid!, out: () => out, err: () => err, exited, printed };
+}
+
+/** A fresh home for a launcher: its environment (PORT free), persistence and discovery directories. */
+async function launcherHome(): Promise<{ env: NodeJS.ProcessEnv; persist: string; sockets: string; port: string }> {
+  const port = String(await freePort());
+  const env = isolatedEnv({ PORT: port });
+  const sockets = join(String(env.HOME), 'sockets');
+  mkdirSync(sockets);
+  return { env, persist: join(String(env.HOME), 'persist'), sockets, port };
+}
+
+const gone = (persist: string, port: string) => waitFor(() => (leftovers(persist, port).length === 0 ? true : undefined), 30_000, 'every started process to exit').catch(() => {});
+
+it.each([
+  ['the terminal closes (SIGHUP to its process group)', (pid: number) => process.kill(-pid, 'SIGHUP')],
+  ['the launcher is killed with SIGKILL', (pid: number) => process.kill(pid, 'SIGKILL')],
+])('%s: nothing it started keeps running, and the port is free', async (_what, end) => {
+  const { env, persist, sockets, port } = await launcherHome();
+  const launched = launch(env, persist, sockets);
+  const { url } = await launched.printed;
+  expect(leftovers(persist, port).length).toBeGreaterThan(0);
+  end(launched.pid);
+  await launched.exited;
+  await gone(persist, port);
+  expect(leftovers(persist, port), launched.err()).toEqual([]);
+  await expect(fetch(url.replace('/mcp', '/health'))).rejects.toThrow();
+}, 120_000);
+
+it('workerd dying while wrangler lives: the launcher says so, exits 1, and stops the rest', async () => {
+  const { env, persist, sockets, port } = await launcherHome();
+  const launched = launch(env, persist, sockets);
+  await launched.printed;
+  const workerd = processesMentioning(`socket-addr=entry=127.0.0.1:${port}`).map((l) => Number(l.split(' ')[0]));
+  expect(workerd).toHaveLength(1);
+  process.kill(workerd[0]!, 'SIGKILL');
+  expect(await launched.exited).toBe(1);
+  expect(launched.err()).toMatch(/the relay stopped answering while wrangler still runs/);
+  await gone(persist, port);
+  expect(leftovers(persist, port)).toEqual([]);
+}, 120_000);
+
+it('a second start on the busy port names the running relay and exits, printing no URL or token, the first one undisturbed', async () => {
+  const { env, persist, sockets, port } = await launcherHome();
+  const first = launch(env, persist, sockets);
+  let editor: NvimFixture | undefined;
+  try {
+    const printed = await first.printed;
+    editor = await startNvim({ files: { 'b.txt': 'first one\n' }, open: ['b.txt'], listen: join(sockets, 'nvim.second.0') });
+    const client = await connectMcp(printed.url, printed.token);
+    await waitFor(async () => ((await callOk(client, 'list_editors')).count as number) || undefined, 20_000, 'the editor to be listed');
+    const before = runCli(['status'], env).stdout;
+    expect(before).toContain(`agent: running (pid ${first.pid})`);
+
+    const second = launch(env, join(String(env.HOME), 'persist-2'), sockets);
+    expect(await second.exited).toBe(2);
+    expect(second.err()).toMatch(new RegExp(`port ${port} is in use by a vimrelay relay that is already running`));
+    expect(second.out()).not.toMatch(/MCP URL|Access token/);
+
+    // The first relay, its agent and its status are as they were.
+    expect(runCli(['status'], env).stdout).toBe(before);
+    expect((await callOk(client, 'read_buffer', {})).lines).toEqual(['first one']);
+    expect(first.err()).not.toMatch(/replaced/);
+    await client.close();
+  } finally {
+    process.kill(-first.pid, 'SIGINT');
+    await first.exited;
+    await editor?.stop();
+    await gone(persist, port);
+  }
+}, 120_000);

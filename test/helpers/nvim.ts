@@ -18,7 +18,12 @@ export interface StartNvimOptions {
   files?: Record<string, string>;
   /** Files to open at startup (first one shown), relative to the working directory. */
   open?: string[];
-  /** Address to listen on: a socket path (parent directories are created) or host:port. Default: `<home>/nvim.sock`. */
+  /**
+   * Address to listen on: a socket path (parent directories are created) or host:port. Default:
+   * `<home>/editor.sock`, a name no agent's default discovery looks for (it scans /tmp for `nvim*`):
+   * an agent running elsewhere on the machine would attach the test's Neovim, reinstall its Lua and
+   * send requests of its own under the test's feet. Tests of discovery pass their own `nvim*` path.
+   */
   listen?: string;
   /** Extra environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
@@ -61,7 +66,7 @@ export async function startNvim(options: StartNvimOptions = {}): Promise<NvimFix
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, content);
   }
-  const socket = options.listen ?? join(home, 'nvim.sock');
+  const socket = options.listen ?? join(home, 'editor.sock');
   const tcp = /^([^/]+):(\d+)$/.exec(socket);
   if (!tcp) mkdirSync(dirname(socket), { recursive: true });
 

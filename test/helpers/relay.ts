@@ -23,6 +23,10 @@ export interface TestRelay {
   decidePairing(code: string, approve: boolean): Promise<string>;
   /** Stops the relay and starts it again on the same port and storage, as a deploy does. */
   restart(): Promise<void>;
+  /** Stops the relay, keeping its port and storage for `up()`: an outage. */
+  down(): Promise<void>;
+  /** Starts the relay again after `down()`. */
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +49,12 @@ export async function withRelay(vars: Record<string, string> = {}): Promise<Test
     decidePairing: (code, approve) => decidePairing(relay.url, ownerSecret, code, approve),
     async restart() {
       await relay.stop();
+      relay = await startLocalRelay(options);
+    },
+    async down() {
+      await relay.stop();
+    },
+    async up() {
       relay = await startLocalRelay(options);
     },
     async stop() {

@@ -1,41 +1,76 @@
 /**
- * `inTmux()`: a command in a real terminal, a detached tmux session on a tmux server of its own
- * (`-L`, no config file), at a fixed size; `screen()` is what the terminal shows now
- * (`capture-pane -p`), `keys()` types into it (`send-keys`, tmux key names such as `C-d`).
- * For what a user sees: a prompt drawn by Neovim or Vim, checked on the screen itself.
+ * `startTmux()`: a command (an editor) on a real terminal, in a tmux server of its own (its own
+ * socket, no user configuration), `cols` x `rows`, so that a test reads what a user would see:
+ * `screen()` is `tmux capture-pane -p`, the visible text, read without pressing any key;
+ * `screenWithAttributes()` the same with the escape sequences of colours and attributes;
+ * `cursor()` where the terminal's cursor is. `type()` and `key()` are a user typing. `stop()`
+ * kills the server and everything in it, and removes its socket (tmux leaves it behind).
+ * `squeezed()` and `insideBorders()` find text on a screen whatever a window wrapped or framed.
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from './wait.ts';
 
-export interface Terminal {
-  /** The screen's rows, as the terminal shows them now. */
+export interface TmuxScreen {
+  /** The visible text of the pane, one string per row, trailing spaces trimmed. */
   screen(): string[];
-  /** Types `keys` (tmux key names: `o`, `C-d`, `Escape`, ...). */
-  keys(...keys: string[]): void;
+  /** The rows with their colour and attribute escape sequences (`capture-pane -e`). */
+  screenWithAttributes(): string[];
+  /** The cursor's row and column, from 0. */
+  cursor(): { row: number; col: number };
+  /** Types `text` literally, as a user would. */
+  type(text: string): void;
+  /** Presses one key by tmux's name for it (`Escape`, `Enter`, `C-c`). */
+  key(name: string): void;
+  /** Resolves with the screen once `test` holds for it; fails with the last screen otherwise. */
+  until(test: (rows: string[]) => boolean, what: string, timeoutMs?: number): Promise<string[]>;
   stop(): void;
 }
 
-export interface TmuxOptions {
-  env: NodeJS.ProcessEnv;
+export interface StartTmuxOptions {
+  /** A command line, run by tmux's shell (`sh -c`), or a command and its arguments, run as they are. */
+  command: string | readonly string[];
   cwd: string;
-  /** Default 120 columns, 40 rows. */
-  columns?: number;
+  /** The environment of the tmux server, and so of the command (TERM is tmux's own). */
+  env: NodeJS.ProcessEnv;
+  cols?: number;
   rows?: number;
 }
 
-/** Starts `command args` in a fresh tmux server; throws when tmux cannot. */
-export function inTmux(command: string, args: string[], { env, cwd, columns = 120, rows = 40 }: TmuxOptions): Terminal {
-  const server = `vimrelay-test-${randomBytes(6).toString('hex')}`;
-  const tmux = (...tmuxArgs: string[]): string => {
-    const r = spawnSync('tmux', ['-L', server, '-f', '/dev/null', ...tmuxArgs], { env, cwd, encoding: 'utf8', timeout: 10_000 });
-    if (r.status !== 0) throw new Error(`tmux ${tmuxArgs[0]} failed: ${r.stderr}`);
-    return r.stdout;
-  };
-  tmux('new-session', '-d', '-s', 'main', '-x', String(columns), '-y', String(rows), '--', command, ...args);
+export function startTmux({ command, cwd, env, cols = 120, rows = 40 }: StartTmuxOptions): TmuxScreen {
+  const dir = mkdtempSync(join(tmpdir(), 'vimrelay-tmux-'));
+  const socket = join(dir, 'tmux.sock');
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env });
+  const started = tmux('new-session', '-d', '-x', String(cols), '-y', String(rows), '-c', cwd, ...(typeof command === 'string' ? [command] : ['--', ...command]));
+  if (started.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`tmux did not start: ${started.stderr}`);
+  }
+  const screen = (): string[] => tmux('capture-pane', '-p').stdout.replace(/\n$/, '').split('\n').map((l) => l.trimEnd());
   return {
-    screen: () => tmux('capture-pane', '-p', '-t', 'main').split('\n'),
-    keys: (...keys) => void tmux('send-keys', '-t', 'main', ...keys),
-    stop: () => void spawnSync('tmux', ['-L', server, 'kill-server'], { env, timeout: 10_000 }),
+    screen,
+    screenWithAttributes: () => tmux('capture-pane', '-p', '-e').stdout.replace(/\n$/, '').split('\n'),
+    cursor: () => {
+      const [row, col] = tmux('display-message', '-p', '#{cursor_y} #{cursor_x}').stdout.trim().split(' ').map(Number);
+      return { row: row ?? -1, col: col ?? -1 };
+    },
+    type: (text) => void tmux('send-keys', '-l', text),
+    key: (name) => void tmux('send-keys', name),
+    async until(test, what, timeoutMs = 10_000) {
+      let last: string[] = [];
+      return waitFor(() => {
+        last = screen();
+        return test(last) ? last : undefined;
+      }, timeoutMs, what).catch((err: unknown) => {
+        throw new Error(`${String(err)}; the screen:\n${last.join('\n')}`);
+      });
+    },
+    stop: () => {
+      tmux('kill-server');
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 

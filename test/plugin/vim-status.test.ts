@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/agent-process.ts';
 import { startServeHttp, type ServeHttpProcess } from '../helpers/serve-process.ts';
-import { inTmux, type Terminal } from '../helpers/tmux.ts';
+import { startTmux, type TmuxScreen } from '../helpers/tmux.ts';
 import { vimArgs } from '../helpers/vim.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const env = isolatedEnv();
 const cwd = join(String(env.HOME), 'notes');
 mkdirSync(cwd);
-let term: Terminal | undefined;
+let term: TmuxScreen | undefined;
 let serve: ServeHttpProcess | undefined;
 
 afterAll(async () => {
@@ -33,14 +33,15 @@ const screenWith = (wanted: string | RegExp, what: string): Promise<string> =>
 
 it('says why it cannot connect, then that it connected, on the command line, with no key pressed', async () => {
   // A Normal-mode Vim on a terminal; vimArgs connects it at startup (:VimRelayConnect notes).
-  term = inTmux('vim', vimArgs({ name: 'notes', normal: true }), { env, cwd });
+  term = startTmux({ command: ['vim', ...vimArgs({ name: 'notes', normal: true })], env, cwd });
   await screenWith(/vimrelay: cannot read .*; retrying/, "the connection error");
 
-  term.keys(':VimRelayStatus', 'Enter');
+  term.type(':VimRelayStatus');
+  term.key('Enter');
   const none = await screenWith('agent: none has run for this user', 'the status without an agent');
   expect(none).toContain('vimrelay: not connected, retrying');
   expect(none).toContain('do: vimrelay pair <relay>, then vimrelay agent (or vimrelay service install)');
-  term.keys('Enter');
+  term.key('Enter');
 
   serve = await startServeHttp(['--port', '0', '--discover-dir', String(env.XDG_RUNTIME_DIR)], env);
   const connected = await screenWith('vimrelay: connected as notes', 'the connection, said once it happened');
@@ -48,9 +49,10 @@ it('says why it cannot connect, then that it connected, on the command line, wit
 });
 
 it(':VimRelayStatus says which process serves this machine\'s editors, and that it lists this Vim', async () => {
-  term?.keys(':VimRelayStatus', 'Enter');
+  term?.type(':VimRelayStatus');
+  term?.key('Enter');
   const status = await screenWith('this Vim: listed', 'the status with serve running');
   expect(status).toContain('vimrelay: connected as notes');
   expect(status).toContain(`serve: pid ${serve?.proc.pid} serves this machine's editors locally, over ${serve?.mcpUrl}`);
-  term?.keys('Enter');
+  term?.key('Enter');
 });

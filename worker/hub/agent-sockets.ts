@@ -1,9 +1,13 @@
 /**
  * The agents' WebSockets as the Hub holds them (hibernation API; PROTOCOL.md "Wire protocol"):
  * the upgrade, after the device JWT is verified (one live socket per device: a newer one closes
- * the older), each agent message (hello, editors, results, faults), the close of a socket and the
- * disconnection of a device. It keeps the editor registry in step with the sockets and hands
- * results and dropped connections to the call table; it never routes a call (call-router.ts does).
+ * the older), each agent message (hello, editors, results, faults), the close of a socket, the
+ * disconnection of a device, and agents that went silent: heartbeats are answered by the runtime
+ * without waking the Hub, so the Hub reads each socket's last auto-response time when it needs to
+ * know (a call, a listing, and once a second while calls are in flight) and closes the sockets of
+ * agents it has not heard from for LIMITS.heartbeatTimeoutMs (`dropSilent`). It keeps the editor
+ * registry in step with the sockets and hands results and dropped connections to the call table;
+ * it never routes a call (call-router.ts does).
  */
 import {
   fail,
@@ -20,6 +24,7 @@ import type { TokenStore } from '../auth/tokens.ts';
 import { relayOrigin, type Vars } from '../config.ts';
 import { jsonError, unauthorized } from '../http/responses.ts';
 import type { CallTable } from './calls.ts';
+import type { LostDevice } from './reconnecting.ts';
 import type { Registry } from './registry.ts';
 import { attachmentOf, CLOSE, closeQuietly, send, type Attachment } from './sockets.ts';
 
@@ -43,13 +48,15 @@ export class AgentSockets {
   constructor(deps: AgentSocketsDeps) {
     this.#d = deps;
     // A restart (deploy, eviction) closes every socket; waking from hibernation keeps them.
-    // Either way, only connections with a live socket may keep editors.
+    // Either way, only connections with a live socket may keep editors. The devices that lost
+    // theirs were online until now: they count as seen now, and are reconnecting.
     const live = new Set<string>();
     for (const ws of deps.ctx.getWebSockets()) {
       const a = attachmentOf(ws);
       if (a) live.add(a.connId);
     }
-    deps.registry.keepOnly(live);
+    const now = Date.now();
+    for (const deviceId of deps.registry.keepOnly(live)) deps.tokens.devices.touch(deviceId, now);
   }
 
   /**
@@ -76,6 +83,7 @@ export class AgentSockets {
       deviceName: device.name,
       connId: crypto.randomUUID(),
       greeted: false,
+      connectedAt: Date.now(),
     };
     server.serializeAttachment(attachment);
     tokens.devices.touch(device.id, Date.now());
@@ -106,6 +114,8 @@ export class AgentSockets {
   onEnded(ws: WebSocket): void {
     const a = attachmentOf(ws);
     if (!a) return;
+    // The socket was live until now, unless the Hub itself closed it as silent (dropSilent).
+    if (this.#silentSince(ws, a, Date.now()) === null) this.#d.tokens.devices.touch(a.deviceId, Date.now());
     this.#d.calls.settleConnection(a.connId, fail('EDITOR_OFFLINE', `The connection to device "${a.deviceName}" closed during the call.`, { hint: OFFLINE_HINT }));
     this.#d.registry.dropConnection(a.deviceId, a.connId);
   }
@@ -152,6 +162,41 @@ export class AgentSockets {
     return this.#d.ctx.getWebSockets(deviceId).find((ws) => attachmentOf(ws)?.connId === connId);
   }
 
+  /**
+   * Closes the socket of every agent not heard from for LIMITS.heartbeatTimeoutMs (frozen,
+   * asleep, or its network gone without TCP noticing), as `disconnect` does, with
+   * CLOSE.heartbeatMissed; its device counts as last seen at its last heartbeat. The agent
+   * reconnects once it runs again. Returns the names of the devices it dropped.
+   */
+  dropSilent(nowMs: number): string[] {
+    const dropped: string[] = [];
+    for (const ws of this.#d.ctx.getWebSockets()) {
+      const a = attachmentOf(ws);
+      if (!a || ws.readyState !== WebSocket.READY_STATE_OPEN) continue;
+      const silent = this.#silentSince(ws, a, nowMs);
+      if (silent === null) continue;
+      const seconds = Math.round((nowMs - silent) / 1000);
+      this.#d.calls.settleConnection(
+        a.connId,
+        fail('EDITOR_OFFLINE', `The agent of device "${a.deviceName}" stopped answering heartbeats ${seconds} s ago (frozen, asleep, or its network went away) during the call.`, { hint: OFFLINE_HINT }),
+      );
+      this.#d.registry.dropConnection(a.deviceId, a.connId);
+      this.#d.tokens.devices.touch(a.deviceId, silent);
+      closeQuietly(ws, CLOSE.heartbeatMissed, 'no heartbeat');
+      dropped.push(a.deviceName);
+    }
+    return dropped;
+  }
+
+  /** Devices that are not revoked, have no live socket and were heard from before, with when. */
+  offlineDevices(): LostDevice[] {
+    const online = new Set(this.onlineDevices().map((d) => d.deviceId));
+    return this.#d.tokens.devices
+      .list()
+      .filter((d) => !d.revoked && !online.has(d.id) && d.last_seen_at !== null)
+      .map((d) => ({ name: d.name, lastSeenMs: Date.parse(d.last_seen_at ?? '') }));
+  }
+
   /** Devices online now, with the newest heartbeat time (ms) of each; heartbeats do not wake the Hub. */
   heartbeats(): Map<string, number> {
     const seen = new Map<string, number>();
@@ -162,6 +207,15 @@ export class AgentSockets {
       seen.set(a.deviceId, Math.max(seen.get(a.deviceId) ?? 0, heartbeat));
     }
     return seen;
+  }
+
+  /**
+   * When the agent on `ws` was last heard from (its last heartbeat, or the connection itself), if
+   * that was over LIMITS.heartbeatTimeoutMs before `nowMs`; null while it is live.
+   */
+  #silentSince(ws: WebSocket, a: Attachment, nowMs: number): number | null {
+    const heard = Math.max(a.connectedAt, this.#d.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0);
+    return nowMs - heard > LIMITS.heartbeatTimeoutMs ? heard : null;
   }
 
   #versionMismatch(ws: WebSocket, v: number): void {

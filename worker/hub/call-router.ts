@@ -2,16 +2,23 @@
  * Tool calls through the Hub (ARCHITECTURE.md "One call, end to end"): each validated call the
  * Worker forwards is routed by the one routing step shared with local mode (protocol/routing.ts
  * `routeCall`: scopes, then list_editors from the registry, or one editor, or one agent), sent on
- * that device's live socket, and waited for in the call table until its result, its deadline
- * (CALL_DEADLINE_MS), a cancellation or the socket's end. Every call is recorded in the
+ * that device's live socket, and waited for in the call table until its result, a cancellation,
+ * the socket's end, or its deadline (CALL_DEADLINE_MS, the `deadline_ms` the agent is given) plus
+ * LIMITS.hubGraceMs: the agent answers by its deadline (a prompt nobody answered is its denial),
+ * and the grace lets that answer arrive before the Hub says TIMEOUT itself. Agents that stopped
+ * answering heartbeats are dropped before each call and, while calls are in flight, every second
+ * (AgentSockets.dropSilent), so a frozen agent's calls answer EDITOR_OFFLINE within
+ * LIMITS.heartbeatTimeoutMs instead of at the deadline. When no editor is online because a device
+ * is reconnecting, the answer says so (reconnecting.ts). Every call is recorded in the
  * recent-calls log, never its arguments. Trust: the Hub enforces the token's scopes but does not
  * speak for the agent, which applies its own policy on top. Nothing is ever retried.
  */
-import { fail, routeCall, toolByName, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import { fail, LIMITS, routeCall, toolByName, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import { callDeadlineMs, type Vars } from '../config.ts';
 import type { AgentSockets } from './agent-sockets.ts';
 import type { CallLog } from './call-log.ts';
 import type { CallSlot, CallTable } from './calls.ts';
+import { editorOfReconnectingDevice, noEditorWhileReconnecting, reconnecting } from './reconnecting.ts';
 import type { Registry } from './registry.ts';
 import { send } from './sockets.ts';
 
@@ -39,8 +46,12 @@ export interface CallRouterDeps {
   readonly callLog: CallLog;
 }
 
+/** How often the Hub looks for silent agents while calls are in flight (ms). */
+const SWEEP_MS = 1_000;
+
 export class CallRouter {
   readonly #d: CallRouterDeps;
+  #sweep: ReturnType<typeof setInterval> | undefined;
 
   constructor(deps: CallRouterDeps) {
     this.#d = deps;
@@ -87,8 +98,21 @@ export class CallRouter {
   async #route(call: HubCall): Promise<{ outcome: ToolOutcome; target: string }> {
     const spec = toolByName(call.tool);
     if (!spec) return { outcome: fail('INVALID_ARGUMENT', `Unknown tool: ${call.tool}`), target: '' };
-    const route = routeCall(spec, call.args, call.scopes, { editors: this.#d.registry.online(), devices: this.#d.sockets.onlineDevices() });
-    if (route.kind === 'answer') return route;
+    const now = Date.now();
+    this.#d.sockets.dropSilent(now);
+    const editors = this.#d.registry.online();
+    // Who is reconnecting matters only when the call would otherwise find no editor.
+    const lost = editors.length === 0 || typeof call.args.editor === 'string' ? reconnecting(this.#d.sockets.offlineDevices(), now) : [];
+    const noEditor = noEditorWhileReconnecting(lost, now);
+    const route = routeCall(spec, call.args, call.scopes, { editors, devices: this.#d.sockets.onlineDevices(), ...(noEditor ? { noEditor } : {}) });
+    if (route.kind === 'answer') {
+      const requested = call.args.editor;
+      const code = route.outcome.ok ? null : route.outcome.error.code;
+      if ((code === 'EDITOR_NOT_FOUND' || code === 'NO_EDITOR') && typeof requested === 'string') {
+        return { ...route, outcome: editorOfReconnectingDevice(requested, lost, now) ?? route.outcome };
+      }
+      return route;
+    }
     return { outcome: await this.#send(route.deviceId, route.localId, spec, route.args, call, route.offline), target: route.target };
   }
 
@@ -106,7 +130,13 @@ export class CallRouter {
     }
     const deadlineMs = callDeadlineMs(this.#d.env);
     const { calls } = this.#d;
-    const { id, outcome } = calls.start({ connId: live.attachment.connId, deviceId, callKey: call.callKey, ...(call.requestKey === undefined ? {} : { requestKey: call.requestKey }) }, deadlineMs, (slot) => this.#sendCancel(slot), spec.timeoutHint);
+    const { id, outcome } = calls.start(
+      { connId: live.attachment.connId, deviceId, callKey: call.callKey, ...(call.requestKey === undefined ? {} : { requestKey: call.requestKey }) },
+      deadlineMs + LIMITS.hubGraceMs,
+      (slot) => this.#sendCancel(slot),
+      spec.timeoutHint,
+    );
+    this.#watchSilence();
     const sent = send(live.ws, {
       type: 'call',
       id,
@@ -119,6 +149,19 @@ export class CallRouter {
     });
     if (!sent) calls.settle(id, fail('EDITOR_OFFLINE', 'The connection to the editor closed before the call could be sent; nothing was sent.'));
     return outcome;
+  }
+
+  /** While calls are in flight, drops silent agents every SWEEP_MS (their calls answer at once). */
+  #watchSilence(): void {
+    if (this.#sweep !== undefined) return;
+    const sweep = setInterval(() => {
+      this.#d.sockets.dropSilent(Date.now());
+      if (this.#d.calls.size === 0) {
+        clearInterval(sweep);
+        this.#sweep = undefined;
+      }
+    }, SWEEP_MS);
+    this.#sweep = sweep;
   }
 
   #sendCancel(slot: CallSlot): void {

@@ -34,13 +34,14 @@ export class CallTable {
   private readonly idsByRequestKey = new Map<string, Set<string>>();
 
   /**
-   * Registers a call and arms its deadline. At the deadline, `onExpire` runs (the Hub tells the
+   * Registers a call and arms its timer: `waitMs`, the call's deadline plus the grace the agent
+   * gets for its own answer (LIMITS.hubGraceMs). When it fires, `onExpire` runs (the Hub tells the
    * agent to cancel) and the call is answered TIMEOUT, with `timeoutHint` when the tool has one.
    * Returns the wire id and the outcome promise.
    */
   start(
     slot: Omit<CallSlot, 'id'>,
-    deadlineMs: number,
+    waitMs: number,
     onExpire: (slot: CallSlot) => void,
     timeoutHint?: string,
   ): { id: string; outcome: Promise<ToolOutcome> } {
@@ -51,8 +52,8 @@ export class CallTable {
         if (!pending) return;
         onExpire(pending);
         const hint = timeoutHint === undefined ? {} : { hint: timeoutHint };
-        this.settle(id, fail('TIMEOUT', `The editor did not answer within ${deadlineMs} ms; the call was cancelled.`, hint));
-      }, deadlineMs);
+        this.settle(id, fail('TIMEOUT', `The agent did not answer within ${waitMs} ms; the call was cancelled.`, hint));
+      }, waitMs);
       this.pending.set(id, { ...slot, id, resolve, timer });
     });
     this.idByKey.set(slot.callKey, id);
@@ -77,6 +78,11 @@ export class CallTable {
     }
     pending.resolve(outcome);
     return pending;
+  }
+
+  /** How many calls are in flight. */
+  get size(): number {
+    return this.pending.size;
   }
 
   /** The call in flight with this wire id, if any. */

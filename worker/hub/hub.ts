@@ -5,7 +5,9 @@
  *   - call-router.ts: each tool call routed, sent and waited for (calls.ts holds those in flight);
  *   - registry.ts, call-log.ts, pairings.ts, rate-limits.ts, owner-guesses.ts, sessions.ts and
  *     auth/tokens.ts: one SQLite table (or a few) each.
- * Heartbeats are answered by the runtime without waking the object (`setWebSocketAutoResponse`).
+ * Heartbeats are answered by the runtime without waking the object (`setWebSocketAutoResponse`);
+ * the Hub reads their times when it needs to know whether an agent still lives
+ * (agent-sockets.ts `dropSilent`).
  */
 import { DurableObject } from 'cloudflare:workers';
 import { HEARTBEAT_PING, HEARTBEAT_PONG, type EditorInfo, type ToolOutcome } from '../../protocol/index.ts';
@@ -96,6 +98,7 @@ export class Hub extends DurableObject<Vars> {
 
   /** The editors online now, as list_editors shows them. */
   async editorsOnline(): Promise<EditorInfo[]> {
+    this.sockets.dropSilent(Date.now());
     return this.registry.online().map((e) => e.info);
   }
 
@@ -117,6 +120,7 @@ export class Hub extends DurableObject<Vars> {
    * the Hub count too), whether its agent is online now, and whether it is revoked.
    */
   async listDevices(): Promise<DeviceRecord[]> {
+    this.sockets.dropSilent(Date.now());
     const seen = this.sockets.heartbeats();
     return this.tokens.devices.list().map((d) => {
       const heartbeat = seen.get(d.id);

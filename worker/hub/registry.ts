@@ -53,13 +53,17 @@ export class Registry {
     this.storage.sql.exec('DELETE FROM editors WHERE device_id = ? AND conn_id = ?', deviceId, connId);
   }
 
-  /** Forgets the editors of every connection not in `live` (a restart closed their sockets). */
-  keepOnly(live: ReadonlySet<string>): void {
+  /**
+   * Forgets the editors of every connection not in `live` (a restart closed their sockets).
+   * Returns the devices whose editors it forgot: they were online until the restart.
+   */
+  keepOnly(live: ReadonlySet<string>): string[] {
     const stale = this.storage.sql
       .exec<{ device_id: string; conn_id: string }>('SELECT DISTINCT device_id, conn_id FROM editors')
       .toArray()
       .filter((row) => !live.has(row.conn_id));
     for (const row of stale) this.dropConnection(row.device_id, row.conn_id);
+    return [...new Set(stale.map((row) => row.device_id))];
   }
 
   /** Every online editor, ordered by device name then local id, with public ids. */

@@ -13,11 +13,14 @@ export interface Attachment {
   readonly connId: string;
   /** True once the agent's `hello` was accepted. */
   readonly greeted: boolean;
+  /** When the socket was accepted (epoch ms): a heartbeat's stand-in until the first one. */
+  readonly connectedAt: number;
 }
 
 /**
  * Close codes (RFC 6455 §7.4: 4000-4999 are private use). The agent reconnects after any of them
- * except `revoked`, which it also learns from the REVOKED fault sent just before.
+ * except `revoked`, which it also learns from the REVOKED fault sent just before, and `replaced`:
+ * another agent for the same device took over, and the two must not take turns.
  */
 export const CLOSE = {
   normal: 1000,
@@ -29,6 +32,8 @@ export const CLOSE = {
   versionMismatch: 4002,
   /** A message arrived before `hello`. */
   protocolError: 4003,
+  /** No heartbeat for LIMITS.heartbeatTimeoutMs: the agent is frozen, asleep or cut off. */
+  heartbeatMissed: 4004,
 } as const;
 
 /** The attachment of an agent socket, or null for a socket without one (never accepted by us). */

@@ -54,7 +54,7 @@ export class NvimEditor implements Editor {
       open: async (id, lines, { denyOnly }, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines, { deny_only: denyOnly }]], signal)),
       close: async (id, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, [], {}]], signal)),
     });
-    void connection.closed.then(() => this.#prompts.abandon());
+    void connection.closed.then(() => this.#prompts.abandon('Neovim'));
     this.address = address;
     this.#version = version;
     this.#logger = logger;

@@ -11,7 +11,8 @@
  *
  * On request (`attach`, for connect_editor) it attaches an address at once, backoff or not, and
  * scans that address from then on, until the editor attached through it exits. `candidates`
- * lists every address it knows with what became of it.
+ * lists every address it knows with what became of it. `ready` says when the first scan is over,
+ * its probes included, for a server that should not answer before it knows the editors.
  *
  * Only the user's own Neovims are ever attached, found or asked for (ARCHITECTURE.md "Trust
  * boundaries"): a unix socket owned by the user on a path only the user can change
@@ -101,6 +102,8 @@ export class NvimWatcher {
   #again = false;
   #lastRefresh = 0;
   readonly #dirWatch: DirWatch;
+  /** Settles when the first scan is over and every probe it started has attached or failed. */
+  readonly ready: Promise<void>;
 
   /** Starts watching at once: the first scan runs now. */
   constructor(registry: EditorRegistry, options: NvimWatcherOptions = {}) {
@@ -116,6 +119,7 @@ export class NvimWatcher {
     this.#logger = options.logger ?? silentLogger;
     this.#dirWatch = new DirWatch(() => this.#soon(SETTLE_MS), this.#logger);
     this.#run();
+    this.ready = this.#tick.then(async () => void (await Promise.all(this.#probes.values())));
   }
 
   /** Stops scanning, waits for running probes, and detaches every editor it attached. */

@@ -1,9 +1,10 @@
 /**
  * The Vim adapter: one Vim connected over its JSON channel (channel.ts) as an `Editor`.
  *
- * Contract: each `run` is ONE channel call of `vimrelay#call(impl, params)`, so a tool's
+ * Contract: each `run` is ONE channel call of `vimrelay#call(impl, params, opts)`, so a tool's
  * changedtick guard and its edit run inside one Vim function call (atomic: Vim handles channel
- * messages only between commands). Long string parameters are sent ahead in pieces (staging.ts).
+ * messages only between commands); `opts.redraw` asks Vim to show at once what a tool that is not
+ * read-only changed (Vim does not redraw after a channel call by itself). Long string parameters are sent ahead in pieces (staging.ts).
  * Info is kept fresh by the plugin's info messages; the editor is gone when its channel closes.
  * Every request honours the caller's AbortSignal.
  */
@@ -62,7 +63,7 @@ export class VimEditor implements Editor {
       },
       close: async (id, signal) => void (await channel.call('vimrelay#ask#close', [id], signal)),
     });
-    void channel.closed.then(() => this.#prompts.abandon());
+    void channel.closed.then(() => this.#prompts.abandon('Vim channel'));
     channel.onMessage((_id, payload) => this.#onMessage(payload));
   }
 
@@ -88,7 +89,9 @@ export class VimEditor implements Editor {
     try {
       const { params, pieces } = stageParams(tool.params(args, call), () => String(++this.#staged));
       await Promise.all(pieces.map(([id, piece]) => this.#channel.call('vimrelay#stage', [id, piece], call.signal)));
-      return readResult(tool.spec, await this.#channel.call('vimrelay#call', [tool.impl, params], call.signal), 'Vim');
+      // Vim redraws after a channel call only when told to: after any tool that may change the screen.
+      const opts = tool.spec.annotations.readOnlyHint ? {} : { redraw: 1 };
+      return readResult(tool.spec, await this.#channel.call('vimrelay#call', [tool.impl, params, opts], call.signal), 'Vim');
     } catch (error) {
       return failedOutcome(error, call.signal, tool.spec);
     }

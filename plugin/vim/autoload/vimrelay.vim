@@ -266,7 +266,20 @@ endfunction
 " Runs one tool implementation, vimrelay#<impl>#run(params) in autoload/vimrelay/<impl>.vim (the
 " twin of the Neovim tool's lua/<impl>.lua; `paths` is not a catalog tool: the agent asks it which
 " files a call addresses): {'ok': v:true, 'data': ...} or {'ok': v:false, 'error': {code, message, ...}}.
-function! vimrelay#call(impl, params) abort
+" The optional `opts` is {'redraw': 1} for a tool that may change what is on screen (any that is
+" not read-only): Vim does not redraw after a channel call by itself, so the dispatcher does,
+" whether the tool succeeded or not (a command list may fail after changing things).
+function! vimrelay#call(impl, params, ...) abort
+  try
+    return s:run(a:impl, a:params)
+  finally
+    if get(a:0 ? a:1 : {}, 'redraw', 0)
+      call vimrelay#util#redraw()
+    endif
+  endtry
+endfunction
+
+function! s:run(impl, params) abort
   let fn = 'vimrelay#' . a:impl . '#run'
   if a:impl !~# '^\l[a-z_]*$'
     return s:unsupported(a:impl)

@@ -1,9 +1,9 @@
 // The agent's last line of defence, against a real Neovim: arguments validated again, scopes as an
-// upper bound, a call id never applied twice, and the deadline answering for a blocked editor.
+// upper bound, a call id never applied twice, the deadline answering for a blocked editor, and a
+// call that arrives past its deadline (it waited in a stalled agent) not run at all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_SCOPES, LIMITS } from '../../../protocol/index.ts';
+import { ALL_SCOPES } from '../../../protocol/index.ts';
 import { EditorRegistry } from '../../../agent/editors/registry.ts';
-import { fullJitterDelay } from '../../../agent/relay/backoff.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
 import { nvimDriver, type NvimDriver } from '../../helpers/editors.ts';
 import { testGuard } from '../../helpers/policy.ts';
@@ -78,14 +78,13 @@ describe('Dispatcher', () => {
     // Once the editor is free again, calls go through.
     expect(await dispatcher.handle(call('read_buffer', {}))).toMatchObject({ ok: true });
   });
-});
 
-describe('fullJitterDelay', () => {
-  it('stays between 0 and min(cap, base * 2^attempt)', () => {
-    const { reconnectBaseMs: base, reconnectCapMs: cap } = LIMITS;
-    expect(fullJitterDelay(0, base, cap, () => 0.999)).toBe(999);
-    expect(fullJitterDelay(3, base, cap, () => 0.5)).toBe(4_000);
-    expect(fullJitterDelay(10, base, cap, () => 0.999)).toBe(29_970);
-    expect(fullJitterDelay(50, base, cap, () => 0)).toBe(0);
+  it('does nothing with a call that arrives with no time left, and says so', async () => {
+    const before = await fx.lines(0);
+    for (const deadline_ms of [0, -5_000]) {
+      const late = await dispatcher.handle(call('find_and_replace', { old_text: 'count', new_text: 'late' }, { deadline_ms }));
+      expect(late).toMatchObject({ ok: false, error: { code: 'TIMEOUT', message: expect.stringContaining('after its deadline') } });
+    }
+    expect(await fx.lines(0)).toEqual(before);
   });
 });

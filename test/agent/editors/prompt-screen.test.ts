@@ -14,12 +14,12 @@ import type { Editor } from '../../../agent/editors/editor.ts';
 import { NvimEditor } from '../../../agent/editors/nvim/editor.ts';
 import { isolatedHome } from '../../helpers/home.ts';
 import { testGuard } from '../../helpers/policy.ts';
-import { insideBorders, inTmux, squeezed, type Terminal } from '../../helpers/tmux.ts';
+import { insideBorders, squeezed, startTmux, type TmuxScreen } from '../../helpers/tmux.ts';
 import { startVimAgent, vimArgs, type VimAgentFixture } from '../../helpers/vim.ts';
 import { listeningOn, waitFor } from '../../helpers/wait.ts';
 
 interface OnScreen {
-  term: Terminal;
+  term: TmuxScreen;
   editor: Editor;
   /** A file the payload writes, in a directory of the test's. */
   marker: string;
@@ -33,7 +33,7 @@ async function nvimOnScreen(): Promise<OnScreen> {
   mkdirSync(cwd);
   writeFileSync(join(cwd, 'a.txt'), 'the user\'s file\n');
   const socket = join(home, 'nvim.sock');
-  const term = inTmux('nvim', ['--clean', '-n', '--listen', socket, 'a.txt'], { env, cwd });
+  const term = startTmux({ command: ['nvim', '--clean', '-n', '--listen', socket, 'a.txt'], env, cwd });
   await listeningOn(socket, 10_000, 'Neovim to listen');
   const editor = await NvimEditor.attach(socket, { signal: AbortSignal.timeout(10_000) });
   return { term, editor, marker: join(home, 'payload-ran'), stop: async () => (await editor.close(), term.stop()) };
@@ -45,7 +45,7 @@ async function vimOnScreen(): Promise<OnScreen> {
   const cwd = join(agent.home, 'work');
   mkdirSync(cwd);
   writeFileSync(join(cwd, 'a.txt'), 'the user\'s file\n');
-  const term = inTmux('vim', vimArgs({ name: 'screen', normal: true, open: ['a.txt'] }), { env: agent.env, cwd });
+  const term = startTmux({ command: ['vim', ...vimArgs({ name: 'screen', normal: true, open: ['a.txt'] })], env: agent.env, cwd });
   const editor = await waitFor(() => agent.registry.list()[0], 10_000, 'Vim to connect');
   return { term, editor, marker: join(agent.home, 'payload-ran'), stop: async () => (term.stop(), await agent.stop()) };
 }
@@ -83,7 +83,7 @@ describe.each([
     const wanted = payload.replace(/\s/g, '');
     expect(insideBorders(first)).not.toContain(wanted);
     // o before the end was shown: refused, and it says why.
-    on.term.keys('o');
+    on.term.key('o');
     await showing('scroll to the end of the prompt first');
     expect(settled).toBe(false);
     expect(existsSync(on.marker)).toBe(false);
@@ -91,7 +91,7 @@ describe.each([
     let rows = on.term.screen();
     for (let page = 0; page < 20 && !insideBorders(rows).includes(wanted); page++) {
       const before = rows.join('\n');
-      on.term.keys('C-d');
+      on.term.key('C-d');
       rows = await waitFor(() => {
         const now = on.term.screen();
         return now.join('\n') !== before ? now : undefined;
@@ -99,7 +99,7 @@ describe.each([
     }
     expect(insideBorders(rows), rows.join('\n')).toContain(wanted);
     expect(existsSync(on.marker)).toBe(false);
-    on.term.keys('o');
+    on.term.key('o');
     expect(await outcome).toMatchObject({ ok: true });
     expect(existsSync(on.marker)).toBe(true);
   });
@@ -110,9 +110,9 @@ describe.each([
     const rows = await showing('it can only be denied');
     expect(rows.join('\n')).not.toMatch(/allow once|allow always/);
     expect(rows.join('\n')).toContain('[d] deny');
-    on.term.keys('o');
-    on.term.keys('a');
-    on.term.keys('d');
+    on.term.key('o');
+    on.term.key('a');
+    on.term.key('d');
     expect(await outcome).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('The user denied') } });
   });
 });

@@ -6,10 +6,12 @@
 // screen takes o only once scrolled to its end, and a deny-only prompt takes neither o nor a; the deadline takes the prompt down and
 // answers timeout, also while the reason is being typed; two asks on one editor are shown one after the other; a prompt holds up neither
 // tool calls on its own editor nor calls and asks on another editor; the user's window, cursor and
-// mode are as before, in Insert and Visual mode too (the selection comes back).
+// mode are as before, in Insert and Visual mode too (the selection comes back); an editor that goes
+// away with a prompt open rejects it with EditorGone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskAnswer, AskRequest } from '../../../agent/policy/types.ts';
 import { promptKeys } from '../../../agent/editors/prompts.ts';
+import { EditorGone } from '../../../agent/editors/call.ts';
 import { nvimDriver, type Driver, type DriverOptions } from '../../helpers/editors.ts';
 import { shown, vimNormalDriver } from '../../helpers/prompt-view.ts';
 import { waitFor } from '../../helpers/editors.ts';
@@ -233,14 +235,14 @@ describe.each([
     }
   });
 
-  it('answers timeout when the editor goes away with a prompt open', async () => {
+  it('rejects with EditorGone when the editor goes away with a prompt open (nobody was asked to the end)', async () => {
     const gone = await start(FILES);
     try {
       const answer = gone.editor.ask(request('going away'), AbortSignal.timeout(30_000));
       await promptWith(gone, 'going away');
       // The link closes (as when the editor exits); typing into it to quit would answer the prompt.
       await gone.editor.close();
-      expect(await answer).toEqual({ kind: 'timeout' });
+      await expect(answer).rejects.toBeInstanceOf(EditorGone);
     } finally {
       await gone.stop();
     }

@@ -15,6 +15,7 @@ let registry: EditorRegistry;
 let forwarder: LocalForwarder;
 
 const source = (r: EditorRegistry): EditorSource => ({
+  ready: Promise.resolve(),
   list: () => r.list(),
   get: (id) => r.get(id),
   onChange: (listener) => r.onChange(listener),

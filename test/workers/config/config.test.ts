@@ -1,9 +1,9 @@
 // The optional variables, in a project that sets them (see vitest.config.ts): CALL_DEADLINE_MS=200
-// (the TIMEOUT path), PUBLIC_URL (issuer and audience), ALLOWED_ORIGINS, and no OWNER_SECRET.
+// (the agent's deadline, the Hub's grace after it, the TIMEOUT path), PUBLIC_URL (issuer and audience), ALLOWED_ORIGINS, and no OWNER_SECRET.
 // The admin API is off here, so tokens are minted over the Hub's RPC, as the admin route does.
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALL_SCOPES, PROMPT_TIMEOUT_HINT } from '../../../protocol/index.ts';
+import { ALL_SCOPES, LIMITS, PROMPT_TIMEOUT_HINT } from '../../../protocol/index.ts';
 import { TOKEN_TTL } from '../../../worker/auth/tokens.ts';
 import { admin, editor, errorCode, FakeAgent, outcomeOf, postMcp, rawCall } from '../helpers.ts';
 
@@ -64,6 +64,19 @@ describe('ALLOWED_ORIGINS', () => {
 });
 
 describe('CALL_DEADLINE_MS', () => {
+  it("the agent's own answer after its deadline, within the Hub's grace, is the client's answer", async () => {
+    const device = await deviceRpc('denying');
+    const { agent } = await FakeAgent.online(device.token, [editor('nvim-1')]);
+    const pending = rawCall(access, 'save_buffer', { buffer: 1, expected_changedtick: 1 });
+    const call = await agent.next('call');
+    expect(call.deadline_ms).toBe(200);
+    // As an agent whose prompt nobody answered: its denial comes at about its deadline.
+    await new Promise((resolve) => setTimeout(resolve, call.deadline_ms));
+    agent.answer(call.id, { ok: false, error: { code: 'PERMISSION_DENIED', message: 'Nobody answered the prompt.', hint: 'h' } });
+    expect(errorCode(outcomeOf(await pending))).toBe('PERMISSION_DENIED');
+    await agent.close();
+  });
+
   it('an unanswered call is cancelled on the agent and answered TIMEOUT; a late result is dropped', async () => {
     const device = await deviceRpc('slow');
     const { agent } = await FakeAgent.online(device.token, [editor('nvim-1')]);
@@ -71,11 +84,11 @@ describe('CALL_DEADLINE_MS', () => {
     const pending = rawCall(access, 'write_buffer', { buffer: 1, text: 'x', expected_changedtick: 1 });
     const call = await agent.next('call');
     expect(call.deadline_ms).toBe(200);
-    // Never answered: the Hub gives up at the deadline and tells the agent so.
+    // Never answered: the Hub gives up at the deadline plus its grace and tells the agent so.
     expect(await agent.next('cancel')).toEqual({ type: 'cancel', id: call.id });
     const outcome = outcomeOf(await pending);
     expect(errorCode(outcome)).toBe('TIMEOUT');
-    expect(!outcome.ok && outcome.error.message).toContain('200 ms');
+    expect(!outcome.ok && outcome.error.message).toContain(`within ${200 + LIMITS.hubGraceMs} ms`);
     expect(!outcome.ok && outcome.error.hint).toMatch(/read_buffer/);
 
     // The late result changes nothing; the call is not retried and the link still works.

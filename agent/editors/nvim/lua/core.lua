@@ -50,6 +50,8 @@ function M.call(name, params)
     switch_quietly(prompt.prev)
   end
   local ok, result = pcall(tool, params)
+  -- Told apart at once, before anything below can let another install in (see util.lua M.Failure).
+  local failed = not ok and M.is_failure(result)
   if prompt and api.nvim_win_is_valid(prompt.win) then
     local now = api.nvim_get_current_win()
     if now ~= prompt.win then
@@ -61,7 +63,7 @@ function M.call(name, params)
     -- One JSON string, parsed once by the agent: far cheaper than msgpack's one object per line.
     return { ok = true, json = vim.json.encode(result) }
   end
-  if M.is_failure(result) then
+  if failed then
     return { ok = false, error = setmetatable(result, nil) }
   end
   return { ok = false, error = { code = 'EDITOR_ERROR', message = tostring(result) } }
@@ -70,7 +72,20 @@ end
 -- Editor info and events --------------------------------------------------------------------------
 
 --- What the agent reports about this editor (the agent adds id, kind and version).
+--- While a watchdog's CTRL-C is on its way to a prompt (M.with_interrupt), the last info: any
+--- Vimscript function evaluated now would take the interrupt for itself, and the prompt would read
+--- the CTRL-C as a plain key and let its command go on. The agents' periodic refresh asks for this
+--- during a prompt's wait.
 function M.info()
+  if (M.interrupting or 0) > 0 and M.last_info then
+    return M.last_info
+  end
+  M.last_info = M.info_now()
+  return M.last_info
+end
+
+--- The info, read now.
+function M.info_now()
   local cwd = vim.fn.getcwd()
   local name = vim.g.vimrelay_name
   -- Chosen: the user named this editor (g:vimrelay_name, as :VimRelayName sets it).

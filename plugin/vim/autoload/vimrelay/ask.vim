@@ -72,6 +72,8 @@ function! vimrelay#ask#open(id, lines, opts) abort
   let s:asks[a:id] = {'winid': winid, 'state': 'keys', 'lines': len(shown),
         \ 'deny_only': get(a:opts, 'deny_only', v:false) is v:true, 'seen_end': v:false}
   call s:look(s:asks[a:id])
+  " Shown now, not when the user next presses a key: a channel call does not redraw by itself.
+  call vimrelay#util#redraw()
   return winid
 endfunction
 
@@ -86,6 +88,7 @@ function! vimrelay#ask#close(id) abort
   if ask.state ==# 'input' && mode() ==# 'c'
     call feedkeys("\<Esc>", 'n')
   endif
+  call vimrelay#util#redraw()
   return 1
 endfunction
 

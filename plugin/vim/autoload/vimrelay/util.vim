@@ -178,3 +178,16 @@ function! vimrelay#util#check_start_by(start_by) abort
           \ {'hint': 'The editor was busy or waiting on a prompt. Once get_state_brief answers, retry if the call is still wanted.'})
   endif
 endfunction
+
+" Shows what a call changed at once: Vim redraws by itself only after a key, never after a channel
+" call. :redraw draws the screen (and the command line, when the user is typing one) but leaves the
+" terminal's cursor where it drew last; after a timer's callback, Vim puts it back on the window's
+" cursor, so an empty one follows. Nothing at a hit-enter or more prompt (mode r...), whose message
+" a redraw would wipe: Vim redraws after the user's key there anyway.
+function! vimrelay#util#redraw() abort
+  if mode(1) =~# '^r'
+    return
+  endif
+  redraw
+  call timer_start(0, {-> 0})
+endfunction

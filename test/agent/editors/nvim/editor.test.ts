@@ -1,5 +1,6 @@
 // The Neovim adapter itself on a real Neovim: its info and how it stays fresh, unknown tools,
-// exit detection, and calls that can never be answered (killed editor, busy editor + abort).
+// exit detection, calls that can never be answered (killed editor, busy editor + abort), and a
+// second agent attaching the same Neovim while a call is in flight (its failure stays a failure).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,67 @@ describe('NvimEditor', () => {
     await f.nvim.lua('__vimrelay.tools.read_buffer_saved = __vimrelay.tools.read_buffer; __vimrelay.tools.read_buffer = function() error("boom") end');
     expect(await f.call('read_buffer', {})).toMatchObject({ ok: false, error: { code: 'EDITOR_ERROR', message: expect.stringContaining('boom') } });
     await f.nvim.lua('__vimrelay.tools.read_buffer = __vimrelay.tools.read_buffer_saved');
+  });
+
+  it('a second agent attaching while a command waits on a prompt: the command still answers TIMEOUT with its details', async () => {
+    // Another agent on the machine (its discovery scans the same directories) reinstalls the Lua.
+    const outcome = f.call('run_command', { commands: ['echo "before"', "let g:answer = input('Name? ')", 'let g:after = 1'], timeout_ms: 2_000 });
+    await waitFor(async () => ((await f.nvim.client.eval('getcmdtype()')) === '@' ? true : undefined), 10_000, 'the prompt');
+    const other = await NvimEditor.attach(f.nvim.socket, { signal: AbortSignal.timeout(10_000) });
+    try {
+      expect(await outcome).toMatchObject({ ok: false, error: { code: 'TIMEOUT', failed_index: 2, results: [{ index: 1, output: 'before' }] } });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps a failure raised before a reinstall a failure after it (not EDITOR_ERROR "table: 0x...")', async () => {
+    // A tool that fails, then waits in the event loop (as a command waiting on a prompt does)
+    // while another agent attaches, then returns its failure.
+    await f.nvim.lua(`
+      local M = __vimrelay
+      M.tools.read_buffer_saved = M.tools.read_buffer
+      M.tools.read_buffer = function()
+        local _, failure = pcall(M.fail, 'NO_MATCH', 'raised before the reinstall')
+        vim.g.vimrelay_test_waiting = 1
+        vim.wait(5000, function() return vim.g.vimrelay_test_reinstalled == 1 end, 10)
+        error(failure, 0)
+      end`);
+    const outcome = f.call('read_buffer', {});
+    await waitFor(async () => ((await f.nvim.client.eval('get(g:, "vimrelay_test_waiting", 0)')) === 1 ? true : undefined), 10_000, 'the tool to wait');
+    const other = await NvimEditor.attach(f.nvim.socket, { signal: AbortSignal.timeout(10_000) });
+    await f.nvim.client.command('let g:vimrelay_test_reinstalled = 1');
+    try {
+      expect(await outcome).toMatchObject({ ok: false, error: { code: 'NO_MATCH', message: 'raised before the reinstall' } });
+    } finally {
+      await other.close();
+      // The reinstall put every tool back.
+      expect(await f.call('read_buffer', {})).toMatchObject({ ok: true });
+    }
+  });
+
+  it("a command interrupted while another agent's info refreshes come in is still interrupted, not answered with CTRL-C", async () => {
+    // Info refreshes (every agent sends one a second) arriving back to back while the prompt waits:
+    // one is being evaluated when the watchdog's CTRL-C lands.
+    let hammering = true;
+    const hammer = (async () => {
+      let n = 0;
+      while (hammering) {
+        await f.nvim.lua('return __vimrelay.info()').catch(() => undefined);
+        n++;
+      }
+      return n;
+    })();
+    try {
+      for (let i = 0; i < 5; i++) {
+        const outcome = await f.call('run_command', { commands: [`let g:answer${i} = input('Name? ')`, `let g:after${i} = 1`], timeout_ms: 200 });
+        expect(outcome).toMatchObject({ ok: false, error: { code: 'TIMEOUT', failed_index: 1 } });
+        expect(await f.nvim.client.eval(`[exists("g:answer${i}"), exists("g:after${i}")]`)).toEqual([0, 0]);
+      }
+    } finally {
+      hammering = false;
+    }
+    expect(await hammer).toBeGreaterThan(0);
   });
 
   it('gives up waiting on a busy editor when the signal aborts', async () => {
