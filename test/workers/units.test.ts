@@ -72,9 +72,9 @@ describe('resolveEditor', () => {
 
 describe('checkScope', () => {
   it('allows a tool whose permission class is in the scopes, denies otherwise', () => {
-    expect(checkScope(readBuffer, ['read'])).toBeNull();
-    expect(checkScope(listEditors, ['read', 'write'])).toBeNull();
-    const denied = checkScope(writeBuffer, ['read']);
+    expect(checkScope(readBuffer, ['read'], {})).toBeNull();
+    expect(checkScope(listEditors, ['read', 'write'], {})).toBeNull();
+    const denied = checkScope(writeBuffer, ['read'], {});
     expect(denied && code(denied)).toBe('PERMISSION_DENIED');
     expect(denied && !denied.ok && denied.error.required_scope).toBe('write');
   });

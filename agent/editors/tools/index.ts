@@ -24,7 +24,7 @@ import type { EditorTool } from './tool.ts';
 import { redoTool, undoTool } from './undo-redo.ts';
 import { writeBufferTool } from './write-buffer.ts';
 
-export type { Addressing, EditorTool, NeverReadFilter } from './tool.ts';
+export type { Addressing, AnswerMode, CommitPhase, EditorTool, NeverReadFilter } from './tool.ts';
 
 /** Every editor tool, in catalog order. */
 export const EDITOR_TOOLS: readonly EditorTool[] = [
@@ -57,7 +57,7 @@ export function editorTool(name: string): EditorTool | undefined {
   return BY_NAME.get(name);
 }
 
-/** The twin files' names, each once (undo and redo share theirs). */
-export const EDITOR_IMPLS: readonly string[] = [...new Set(EDITOR_TOOLS.map((t) => t.impl))];
+/** The twin files' names, each once (undo and redo share theirs), commit phases included. */
+export const EDITOR_IMPLS: readonly string[] = [...new Set(EDITOR_TOOLS.flatMap((t) => (t.commit ? [t.impl, t.commit.impl] : [t.impl])))];
 
 export { getStateBriefTool, getStateTool, grepBuffersTool, readBufferTool };

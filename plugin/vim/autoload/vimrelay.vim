@@ -194,14 +194,16 @@ endfunction
 
 " Runs one tool implementation, vimrelay#<impl>#run(params) in autoload/vimrelay/<impl>.vim (the
 " twin of the Neovim tool's lua/<impl>.lua; `paths` is not a catalog tool: the agent asks it which
-" files a call addresses): {'ok': v:true, 'data': ...} or {'ok': v:false, 'error': {code, message, ...}}.
+" files a call addresses): {'ok': v:true, 'data': ...} or {'ok': v:false, 'error': {code, message, ...}},
+" or {'ok': v:true, 'pending': v:true} when the tool deferred its answer (util/deferred.vim).
 function! vimrelay#call(impl, params) abort
   let fn = 'vimrelay#' . a:impl . '#run'
   if a:impl !~# '^\l[a-z_]*$'
     return s:unsupported(a:impl)
   endif
   try
-    return {'ok': v:true, 'data': call(fn, [s:unstage(a:params)])}
+    let data = call(fn, [s:unstage(a:params)])
+    return vimrelay#util#deferred#is_later(data) ? {'ok': v:true, 'pending': v:true} : {'ok': v:true, 'data': data}
   catch /^vimrelay-fail$/
     return {'ok': v:false, 'error': vimrelay#util#failure()}
   catch /^Vim\%((\a\+)\)\=:E117:/
