@@ -16,8 +16,8 @@ export function luaSource(file: string): string {
 /** The installer: `(helper_sources, tool_sources, channel)` -> editor info; see lua/core.lua. */
 export const CORE_LUA = luaSource('core.lua');
 
-/** The helpers, installed in this order before the tools: lua/util.lua. */
-export const HELPER_SOURCES: readonly (readonly [string, string])[] = ['util'].map((name) => [name, luaSource(`${name}.lua`)] as const);
+/** The helpers, installed in this order before the tools: lua/util.lua, and lua/lsp.lua for the lsp_* tools. */
+export const HELPER_SOURCES: readonly (readonly [string, string])[] = ['util', 'lsp'].map((name) => [name, luaSource(`${name}.lua`)] as const);
 
 /**
  * Implementation name -> Lua source, sent to each editor on attach: every tool implementation

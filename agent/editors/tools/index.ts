@@ -23,6 +23,11 @@ import { substituteTool } from './substitute.ts';
 import type { EditorTool } from './tool.ts';
 import { redoTool, undoTool } from './undo-redo.ts';
 import { writeBufferTool } from './write-buffer.ts';
+import { lspDefinitionTool } from './lsp-definition.ts';
+import { lspHoverTool } from './lsp-hover.ts';
+import { lspReferencesTool } from './lsp-references.ts';
+import { lspRenameTool } from './lsp-rename.ts';
+import { lspSymbolsTool } from './lsp-symbols.ts';
 
 export type { Addressing, AnswerMode, CommitPhase, EditorTool, NeverReadFilter } from './tool.ts';
 
@@ -48,6 +53,11 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
   runCommandTool,
   sendKeysTool,
   sendToTerminalTool,
+  lspDefinitionTool,
+  lspReferencesTool,
+  lspHoverTool,
+  lspSymbolsTool,
+  lspRenameTool,
 ];
 
 const BY_NAME = new Map(EDITOR_TOOLS.map((t) => [t.spec.name, t]));

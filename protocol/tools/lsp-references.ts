@@ -1,0 +1,29 @@
+/** lsp_references: every reference to the symbol at a position, grouped by file, paged. */
+import { z } from 'zod';
+import { defineTool, READ_ONLY } from '../tool.ts';
+import { LSP_CONVENTIONS, LSP_LIMITS, LSP_TIMEOUT_HINT, lspPage, lspPageArgs, lspPagesText, lspPositionArgs, LspRange } from './lsp.ts';
+
+export const lspReferences = defineTool({
+  name: 'lsp_references',
+  title: 'Find references (LSP)',
+  description:
+    `Every reference to the symbol at a position in the project, by file, sorted, each with its line's text (cut at ${LSP_LIMITS.lineBytes} bytes). ` +
+    LSP_CONVENTIONS +
+    lspPagesText('references') +
+    'See also lsp_rename.',
+  permission: 'read',
+  routing: 'editor',
+  annotations: READ_ONLY,
+  timeoutHint: LSP_TIMEOUT_HINT,
+  input: z
+    .object({
+      ...lspPositionArgs,
+      include_declaration: z.boolean().optional().describe('Default true.'),
+      ...lspPageArgs('references'),
+    })
+    .strict(),
+  output: z.object({
+    ...lspPage,
+    files: z.array(z.object({ path: z.string(), references: z.array(z.object({ ...LspRange, text: z.string() })) })),
+  }),
+});

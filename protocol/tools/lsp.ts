@@ -1,0 +1,91 @@
+/**
+ * What the lsp_* tools share (README "Code navigation"): the position they ask about, the ranges
+ * and file locations they answer with, their caps and the hints naming a language server. Ranges
+ * are 1-based lines and character columns, the end exclusive, whatever encoding the server uses:
+ * the editor side converts once.
+ */
+import { z } from 'zod';
+import { LIMITS } from '../limits.ts';
+import { currentBufferArg, editorArg, maxResultsArg } from './common.ts';
+
+/** Caps of the lsp_* tools. */
+export const LSP_LIMITS = {
+  /** Locations, references or symbols per page by default, and the most `max_results` may ask for. */
+  defaultResults: 100,
+  maxResults: 500,
+  /** Lines of context each side of a definition. */
+  contextLines: 2,
+  /** A context or reference line is cut (at a character boundary) past this many bytes. */
+  lineBytes: 400,
+  /** Hover text is cut past this many bytes. */
+  hoverBytes: 16_000,
+  /** Longest symbol query and new name, in characters. */
+  nameChars: 200,
+} as const;
+
+/**
+ * Language servers to name in the hint when a buffer has none, by filetype. Both editors get the
+ * entry for the buffer's filetype; Vim with ALE names ALE's own list instead.
+ */
+export const LSP_SERVER_HINTS: Readonly<Record<string, string>> = {
+  typescript: 'typescript-language-server',
+  typescriptreact: 'typescript-language-server',
+  javascript: 'typescript-language-server',
+  javascriptreact: 'typescript-language-server',
+  python: 'pyright or pylsp',
+  c: 'clangd',
+  cpp: 'clangd',
+  rust: 'rust-analyzer',
+  go: 'gopls',
+  lua: 'lua-language-server',
+};
+
+/** The TIMEOUT hint of every lsp_* tool: the request was cancelled in the server too. */
+export const LSP_TIMEOUT_HINT = 'The language server did not answer in time (it may still be indexing the project); the request was cancelled. Retry in a few seconds.';
+
+/** The position a request is about: buffer, 1-based line, 1-based column in characters. */
+export const lspPositionArgs = {
+  editor: editorArg,
+  buffer: currentBufferArg,
+  line: z.number().int().positive().describe('1-based line.'),
+  col: z.number().int().positive().describe('1-based column, in characters, on the name.'),
+};
+
+/** A range: 1-based lines and character columns, end exclusive. */
+export const LspRange = {
+  line: z.number().int().positive(),
+  col: z.number().int().positive(),
+  end_line: z.number().int().positive(),
+  end_col: z.number().int().positive(),
+};
+
+/** The buffer holding a file a result names, if one does. */
+export const lspBuf = z.number().int().positive().nullable();
+
+/** `server`, `total`, `truncated`, `cursor` and `withheld`, as every paged lsp_* result has them. */
+export const lspPage = {
+  server: z.string(),
+  total: z.number().int().nonnegative(),
+  truncated: z.boolean(),
+  cursor: z.string().nullable(),
+  withheld: z.number().int().nonnegative(),
+};
+
+/** `max_results` and `cursor` of a paged lsp_* tool. */
+export function lspPageArgs(noun: string) {
+  return {
+    max_results: maxResultsArg(noun, LSP_LIMITS.defaultResults, LSP_LIMITS.maxResults),
+    cursor: z.string().max(5_000).optional().describe('The previous page\'s `cursor`.'),
+  };
+}
+
+/** The sentence on pages, for descriptions. */
+export function lspPagesText(noun: string): string {
+  return `Pages of at most max_results ${noun} (default ${LSP_LIMITS.defaultResults}, up to ${LSP_LIMITS.maxResults}) and ${LIMITS.maxResultBytes / 1024} KB: ` +
+    'when `truncated`, pass `cursor`; `total` counts all. `withheld` counts results in never_read files, left out. ';
+}
+
+/** What every lsp_* description says of servers and positions. */
+export const LSP_CONVENTIONS =
+  "Asks the editor's language server (Neovim vim.lsp, Vim ALE), unsaved text included. 1-based lines and character columns, ranges end-exclusive. " +
+  'No server, or no such method: UNSUPPORTED. ';
