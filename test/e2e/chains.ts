@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CLI, isolatedEnv, runCli, startAgentProcess } from '../helpers/agent-process.ts';
 import { callOk, connectMcp, connectStdio } from '../helpers/mcp.ts';
-import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { startNvim, type NvimFixture, type StartNvimOptions } from '../helpers/nvim.ts';
 import { withRelay } from '../helpers/relay.ts';
 import { startServeHttp } from '../helpers/serve-process.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -38,6 +38,8 @@ export interface ChainOptions {
   /** Files in the editor's working directory, and the ones it opens (the first is shown). */
   files: Record<string, string>;
   open: string[];
+  /** More of the Neovim's start (its environment, arguments such as a user config). */
+  nvim?: Pick<StartNvimOptions, 'env' | 'args'>;
 }
 
 export const START_CHAIN: Record<ChainKind, (options: ChainOptions) => Promise<Chain>> = {
@@ -59,7 +61,7 @@ async function homeWithNvim(options: ChainOptions): Promise<{ env: NodeJS.Proces
   const env = isolatedEnv();
   const sockets = join(String(env.HOME), 'sockets');
   mkdirSync(sockets, { recursive: true });
-  const nvim = await startNvim({ files: options.files, open: options.open, listen: join(sockets, 'nvim.e2e.0') });
+  const nvim = await startNvim({ ...options.nvim, files: options.files, open: options.open, listen: join(sockets, 'nvim.e2e.0') });
   return { env, sockets, nvim };
 }
 
