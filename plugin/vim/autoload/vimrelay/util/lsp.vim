@@ -34,29 +34,37 @@ endfunction
 
 " Positions (UTF-16) ------------------------------------------------------------------------------
 
-" UTF-16 units before the 1-based character column `col` of `line`.
+" UTF-16 units before the 1-based character column `col` of `line` (columns count code points,
+" as str2list() lists them).
 function! vimrelay#util#lsp#units_of(line, col) abort
-  let [n, used, total] = [0, 0, strchars(a:line)]
-  while n < a:col - 1 && n < total
-    let used += strgetchar(a:line, n) > 0xFFFF ? 2 : 1
-    let n += 1
-  endwhile
+  if a:col <= 1
+    return 0
+  endif
+  let used = 0
+  for c in str2list(a:line)[: a:col - 2]
+    let used += c > 0xFFFF ? 2 : 1
+  endfor
   return used
+endfunction
+
+" UTF-8 bytes of code point c.
+function! s:bytes(c) abort
+  return a:c < 0x80 ? 1 : a:c < 0x800 ? 2 : a:c < 0x10000 ? 3 : 4
 endfunction
 
 " The 0-based byte offset in `line` of the UTF-16 offset `units`; an offset inside a character (half
 " a surrogate pair) is that character's start, past the end strlen(line).
 function! vimrelay#util#lsp#byte_of(line, units) abort
-  let [n, used, total] = [0, 0, strchars(a:line)]
-  while n < total
-    let w = strgetchar(a:line, n) > 0xFFFF ? 2 : 1
+  let [used, bytes] = [0, 0]
+  for c in str2list(a:line)
+    let w = c > 0xFFFF ? 2 : 1
     if used + w > a:units
-      break
+      return bytes
     endif
     let used += w
-    let n += 1
-  endwhile
-  return strlen(strcharpart(a:line, 0, n))
+    let bytes += s:bytes(c)
+  endfor
+  return strlen(a:line)
 endfunction
 
 " The 1-based character column of the UTF-16 offset `units` in `line`.
@@ -374,15 +382,16 @@ endfunction
 
 " The common prefix and suffix of two strings, in bytes at character boundaries.
 function! s:common(a, b) abort
-  let [n, chars] = [0, min([strchars(a:a), strchars(a:b)])]
-  while n < chars && strgetchar(a:a, n) == strgetchar(a:b, n)
+  let [a, b] = [str2list(a:a), str2list(a:b)]
+  let n = 0
+  while n < len(a) && n < len(b) && a[n] == b[n]
     let n += 1
   endwhile
-  let [m, la, lb] = [0, strchars(a:a), strchars(a:b)]
-  while m < la - n && m < lb - n && strgetchar(a:a, la - 1 - m) == strgetchar(a:b, lb - 1 - m)
+  let m = 0
+  while m < len(a) - n && m < len(b) - n && a[-1 - m] == b[-1 - m]
     let m += 1
   endwhile
-  return [strlen(strcharpart(a:a, 0, n)), strlen(strcharpart(a:a, la - m))]
+  return [n == 0 ? 0 : strlen(list2str(a[: n - 1])), m == 0 ? 0 : strlen(list2str(a[-m :]))]
 endfunction
 
 " The TextEdits of one file as byte edits {sr, sc, er, ec, old, new} (0-based rows, bytes, end
