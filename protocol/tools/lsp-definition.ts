@@ -1,7 +1,7 @@
 /** lsp_definition: where the symbol at a position is defined (or declared, typed, implemented). */
 import { z } from 'zod';
-import { defineTool, READ_ONLY } from '../tool.ts';
-import { LSP_CONVENTIONS, LSP_LIMITS, LSP_TIMEOUT_HINT, lspPage, lspPageArgs, lspPagesText, lspPositionArgs, LspRange } from './lsp.ts';
+import { defineTool } from '../tool.ts';
+import { LSP_CONVENTIONS, LSP_LIMITS, LSP_READ_TOOL, lspPage, lspPageArgs, lspPagesText, lspPositionArgs, LspRange } from './lsp.ts';
 
 /** The kinds of definition, each an LSP method (textDocument/definition, /declaration, /typeDefinition, /implementation). */
 export const DEFINITION_KINDS = ['definition', 'declaration', 'type_definition', 'implementation'] as const;
@@ -14,10 +14,7 @@ export const lspDefinition = defineTool({
     LSP_CONVENTIONS +
     lspPagesText('locations') +
     'See also lsp_references.',
-  permission: 'read',
-  routing: 'editor',
-  annotations: READ_ONLY,
-  timeoutHint: LSP_TIMEOUT_HINT,
+  ...LSP_READ_TOOL,
   input: z
     .object({
       ...lspPositionArgs,

@@ -1,7 +1,7 @@
 /** lsp_hover: what the language server says about the symbol at a position. */
 import { z } from 'zod';
-import { defineTool, READ_ONLY } from '../tool.ts';
-import { LSP_CONVENTIONS, LSP_LIMITS, LSP_TIMEOUT_HINT, lspPositionArgs, LspRange } from './lsp.ts';
+import { defineTool } from '../tool.ts';
+import { LSP_CONVENTIONS, LSP_LIMITS, LSP_READ_TOOL, lspPositionArgs, LspRange } from './lsp.ts';
 
 export const lspHover = defineTool({
   name: 'lsp_hover',
@@ -11,10 +11,7 @@ export const lspHover = defineTool({
     `at most ${LSP_LIMITS.hoverBytes} bytes (text_truncated); null if none. \`signature\`: its first code block, or first line of plain text. ` +
     LSP_CONVENTIONS +
     'See also lsp_definition.',
-  permission: 'read',
-  routing: 'editor',
-  annotations: READ_ONLY,
-  timeoutHint: LSP_TIMEOUT_HINT,
+  ...LSP_READ_TOOL,
   input: z.object(lspPositionArgs).strict(),
   output: z.object({
     server: z.string(),

@@ -1,7 +1,7 @@
 /** lsp_references: every reference to the symbol at a position, grouped by file, paged. */
 import { z } from 'zod';
-import { defineTool, READ_ONLY } from '../tool.ts';
-import { LSP_CONVENTIONS, LSP_LIMITS, LSP_TIMEOUT_HINT, lspPage, lspPageArgs, lspPagesText, lspPositionArgs, LspRange } from './lsp.ts';
+import { defineTool } from '../tool.ts';
+import { LSP_CONVENTIONS, LSP_LIMITS, LSP_READ_TOOL, lspPage, lspPageArgs, lspPagesText, lspPositionArgs, LspRange } from './lsp.ts';
 
 export const lspReferences = defineTool({
   name: 'lsp_references',
@@ -11,10 +11,7 @@ export const lspReferences = defineTool({
     LSP_CONVENTIONS +
     lspPagesText('references') +
     'See also lsp_rename.',
-  permission: 'read',
-  routing: 'editor',
-  annotations: READ_ONLY,
-  timeoutHint: LSP_TIMEOUT_HINT,
+  ...LSP_READ_TOOL,
   input: z
     .object({
       ...lspPositionArgs,

@@ -1,8 +1,8 @@
 /** lsp_symbols: the symbols of a document as a tree (pre-order, with depth), or a workspace query. */
 import { z } from 'zod';
-import { defineTool, READ_ONLY } from '../tool.ts';
+import { defineTool } from '../tool.ts';
 import { currentBufferArg, editorArg } from './common.ts';
-import { LSP_CONVENTIONS, LSP_LIMITS, LSP_TIMEOUT_HINT, lspPage, lspPageArgs, lspPagesText, LspRange } from './lsp.ts';
+import { LSP_CONVENTIONS, LSP_LIMITS, LSP_READ_TOOL, lspPage, lspPageArgs, lspPagesText, LspRange } from './lsp.ts';
 
 /** LSP SymbolKind 1..26 (LSP 3.17 "SymbolKind"), by name; anything else is `unknown`. */
 export const SYMBOL_KINDS = [
@@ -18,10 +18,7 @@ export const lspSymbols = defineTool({
     LSP_CONVENTIONS +
     lspPagesText('symbols') +
     'See also lsp_definition.',
-  permission: 'read',
-  routing: 'editor',
-  annotations: READ_ONLY,
-  timeoutHint: LSP_TIMEOUT_HINT,
+  ...LSP_READ_TOOL,
   input: z
     .object({
       editor: editorArg,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
+import { READ_ONLY } from '../tool.ts';
 import { currentBufferArg, editorArg, maxResultsArg } from './common.ts';
 
 /** Caps of the lsp_* tools. */
@@ -42,6 +43,9 @@ export const LSP_SERVER_HINTS: Readonly<Record<string, string>> = {
 
 /** The TIMEOUT hint of every lsp_* tool: the request was cancelled in the server too. */
 export const LSP_TIMEOUT_HINT = 'The language server did not answer in time (it may still be indexing the project); the request was cancelled. Retry in a few seconds.';
+
+/** The fields every read-only lsp_* catalog entry shares. */
+export const LSP_READ_TOOL = { permission: 'read', routing: 'editor', annotations: READ_ONLY, timeoutHint: LSP_TIMEOUT_HINT } as const;
 
 /** The position a request is about: buffer, 1-based line, 1-based column in characters. */
 export const lspPositionArgs = {

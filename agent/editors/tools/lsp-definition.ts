@@ -10,8 +10,6 @@ export const lspDefinitionTool = defineEditorTool({
   answer: 'deferred',
   params: (args) => ({
     ...lspParams(args),
-    line: args.line,
-    col: args.col,
     kind: args.kind ?? 'definition',
     max_results: args.max_results ?? LSP_LIMITS.defaultResults,
     cursor: args.cursor,

@@ -8,7 +8,7 @@ export const lspHoverTool = defineEditorTool({
   spec: lspHover,
   impl: 'lsp_hover',
   answer: 'deferred',
-  params: (args) => ({ ...lspParams(args), line: args.line, col: args.col, hover_bytes: LSP_LIMITS.hoverBytes }),
+  params: (args) => ({ ...lspParams(args), hover_bytes: LSP_LIMITS.hoverBytes }),
   addresses: 'buffer',
   neverRead: { refuses: true },
   preview: (args) => [`ask the language server about the symbol at ${positionName(args)}`],

@@ -10,8 +10,6 @@ export const lspReferencesTool = defineEditorTool({
   answer: 'deferred',
   params: (args) => ({
     ...lspParams(args),
-    line: args.line,
-    col: args.col,
     include_declaration: args.include_declaration ?? true,
     max_results: args.max_results ?? LSP_LIMITS.defaultResults,
     cursor: args.cursor,

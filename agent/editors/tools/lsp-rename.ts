@@ -21,8 +21,6 @@ export const lspRenameTool = defineEditorTool({
   answer: 'deferred',
   params: (args) => ({
     ...lspParams(args),
-    line: args.line,
-    col: args.col,
     new_name: args.new_name,
     expected_changedtick: args.expected_changedtick,
     // Kept for the second phase only when it will come.

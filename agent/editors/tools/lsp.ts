@@ -16,10 +16,12 @@ export interface LspPosition {
   col: number;
 }
 
-/** The parameters of every lsp_* implementation besides its own. */
-export function lspParams(args: { buffer?: number | string | undefined }): Record<string, unknown> {
+/** The parameters of every lsp_* implementation besides its own: the position (when it has one), caps and hints. */
+export function lspParams(args: { buffer?: number | string | undefined; line?: number; col?: number }): Record<string, unknown> {
   return {
     buffer: args.buffer,
+    line: args.line,
+    col: args.col,
     servers: LSP_SERVER_HINTS,
     line_bytes: LSP_LIMITS.lineBytes,
     max_bytes: LIST_BUDGET_BYTES,

@@ -111,6 +111,15 @@ function L.client_for(b, method, hint)
   })
 end
 
+--- The buffer p.buffer names (loaded), the language server to ask `method` for it (p.servers names
+--- the one its filetype would need), and that server's position encoding.
+function L.target(p, method)
+  local b = M.resolve(p.buffer)
+  M.ensure_loaded(b)
+  local client = L.client_for(b, method, p.servers[vim.bo[b].filetype])
+  return b, client, L.encoding(client)
+end
+
 --- The client's position encoding: 'utf-8', 'utf-16' or 'utf-32'.
 function L.encoding(client)
   return client.offset_encoding or 'utf-16'

@@ -12,11 +12,8 @@ local METHOD = {
 }
 
 return function(p)
-  local b = M.resolve(p.buffer)
-  M.ensure_loaded(b)
   local method = METHOD[p.kind]
-  local client = L.client_for(b, method, p.servers[vim.bo[b].filetype])
-  local enc = L.encoding(client)
+  local b, client, enc = L.target(p, method)
   return L.request(p, client, method, L.position_params(b, p.line, p.col, enc), function(result)
     local read, items = L.reader(), {}
     for _, loc in ipairs(L.locations(result)) do

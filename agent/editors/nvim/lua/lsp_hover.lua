@@ -22,10 +22,7 @@ local function contents_of(c)
 end
 
 return function(p)
-  local b = M.resolve(p.buffer)
-  M.ensure_loaded(b)
-  local client = L.client_for(b, 'textDocument/hover', p.servers[vim.bo[b].filetype])
-  local enc = L.encoding(client)
+  local b, client, enc = L.target(p, 'textDocument/hover')
   local params = L.position_params(b, p.line, p.col, enc)
   local uri = params.textDocument.uri
   return L.request(p, client, 'textDocument/hover', params, function(result)

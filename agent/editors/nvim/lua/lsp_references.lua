@@ -5,10 +5,7 @@ local M = ...
 local L = M.lsp
 
 return function(p)
-  local b = M.resolve(p.buffer)
-  M.ensure_loaded(b)
-  local client = L.client_for(b, 'textDocument/references', p.servers[vim.bo[b].filetype])
-  local enc = L.encoding(client)
+  local b, client, enc = L.target(p, 'textDocument/references')
   local params = L.position_params(b, p.line, p.col, enc)
   params.context = { includeDeclaration = p.include_declaration }
   return L.request(p, client, 'textDocument/references', params, function(result)

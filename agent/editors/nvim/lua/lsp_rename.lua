@@ -8,11 +8,8 @@ local L = M.lsp
 local api = vim.api
 
 return function(p)
-  local b = M.resolve(p.buffer)
-  M.ensure_loaded(b)
+  local b, client, enc = L.target(p, 'textDocument/rename')
   local tick = M.check_tick(b, p.expected_changedtick)
-  local client = L.client_for(b, 'textDocument/rename', p.servers[vim.bo[b].filetype])
-  local enc = L.encoding(client)
   local params = L.position_params(b, p.line, p.col, enc)
   params.newName = p.new_name
   -- Buffers as the server will see them: an edit computed on this text applies to this text only.

@@ -84,12 +84,9 @@ local function document(read, uri, result, enc)
 end
 
 return function(p)
-  local b = M.resolve(p.buffer)
-  M.ensure_loaded(b)
   local workspace = p.query ~= nil
   local method = workspace and 'workspace/symbol' or 'textDocument/documentSymbol'
-  local client = L.client_for(b, method, p.servers[vim.bo[b].filetype])
-  local enc = L.encoding(client)
+  local b, client, enc = L.target(p, method)
   local uri = vim.uri_from_bufnr(b)
   local params = workspace and { query = p.query } or { textDocument = { uri = uri } }
   return L.request(p, client, method, params, function(result)
