@@ -15,7 +15,7 @@ export const lspRename = defineTool({
   description:
     'Rename the symbol at a position across the project. A preview by default: each file\'s edits (range, old and new text). ' +
     'With `apply` (and expected_changedtick) it makes them, all or none (STALE_CHANGEDTICK if a buffer changed), one undo step per buffer, opening files as needed, unsaved (see save_buffer). ' +
-    `Edits past ${LIMITS.maxResultBytes / 1024} KB are counted (edit_count), not listed (truncated). Never_read files: refused, or left out of a preview (withheld). ` +
+    `Lists edits up to ${LIMITS.maxResultBytes / 1024} KB (edit_count counts all; truncated when some are not listed). Never_read files: refused, or left out of a preview (withheld). ` +
     LSP_CONVENTIONS,
   permission: 'write',
   permissionOf: (args) => (args.apply === true ? 'write' : 'read'),
