@@ -6,7 +6,7 @@
  * the callers do the I/O.
  */
 import { fail, type ToolOutcome } from './errors.ts';
-import type { ToolSpec } from './tool.ts';
+import { permissionFor, type ToolSpec } from './tool.ts';
 import { listEditors } from './tools/list-editors.ts';
 import type { EditorInfo } from './tools/common.ts';
 import type { WireEditor } from './wire.ts';
@@ -43,12 +43,16 @@ export function publicEditorId(deviceName: string, localId: string): string {
   return `${deviceName}/${localId}`;
 }
 
-/** PERMISSION_DENIED unless the tool's permission class is among the token's scopes; else null. */
-export function checkScope(tool: ToolSpec, scopes: readonly string[]): ToolOutcome | null {
-  if (scopes.includes(tool.permission)) return null;
-  return fail('PERMISSION_DENIED', `This client's token does not grant the "${tool.permission}" scope that ${tool.name} needs.`, {
-    hint: `Ask the owner for a token with the "${tool.permission}" scope, or use a tool this token allows.`,
-    required_scope: tool.permission,
+/**
+ * PERMISSION_DENIED unless the permission class a call of the tool with `args` needs
+ * (tool.ts `permissionFor`) is among the token's scopes; else null.
+ */
+export function checkScope(tool: ToolSpec, scopes: readonly string[], args: unknown): ToolOutcome | null {
+  const permission = permissionFor(tool, args);
+  if (scopes.includes(permission)) return null;
+  return fail('PERMISSION_DENIED', `This client's token does not grant the "${permission}" scope that ${tool.name} needs.`, {
+    hint: `Ask the owner for a token with the "${permission}" scope, or use a tool this token allows.`,
+    required_scope: permission,
   });
 }
 
@@ -188,7 +192,7 @@ export type Route =
  */
 export function routeCall(spec: ToolSpec, args: Record<string, unknown>, scopes: readonly string[], online: Online): Route {
   const route = resolveRoute(spec, args, online);
-  const denied = checkScope(spec, scopes);
+  const denied = checkScope(spec, scopes, args);
   return denied ? { kind: 'answer', outcome: denied, target: route.target } : route;
 }
 

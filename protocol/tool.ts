@@ -24,7 +24,14 @@ export interface ToolSpec<
   readonly name: string;
   readonly title: string;
   readonly description: string;
+  /** The permission class of the tool: what tools/list, annotations and consent describe. */
   readonly permission: PermissionClass;
+  /**
+   * The class a call needs when it depends on the arguments (lsp_rename: `write` with `apply`,
+   * else `read`); never stricter than `permission`. Absent: always `permission`. Read it through
+   * `permissionFor`, which the relay's scope checks and the agent's policy share.
+   */
+  readonly permissionOf?: (args: Record<string, unknown>) => PermissionClass;
   readonly input: I;
   readonly output: O;
   readonly annotations: ToolAnnotations;
@@ -47,6 +54,16 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   spec: ToolSpec<I, O>,
 ): ToolSpec<I, O> {
   return spec;
+}
+
+/**
+ * The permission class a call of `spec` with `args` needs (README "Permissions"). `args` may be
+ * unvalidated (the relay checks scopes before the MCP server validates): an argument of the wrong
+ * type asks for no more than a valid call without it would, and validation then refuses the call.
+ */
+export function permissionFor(spec: ToolSpec, args: unknown): PermissionClass {
+  if (!spec.permissionOf) return spec.permission;
+  return spec.permissionOf(typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {});
 }
 
 export type ToolInput<T extends ToolSpec> = z.infer<T['input']>;

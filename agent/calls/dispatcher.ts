@@ -11,7 +11,7 @@
  * names no editor) run against the editor source itself, and are UNSUPPORTED when the dispatcher
  * was given a bare lookup. Every call, refused ones included, gets one audit line.
  */
-import { checkScope, fail, LIMITS, parseArgs, toolByName, type ToolOutcome } from '../../protocol/index.ts';
+import { checkScope, fail, LIMITS, parseArgs, permissionFor, toolByName, type ToolOutcome } from '../../protocol/index.ts';
 import type { AuditDecision } from '../audit/log.ts';
 import { abortedOutcome, CallCancelled, CallDeadline, type CallControl } from '../editors/call.ts';
 import type { EditorSource } from '../editors/editor.ts';
@@ -76,7 +76,7 @@ export class Dispatcher {
     try {
       const outcome = await this.#run(call, control, audit);
       this.#guard.record({ client: call.client, editor: call.editor, tool: call.tool, args: call.args, decision: audit.decision, outcome, startedAt });
-      if (!toolByName(call.tool)?.annotations.readOnlyHint) this.#remember(call.id, outcome);
+      if (changes(call)) this.#remember(call.id, outcome);
       return outcome;
     } finally {
       clearTimeout(timer);
@@ -99,7 +99,7 @@ export class Dispatcher {
     const spec = toolByName(call.tool);
     if (!spec) return fail('UNSUPPORTED', `This agent has no tool named ${call.tool}.`, { hint: 'Update the agent (vimrelay) to match the relay.' });
     // The token's scopes are an upper bound, checked before the policy.
-    const denied = checkScope(spec, call.scopes);
+    const denied = checkScope(spec, call.scopes, call.args);
     if (denied) {
       audit.decision = 'scope';
       return denied;
@@ -107,19 +107,19 @@ export class Dispatcher {
     const parsed = parseArgs(spec, call.args);
     if (!parsed.ok) return parsed.outcome;
     const args = parsed.args;
-    let run: () => Promise<ToolOutcome>;
+    let run: (control: CallControl) => Promise<ToolOutcome>;
     let target: GuardedCall['target'] = null;
     if (spec.routing === 'agent') {
       const agentEditors = this.#editors;
       if (!servesAgentTools(agentEditors)) return fail('UNSUPPORTED', `This agent does not serve ${spec.name}.`);
-      run = () => runAgentTool(spec.name, agentEditors, args, control.signal);
+      run = (c) => runAgentTool(spec.name, agentEditors, args, c.signal);
     } else {
       const tool = editorTool(spec.name);
       if (!tool) return fail('UNSUPPORTED', `This agent cannot run ${spec.name} in an editor.`, { hint: 'Update the agent (vimrelay) to match the relay.' });
       const editor = this.#editors.get(call.editor);
       if (!editor) return fail('EDITOR_OFFLINE', `Editor ${call.editor} is no longer attached to this agent.`);
       target = { editor, tool };
-      run = () => editor.run(tool, args, control);
+      run = (c) => editor.run(tool, args, c);
     }
     const verdict = await this.#guard.check({ client: call.client, spec, args, target, control });
     audit.decision = verdict.decision;
@@ -129,7 +129,8 @@ export class Dispatcher {
     if (signal.aborted && (signal.reason instanceof CallCancelled || verdict.decision !== 'ask:timeout')) return abortedOutcome(signal, spec.timeoutHint);
     if (verdict.refusal) return verdict.refusal;
     const after = verdict.after;
-    const running = after ? run().then((outcome) => after(outcome, control)) : run();
+    // Edits a tool finds while it runs (lsp_rename's apply) are vetted by the same guard.
+    const running = run(verdict.vetEdits ? { ...control, vetEdits: verdict.vetEdits } : control).then((outcome) => (after ? after(outcome, control) : outcome));
     const aborted = new Promise<ToolOutcome>((resolve) => {
       const onAbort = (): void => resolve(abortedOutcome(signal, spec.timeoutHint));
       if (signal.aborted) onAbort();
@@ -145,4 +146,10 @@ export class Dispatcher {
       if (oldest !== undefined) this.#done.delete(oldest);
     }
   }
+}
+
+/** Whether a call can change something (its outcome is then remembered): not read-only, nor a read by its arguments (a preview). */
+function changes(call: CallRequest): boolean {
+  const spec = toolByName(call.tool);
+  return !spec?.annotations.readOnlyHint && (spec === undefined || permissionFor(spec, call.args) !== 'read');
 }

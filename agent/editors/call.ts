@@ -1,12 +1,22 @@
 /**
  * The editor call contract, shared by both adapters and the dispatcher (ARCHITECTURE.md "One call,
- * end to end"): what a call carries into an editor (its abort signal and its deadline), the one
- * error that says the editor went away, the one reader of an editor's `{ok, data}` / `{ok: false,
- * error}` answer, and the one place that decides whether a call that did not finish was a TIMEOUT,
- * a CANCELLED, an EDITOR_OFFLINE or an editor error. Pure, apart from the error classes.
+ * end to end"): what a call carries into an editor (its abort signal, its deadline, the policy's
+ * vetting of edits found on the way), the one error that says the editor went away, the one reader
+ * of an editor's `{ok, data}` / `{ok: false, error}` answer, the one place that decides whether a
+ * call that did not finish was a TIMEOUT, a CANCELLED, an EDITOR_OFFLINE or an editor error, and
+ * `runTool`, which runs a tool's record through an adapter's `EditorLink`:
+ * - `answer: 'now'`: ONE call of the implementation, whose answer is the outcome;
+ * - `answer: 'deferred'` (PROTOCOL.md "Deferred answers"): the same ONE call starts the work and
+ *   answers `{ok: true, pending: true}` (or the outcome itself, when there was nothing to wait
+ *   for); the outcome comes later as a message naming the call's token (`DeferredAnswers.settle`).
+ *   Waiting ends with the call's signal, and then the editor is told to cancel the token;
+ * - a record's `commit` phase: after the first phase answered, `vetEdits` of the files it would
+ *   change, then ONE synchronous call of the commit implementation.
  */
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ErrorCode, fail, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import type { EditorTool } from './tools/tool.ts';
 
 /** What an editor is given with each call. */
 export interface CallControl {
@@ -17,6 +27,12 @@ export interface CallControl {
    * (commands, keys, terminal text, saves) are not started inside the editor after it.
    */
   readonly deadline: number;
+  /**
+   * The policy's check of the files a two-phase tool's first phase found it would change
+   * (tools/tool.ts `CommitPhase`), before it changes them: a refusal, or null to go on. The
+   * dispatcher gives the CallGuard's; absent, nothing is vetted.
+   */
+  readonly vetEdits?: (paths: readonly string[]) => Promise<ToolOutcome | null>;
 }
 
 /** The abort reason at a call's deadline. */
@@ -102,4 +118,107 @@ export function readResult(spec: ToolSpec, raw: unknown, editor: string): ToolOu
     return fail('INTERNAL', `The ${spec.name} result does not match its output schema: ${z.prettifyError(data.error)}`);
   }
   return { ok: true, data: data.data as Record<string, unknown> };
+}
+
+/** How long the agent waits for the editor to take a cancellation (best effort). */
+const CANCEL_MS = 1_000;
+
+/** What an adapter gives runTool: its one kind of call into the editor, and cancellation. */
+export interface EditorLink {
+  /** The editor's kind in messages: `Neovim`, `Vim`. */
+  readonly name: string;
+  /**
+   * ONE call of the implementation `impl` with `params`; resolves with the raw `{ok, ...}` answer.
+   * `redraw`: the tool may change what the editor shows (it is not read-only), for an editor that
+   * does not redraw after a call by itself (Vim).
+   */
+  invoke(impl: string, params: Record<string, unknown>, signal: AbortSignal, opts: { redraw: boolean }): Promise<unknown>;
+  /** Tells the editor that nobody waits for `token` any more (it cancels the work, drops what it kept). */
+  cancel(token: string, signal: AbortSignal): Promise<void>;
+}
+
+/** The answer of a deferred call's first (and only) editor call when the outcome comes later. */
+const Pending = z.object({ ok: z.literal(true), pending: z.literal(true) });
+
+/**
+ * The deferred answers one editor owes, by token: registered before the call that starts them,
+ * settled by the adapter when the editor's message arrives, abandoned when the editor goes away.
+ */
+export class DeferredAnswers {
+  readonly #waiting = new Map<string, (raw: unknown) => void>();
+  #gone = false;
+
+  /** Settles the answer `token` with the editor's raw outcome; false when nobody waits for it. */
+  settle(token: unknown, raw: unknown): boolean {
+    const resolve = typeof token === 'string' ? this.#waiting.get(token) : undefined;
+    if (!resolve) return false;
+    this.#waiting.delete(token as string);
+    resolve(raw);
+    return true;
+  }
+
+  /** The editor went away: every answer still owed fails EDITOR_OFFLINE, and later ones at once. */
+  abandon(): void {
+    this.#gone = true;
+    for (const resolve of this.#waiting.values()) resolve(GONE);
+    this.#waiting.clear();
+  }
+
+  /**
+   * A fresh token (random: a token an earlier agent left waiting in the editor never matches) and
+   * its answer, registered now; the answer rejects with the signal's reason, or EditorGone.
+   */
+  expect(signal: AbortSignal): { token: string; answer: Promise<unknown>; forget(): void } {
+    const token = randomUUID();
+    const answer = new Promise<unknown>((resolve, reject) => {
+      if (this.#gone) return reject(new EditorGone('editor'));
+      const onAbort = (): void => {
+        this.#waiting.delete(token);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#waiting.set(token, (raw) => {
+        signal.removeEventListener('abort', onAbort);
+        if (raw === GONE) reject(new EditorGone('editor'));
+        else resolve(raw);
+      });
+    });
+    // Nobody may await it (an answer given at once); its rejection must not go unhandled.
+    answer.catch(() => undefined);
+    return { token, answer, forget: () => this.#waiting.delete(token) };
+  }
+}
+
+const GONE = Symbol('editor gone');
+
+/**
+ * Runs a tool's record on an editor, as the module header says; resolves with an outcome, never
+ * rejects (failedOutcome decides what an unfinished call was).
+ */
+export async function runTool(link: EditorLink, answers: DeferredAnswers, tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
+  const { signal } = call;
+  let token: string | null = null;
+  try {
+    const params = tool.params(args, call);
+    const opts = { redraw: !tool.spec.annotations.readOnlyHint };
+    if (tool.answer === 'now') return readResult(tool.spec, await link.invoke(tool.impl, params, signal, opts), link.name);
+    const expected = answers.expect(signal);
+    token = expected.token;
+    const first = await link.invoke(tool.impl, { ...params, answer_token: token }, signal, opts);
+    const raw = Pending.safeParse(first).success ? await expected.answer : (expected.forget(), first);
+    const outcome = readResult(tool.spec, raw, link.name);
+    const commit = tool.commit;
+    if (!outcome.ok || !commit?.when(args)) return outcome;
+    const refusal = (await call.vetEdits?.(commit.changes(outcome.data))) ?? null;
+    if (refusal) {
+      await link.cancel(token, AbortSignal.timeout(CANCEL_MS)).catch(() => undefined);
+      return refusal;
+    }
+    return readResult(tool.spec, await link.invoke(commit.impl, commit.params(args, token, call), signal, opts), link.name);
+  } catch (error) {
+    // Whatever the editor started for this call is for nobody now (the deadline, a cancellation).
+    if (token !== null && signal.aborted) void link.cancel(token, AbortSignal.timeout(CANCEL_MS)).catch(() => undefined);
+    return failedOutcome(error, signal, tool.spec);
+  }
 }

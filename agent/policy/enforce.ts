@@ -23,14 +23,19 @@
  * An editor that goes away meanwhile (while it says which files, or while its prompt is up) is
  * EDITOR_OFFLINE, decision `offline`: nothing ran, and no policy refused anything.
  * It returns the refusal (or null) and the decision for the audit log, which `record` appends.
+ * The class of a call is what `permissionFor` says for its arguments (lsp_rename: a preview
+ * reads, applying writes). For a tool that finds the files it edits while it runs (lsp_rename's
+ * apply), `vetEdits` checks those files before it changes them, as 2 to 4 check the files a call
+ * names: never_read refuses, the policy's path rules decide (deny refuses; ask asks, unless the
+ * user already answered a prompt for this call).
  */
-import { fail, LIMITS, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import { fail, LIMITS, permissionFor, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
 import { EditorGone, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import type { EditorTool } from '../editors/tools/tool.ts';
 import { decide, describeRule, type Verdict } from './decide.ts';
-import { neverReadBefore, type NeverReadCheck } from './never-read.ts';
+import { neverReadBefore, neverReadMatch, type NeverReadCheck } from './never-read.ts';
 import type { Policy, PolicyStore } from './file.ts';
 import { escapeGlob } from './glob.ts';
 import { previewOf } from './preview.ts';
@@ -64,6 +69,8 @@ export interface GuardResult {
   decision: AuditDecision;
   /** never_read's filter of the outcome (never_read.ts), before it leaves the agent. */
   after?: (outcome: ToolOutcome, control: CallControl) => Promise<ToolOutcome>;
+  /** The check of files the call finds it would edit (CallControl.vetEdits); see the header. */
+  vetEdits?: (paths: readonly string[]) => Promise<ToolOutcome | null>;
 }
 
 /** What the dispatcher records of one call, whatever became of it. */
@@ -100,7 +107,7 @@ export class CallGuard {
         }),
       };
     }
-    const klass = call.spec.permission;
+    const klass = permissionFor(call.spec, call.args);
     const editorName = call.target?.editor.info().name ?? '';
     const chosenName = call.target?.editor.chosenName() ?? null;
     let paths: readonly string[];
@@ -118,14 +125,42 @@ export class CallGuard {
     const verdict = decide(policy, { klass, editorName, chosenName, paths }, this.#opts.home);
     if (verdict.decision === 'deny') return { decision: 'deny', refusal: policyDenied(call, editorName, verdict) };
     const after = before.after ? { after: before.after } : {};
-    if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after };
-    if (call.target && this.#session.get(call.target.editor)?.has(klass)) return { decision: 'session', refusal: null, ...after };
+    if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, false) };
+    // A session allowance is the user's answer for this class in this editor: the files the call
+    // finds it would edit are checked as after a prompt.
+    if (call.target && this.#session.get(call.target.editor)?.has(klass)) return { decision: 'session', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, true) };
     const asked = await this.#ask(call, editorName, chosenName, paths);
     if (asked.refusal) return asked;
     // Checked again after the answer, so that what it reads to redact is the text as it is now.
     const again = await this.#neverRead(call, paths, policy);
     if (again.refusal) return again;
-    return { ...asked, ...(again.after ? { after: again.after } : {}) };
+    return { ...asked, ...(again.after ? { after: again.after } : {}), vetEdits: (p) => this.#vetEdits(call, p, true) };
+  }
+
+  /**
+   * The files `changes` a running call would edit, checked as the header says; `asked`: the user
+   * already allowed this call at a prompt. A refusal, or null.
+   */
+  async #vetEdits(call: GuardedCall, changes: readonly string[], asked: boolean): Promise<ToolOutcome | null> {
+    if (!call.target || changes.length === 0) return null;
+    const { editor } = call.target;
+    try {
+      const policy = this.#opts.policy.current();
+      const paths = [...new Set((await Promise.all(changes.map((path) => editor.paths('path', { path }, call.control.signal)))).flat())];
+      const hit = await neverReadMatch(paths, policy.never_read, this.#opts.home);
+      if (hit) {
+        const hint = 'This file is never edited; make the change without it, or ask the user to change never_read in policy.json.';
+        if ('glob' in hit) return fail('PERMISSION_DENIED', `${call.spec.name} would change ${hit.path}, which matches the never_read glob "${hit.glob}"; nothing was changed.`, { glob: hit.glob, hint });
+        return fail('PERMISSION_DENIED', `${call.spec.name} would change ${hit.path}, which has ${hit.links} hard links and so may be a never_read file under another name; nothing was changed.`, { hard_links: hit.links, hint });
+      }
+      const editorName = editor.info().name;
+      const verdict = decide(policy, { klass: permissionFor(call.spec, call.args), editorName, chosenName: editor.chosenName(), paths }, this.#opts.home);
+      if (verdict.decision === 'deny') return policyDenied(call, editorName, verdict);
+      if (verdict.decision === 'ask' && !asked) return (await this.#ask(call, editorName, editor.chosenName(), paths)).refusal;
+      return null;
+    } catch (err) {
+      return fail('PERMISSION_DENIED', `The agent could not check the files ${call.spec.name} would change: ${String(err)}; nothing was changed.`);
+    }
   }
 
   /** The never_read check of `call`: its refusal, or the filter its outcome goes through. */
@@ -164,7 +199,7 @@ export class CallGuard {
   }
 
   async #ask(call: GuardedCall, editorName: string, chosenName: string | null, paths: readonly string[]): Promise<GuardResult> {
-    const klass = call.spec.permission;
+    const klass = permissionFor(call.spec, call.args);
     const only = chosenName !== null ? ` --chosen-name ${shellQuote(chosenName)}` : editorName ? ` --editor ${shellQuote(escapeGlob(editorName))}` : '';
     const allowHint = `vimrelay allow ${klass}${only}`;
     // A call to the agent itself has no editor to ask in.
@@ -236,7 +271,7 @@ export class CallGuard {
 }
 
 function policyDenied(call: GuardedCall, editorName: string, verdict: Verdict): ToolOutcome {
-  const klass = call.spec.permission;
+  const klass = permissionFor(call.spec, call.args);
   const rule = verdict.rule ? describeRule(verdict.rule) : `the default for ${klass}`;
   return fail('PERMISSION_DENIED', `The user's policy denies "${klass}" calls such as ${call.spec.name}${editorName ? ` in ${editorName}` : ''} (rule: ${rule}).`, {
     rule,

@@ -24,6 +24,9 @@
  * - `shape`: open_file's total_lines and changedtick are null when the file is never_read;
  * - `diagnostics`: the diagnostics of such buffers are dropped (their messages can quote the
  *   text); the counts stay;
+ * - `locations`: items of the result's lists whose `path` is such a file are dropped (with their
+ *   context lines, reference texts or old text), and `withheld` counts what was dropped: one per
+ *   location or symbol, one per reference or edit of a file group;
  * - `command_output`: any line of the result (output, error, errmsg) that contains a line of at
  *   least REDACT_MIN_CHARS characters of a loaded such buffer, or is itself such a part of one,
  *   becomes `[withheld: never_read]`. The agent reads those lines itself before the call to
@@ -80,7 +83,7 @@ const REDACT_READ_PAGES = 100;
 export type NeverReadHit = { readonly path: string; readonly glob: string } | { readonly path: string; readonly links: number };
 
 /** The first never_read glob one of `paths` matches (in either case), or null. */
-export function neverReadGlob(paths: readonly string[], globs: readonly string[], home?: string): { glob: string; path: string } | null {
+function neverReadGlob(paths: readonly string[], globs: readonly string[], home?: string): { glob: string; path: string } | null {
   for (const path of paths) {
     for (const glob of globs) if (matchesGlob(glob, path, { ignoreCase: true, ...(home === undefined ? {} : { home }) })) return { glob, path };
   }
@@ -145,10 +148,40 @@ async function filtered(call: NeverReadCall, outcome: ToolOutcome, secrets: read
       return addressed ? { ok: true, data: { ...outcome.data, total_lines: null, changedtick: null } } : outcome;
     case 'diagnostics':
       return { ok: true, data: { ...outcome.data, diagnostics: await keptOf(outcome.data.diagnostics, withheld, signal) } };
+    case 'locations':
+      return { ok: true, data: await withoutLocations(call, outcome.data, signal) };
     case 'command_output':
     case undefined:
       return outcome;
   }
+}
+
+/** `data` without the list items that point into never_read files, counted in `withheld`. */
+async function withoutLocations(call: NeverReadCall, data: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+  const verdicts = new Map<string, Promise<boolean>>();
+  const isSecret = (path: string): Promise<boolean> => {
+    let verdict = verdicts.get(path);
+    if (!verdict) {
+      verdict = call.editor.paths('path', { path }, signal).then(async (paths) => (await neverReadMatch(paths, call.globs, call.home)) !== null);
+      verdicts.set(path, verdict);
+    }
+    return verdict;
+  };
+  // What one dropped item counts for: a file group's references or edits, else itself.
+  const weight = (item: Record<string, unknown>): number => (Array.isArray(item.references) ? item.references.length : Array.isArray(item.edits) ? item.edits.length : 1);
+  let withheld = typeof data.withheld === 'number' ? data.withheld : 0;
+  const out: Record<string, unknown> = { ...data };
+  for (const [key, value] of Object.entries(data)) {
+    if (!Array.isArray(value)) continue;
+    const kept: unknown[] = [];
+    for (const item of value as unknown[]) {
+      const path = typeof item === 'object' && item !== null ? (item as { path?: unknown }).path : undefined;
+      if (typeof path === 'string' && (await isSecret(path))) withheld += weight(item as Record<string, unknown>);
+      else kept.push(item);
+    }
+    out[key] = kept;
+  }
+  return { ...out, withheld };
 }
 
 function refusal(call: NeverReadCall, hit: NeverReadHit): ToolOutcome {

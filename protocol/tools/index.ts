@@ -21,6 +21,11 @@ import { openFile } from './open-file.ts';
 import { saveBuffer } from './save-buffer.ts';
 import { substitute } from './substitute.ts';
 import { redo, undo } from './undo-redo.ts';
+import { lspDefinition } from './lsp-definition.ts';
+import { lspHover } from './lsp-hover.ts';
+import { lspReferences } from './lsp-references.ts';
+import { lspRename } from './lsp-rename.ts';
+import { lspSymbols } from './lsp-symbols.ts';
 
 export { findAndReplace, getStateBrief, listEditors, readBuffer, writeBuffer };
 export { addVirtualText, clearDecorations, highlightRange, setCursor };
@@ -41,8 +46,12 @@ export { parseUnifiedDiff, type DiffEdit, type DiffHunk, type ParsedDiff } from 
 export { SAVE_TIMEOUT_HINT } from './save-buffer.ts';
 export { SUBSTITUTE_FLAGS, SUBSTITUTE_LIMITS } from './substitute.ts';
 export { UNDO_LIMITS } from './undo-redo.ts';
+export { lspDefinition, lspHover, lspReferences, lspRename, lspSymbols };
+export { LSP_LIMITS, LSP_SERVER_HINTS } from './lsp.ts';
+export { DEFINITION_KINDS } from './lsp-definition.ts';
+export { SYMBOL_KINDS } from './lsp-symbols.ts';
 
-export const TOOLS: readonly ToolSpec[] = [listEditors, connectEditor, getStateBrief, getState, readBuffer, grepBuffers, getDiagnostics, findAndReplace, applyDiff, writeBuffer, substitute, undo, redo, setCursor, highlightRange, addVirtualText, clearDecorations, openFile, saveBuffer, runCommand, sendKeys, sendToTerminal];
+export const TOOLS: readonly ToolSpec[] = [listEditors, connectEditor, getStateBrief, getState, readBuffer, grepBuffers, getDiagnostics, findAndReplace, applyDiff, writeBuffer, substitute, undo, redo, setCursor, highlightRange, addVirtualText, clearDecorations, openFile, saveBuffer, runCommand, sendKeys, sendToTerminal, lspDefinition, lspReferences, lspHover, lspSymbols, lspRename];
 
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 

@@ -14,7 +14,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { McpEra } from '../../protocol/mcp-server.ts';
 import { CLI, isolatedEnv, runCli, startAgentProcess } from '../helpers/agent-process.ts';
 import { callOk, connectMcp, connectStdio } from '../helpers/mcp.ts';
-import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { startNvim, type NvimFixture, type StartNvimOptions } from '../helpers/nvim.ts';
 import { withRelay } from '../helpers/relay.ts';
 import { startServeHttp } from '../helpers/serve-process.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -44,6 +44,8 @@ export interface ChainOptions {
   files: Record<string, string>;
   open: string[];
   era: McpEra;
+  /** More of the Neovim's start (its environment, arguments such as a user config). */
+  nvim?: Pick<StartNvimOptions, 'env' | 'args'>;
 }
 
 export const START_CHAIN: Record<ChainKind, (options: ChainOptions) => Promise<Chain>> = {
@@ -74,7 +76,7 @@ async function homeWithNvim(options: ChainOptions): Promise<{ env: NodeJS.Proces
   const env = isolatedEnv();
   const sockets = join(String(env.HOME), 'sockets');
   mkdirSync(sockets, { recursive: true });
-  const nvim = await startNvim({ files: options.files, open: options.open, listen: join(sockets, 'nvim.e2e.0') });
+  const nvim = await startNvim({ ...options.nvim, files: options.files, open: options.open, listen: join(sockets, 'nvim.e2e.0') });
   return { env, sockets, nvim };
 }
 

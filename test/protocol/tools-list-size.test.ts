@@ -17,16 +17,11 @@ import { defineTool, READ_ONLY } from '../../protocol/tool.ts';
  * annotations, every argument's schema, every result's top level with `required`) and 19 KB of
  * prose. The budget is the current tools' share below plus room for the five code-navigation tools
  * (lsp_definition, lsp_references, lsp_hover, lsp_symbols, lsp_rename) at the size of a median tool
- * today (about 1,600 bytes). Raise it only with a reason.
+ * today (about 1,600 bytes): 47,000. They came in at about 1,690 each once their shared sentences
+ * moved to the instructions, hence 47,250. Raise it only with a reason.
  */
-const TOOLS_LIST_BUDGET_BYTES = 47_000;
+const TOOLS_LIST_BUDGET_BYTES = 47_250;
 
-/**
- * The share of the budget the 22 tools before the code-navigation ones may take, so that those
- * five fit in the rest. This test can go once they are in the catalog.
- */
-const CURRENT_TOOLS = 22;
-const CURRENT_TOOLS_SHARE_BYTES = 39_000;
 
 const bytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).byteLength;
 
@@ -69,11 +64,6 @@ describe('tools/list size', () => {
     expect(s.total).toBeLessThanOrEqual(TOOLS_LIST_BUDGET_BYTES);
   });
 
-  it(`leaves the code-navigation tools their share: the first ${CURRENT_TOOLS} tools stay within ${CURRENT_TOOLS_SHARE_BYTES} bytes`, () => {
-    const current = listedTools().slice(0, CURRENT_TOOLS);
-    expect(current.map((t) => t.name)).not.toContain('lsp_definition');
-    expect(bytes({ tools: current })).toBeLessThanOrEqual(CURRENT_TOOLS_SHARE_BYTES);
-  });
 
   it('carries no safe-integer bounds, no exclusiveMinimum on integers and no closed outputs', () => {
     const text = JSON.stringify(listedTools());

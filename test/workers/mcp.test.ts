@@ -108,6 +108,17 @@ describe('scopes', () => {
     expect(denied.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope", scope="read write"');
   });
 
+  it('a read-only token may preview lsp_rename but not apply it: the class follows `apply`', async () => {
+    const reader = await mint({ kind: 'access', name: uniqueName('renamer'), scopes: ['read'] });
+    const args = { line: 1, col: 1, new_name: 'x' };
+    // Past the scope check: answered by the Hub (no editor online), not refused with 403.
+    const preview = outcomeOf(await rawCall(reader.token, 'lsp_rename', args));
+    expect(!preview.ok && preview.error.code).toBe('NO_EDITOR');
+    const denied = await postMcp(reader.token, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'lsp_rename', arguments: { ...args, apply: true, expected_changedtick: 1 } } });
+    expect(denied.status).toBe(403);
+    expect(denied.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope", scope="read write"');
+  });
+
   it('a write-only token may not even list editors', async () => {
     const writer = await mint({ kind: 'access', name: uniqueName('writer'), scopes: ['write'] });
     const denied = await postMcp(writer.token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_editors', arguments: {} } });

@@ -1,7 +1,7 @@
 // Pure units of the Worker's core: editor routing and scope checks, Origin policy, configuration,
 // the capped body reader.
 import { describe, expect, it } from 'vitest';
-import { LIMITS, listEditors, readBuffer, writeBuffer, type ToolOutcome } from '../../protocol/index.ts';
+import { LIMITS, listEditors, lspRename, readBuffer, writeBuffer, type ToolOutcome } from '../../protocol/index.ts';
 import { callDeadlineMs, extraAllowedOrigins, relayOrigin } from '../../worker/config.ts';
 import { declaredTooLarge, readCapped } from '../../worker/http/body.ts';
 import { originAllowed } from '../../protocol/http/origin.ts';
@@ -72,11 +72,22 @@ describe('resolveEditor', () => {
 
 describe('checkScope', () => {
   it('allows a tool whose permission class is in the scopes, denies otherwise', () => {
-    expect(checkScope(readBuffer, ['read'])).toBeNull();
-    expect(checkScope(listEditors, ['read', 'write'])).toBeNull();
-    const denied = checkScope(writeBuffer, ['read']);
+    expect(checkScope(readBuffer, ['read'], {})).toBeNull();
+    expect(checkScope(listEditors, ['read', 'write'], {})).toBeNull();
+    const denied = checkScope(writeBuffer, ['read'], {});
     expect(denied && code(denied)).toBe('PERMISSION_DENIED');
     expect(denied && !denied.ok && denied.error.required_scope).toBe('write');
+  });
+
+  it('takes the class a call needs from its arguments where the tool says so: lsp_rename previews read, applies write', () => {
+    expect(checkScope(lspRename, ['read'], { line: 1, col: 1, new_name: 'x' })).toBeNull();
+    expect(checkScope(lspRename, ['read'], { line: 1, col: 1, new_name: 'x', apply: false })).toBeNull();
+    const denied = checkScope(lspRename, ['read'], { line: 1, col: 1, new_name: 'x', apply: true, expected_changedtick: 3 });
+    expect(denied && !denied.ok && denied.error.required_scope).toBe('write');
+    expect(checkScope(lspRename, ['read', 'write'], { apply: true })).toBeNull();
+    // Unvalidated arguments ask no more than a call without them; validation refuses them later.
+    expect(checkScope(lspRename, ['read'], { apply: 'yes' })).toBeNull();
+    expect(checkScope(lspRename, ['read'], null)).toBeNull();
   });
 });
 

@@ -17,7 +17,7 @@ import { insufficientScope, type OAuthResourceContext } from '@cloudflare/worker
 import { parseMcpBody, REFUSAL } from '../../protocol/http/mcp-edge.ts';
 import { dualEraHandler, mcpEraOf } from '../../protocol/http/mcp-handler.ts';
 import { originAllowed } from '../../protocol/http/origin.ts';
-import { LIMITS, parseScopes, toolByName, type PermissionClass } from '../../protocol/index.ts';
+import { LIMITS, parseScopes, permissionFor, toolByName, type PermissionClass } from '../../protocol/index.ts';
 import { hubFor } from '../account.ts';
 import { REQUIRED_SCOPES, type McpProps } from '../auth/oauth.ts';
 import { extraAllowedOrigins, relayOrigin } from '../config.ts';
@@ -61,9 +61,11 @@ export function missingScopes(messages: readonly unknown[], scopes: readonly Per
   const missing = new Set<PermissionClass>();
   for (const message of messages) {
     if (typeof message !== 'object' || message === null) continue;
-    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
     if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
-    const permission = toolByName(params.name)?.permission;
+    const spec = toolByName(params.name);
+    // The class this call needs (lsp_rename: read for a preview, write to apply).
+    const permission = spec && permissionFor(spec, params.arguments);
     if (permission !== undefined && !scopes.includes(permission)) missing.add(permission);
   }
   return [...missing];

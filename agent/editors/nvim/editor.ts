@@ -1,10 +1,11 @@
 /**
  * The Neovim adapter: one attached Neovim as an `Editor`.
  *
- * Contract: `NvimEditor.attach` connects, checks the API, installs lua/core.lua, lua/util.lua and
+ * Contract: `NvimEditor.attach` connects, checks the API, installs lua/core.lua, its helpers and
  * the tool chunks with ONE `nvim_exec_lua` (which also subscribes this channel to DirChanged/BufEnter/... and
  * VimLeavePre, and returns the editor's info). Each `run` is then ONE `nvim_exec_lua` into that
- * code, so a tool's changedtick guard and its edit are atomic. Info is kept fresh by the events
+ * code, so a tool's changedtick guard and its edit are atomic; a tool whose record defers its
+ * answer gets it later as the notification `vimrelay_answer` (call.ts `runTool`). Info is kept fresh by the events
  * (and by `refresh`); the editor counts as gone when its socket closes or it announces VimLeavePre.
  * Never waits forever: every request honours the caller's AbortSignal and fails EDITOR_OFFLINE
  * when the socket closes.
@@ -12,14 +13,14 @@
 import type { ToolOutcome, WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
-import { failedOutcome, readResult, type CallControl } from '../call.ts';
+import { DeferredAnswers, runTool, type CallControl, type EditorLink } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
 import { EditorPrompts } from '../prompts.ts';
 import type { Addressing, EditorTool } from '../tools/tool.ts';
 import { NvimConnection } from './connection.ts';
 import { LuaInfo, parseApiInfo, wireEditor } from './info.ts';
-import { ASK_LUA, CALL_LUA, CORE_LUA, INFO_LUA, TOOL_SOURCES, UTIL_LUA } from './lua.ts';
+import { ASK_LUA, CALL_LUA, CANCEL_LUA, CORE_LUA, HELPER_SOURCES, INFO_LUA, TOOL_SOURCES } from './lua.ts';
 
 /** How to attach. */
 export interface AttachOptions {
@@ -44,6 +45,9 @@ export class NvimEditor implements Editor {
   readonly #listeners = new Set<(editor: NvimEditor) => void>();
   /** The prompts shown in this Neovim; their answers come back as vimrelay_ask notifications. */
   readonly #prompts: EditorPrompts;
+  /** The answers of deferred calls; they come back as vimrelay_answer notifications. */
+  readonly #answers = new DeferredAnswers();
+  readonly #link: EditorLink;
   #info: WireEditor;
   #chosenName: string | null;
 
@@ -54,7 +58,16 @@ export class NvimEditor implements Editor {
       open: async (id, lines, { denyOnly }, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines, { deny_only: denyOnly }]], signal)),
       close: async (id, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, [], {}]], signal)),
     });
-    void connection.closed.then(() => this.#prompts.abandon('Neovim'));
+    void connection.closed.then(() => {
+      this.#prompts.abandon('Neovim');
+      this.#answers.abandon();
+    });
+    this.#link = {
+      name: 'Neovim',
+      // Neovim redraws after a call by itself: `redraw` is Vim's.
+      invoke: (impl, params, signal) => this.#call(impl, params, signal, channel),
+      cancel: async (token, signal) => void (await connection.request('nvim_exec_lua', [CANCEL_LUA, [token]], signal)),
+    };
     this.address = address;
     this.#version = version;
     this.#logger = logger;
@@ -72,7 +85,7 @@ export class NvimEditor implements Editor {
     try {
       const api = parseApiInfo(await connection.request('nvim_get_api_info', [], signal));
       if (api.missing.length > 0) throw new Error(`Neovim ${api.version} lacks ${api.missing.join(', ')}`);
-      const info = LuaInfo.parse(await connection.request('nvim_exec_lua', [CORE_LUA, [UTIL_LUA, TOOL_SOURCES, api.channel]], signal));
+      const info = LuaInfo.parse(await connection.request('nvim_exec_lua', [CORE_LUA, [HELPER_SOURCES, TOOL_SOURCES, api.channel]], signal));
       return new NvimEditor(connection, address, api.version, info, logger, api.channel);
     } catch (error) {
       await connection.close();
@@ -103,21 +116,20 @@ export class NvimEditor implements Editor {
     this.#setInfo(LuaInfo.parse(await this.#connection.request('nvim_exec_lua', [INFO_LUA, []], signal)));
   }
 
-  async run(tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
-    try {
-      return readResult(tool.spec, await this.#call(tool.impl, tool.params(args, call), call.signal), 'Neovim');
-    } catch (error) {
-      return failedOutcome(error, call.signal, tool.spec);
-    }
+  run(tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
+    return runTool(this.#link, this.#answers, tool, args, call);
   }
 
   async paths(addressing: Addressing, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]> {
     return parsePaths(await this.#call('paths', pathsParams(addressing, args), signal));
   }
 
-  /** Runs the installed implementation `impl` (one nvim_exec_lua) and reads its answer. */
-  async #call(impl: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-    return fromJson(await this.#connection.request('nvim_exec_lua', [CALL_LUA, [impl, params]], signal));
+  /**
+   * Runs the installed implementation `impl` (one nvim_exec_lua) and reads its answer; `channel`
+   * (this connection's) is where a deferred answer goes.
+   */
+  async #call(impl: string, params: Record<string, unknown>, signal: AbortSignal, channel?: number): Promise<unknown> {
+    return fromJson(await this.#connection.request('nvim_exec_lua', [CALL_LUA, channel === undefined ? [impl, params] : [impl, params, channel]], signal));
   }
 
   ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
@@ -131,6 +143,8 @@ export class NvimEditor implements Editor {
   #onNotification(method: string, args: unknown[]): void {
     if (method === 'vimrelay_leave') {
       void this.close();
+    } else if (method === 'vimrelay_answer') {
+      if (!this.#answers.settle(args[0], fromJson(args[1]))) this.#logger.debug('unexpected vimrelay_answer event', { editor: this.id });
     } else if (method === 'vimrelay_ask') {
       if (!this.#prompts.answer(args[0], args[1])) this.#logger.debug('unexpected vimrelay_ask event', { editor: this.id });
     } else if (method === 'vimrelay_info') {

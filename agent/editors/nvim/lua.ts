@@ -13,20 +13,27 @@ export function luaSource(file: string): string {
   return readFileSync(new URL(file, LUA_DIR), 'utf8');
 }
 
-/** The installer: `(util_source, tool_sources, channel)` -> editor info; see lua/core.lua. */
+/** The installer: `(helper_sources, tool_sources, channel)` -> editor info; see lua/core.lua. */
 export const CORE_LUA = luaSource('core.lua');
 
-/** The helpers, installed before the tools: see lua/util.lua. */
-export const UTIL_LUA = luaSource('util.lua');
+/** The helpers, installed in this order before the tools: lua/util.lua, and lua/lsp.lua for the lsp_* tools. */
+export const HELPER_SOURCES: readonly (readonly [string, string])[] = ['util', 'lsp'].map((name) => [name, luaSource(`${name}.lua`)] as const);
 
 /**
- * Implementation name -> Lua source, sent to each editor on attach: every tool implementation,
- * and `paths` (lua/paths.lua: the files a call addresses, for the permission policy).
+ * Implementation name -> Lua source, sent to each editor on attach: every tool implementation
+ * (commit phases included), and `paths` (lua/paths.lua: the files a call addresses, for the
+ * permission policy).
  */
 export const TOOL_SOURCES: Readonly<Record<string, string>> = Object.fromEntries([...EDITOR_IMPLS, 'paths'].map((impl) => [impl, luaSource(`${impl}.lua`)]));
 
-/** Runs one installed implementation: `(impl, params)` -> `{ok, data}` or `{ok, error}`. */
+/**
+ * Runs one installed implementation: `(impl, params, channel?)` -> `{ok, data}` or `{ok, error}`,
+ * or `{ok, pending}` when the answer will be the notification `vimrelay_answer` on `channel`.
+ */
 export const CALL_LUA = 'return __vimrelay.call(...)';
+
+/** `(token)`: nobody waits for that deferred answer any more; see lua/core.lua `M.cancel`. */
+export const CANCEL_LUA = 'return __vimrelay.cancel(...)';
 
 /** The permission prompt: `(op, channel, id, lines)`; see lua/ask.lua. */
 export const ASK_LUA = luaSource('ask.lua');

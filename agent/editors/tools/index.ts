@@ -23,8 +23,13 @@ import { substituteTool } from './substitute.ts';
 import type { EditorTool } from './tool.ts';
 import { redoTool, undoTool } from './undo-redo.ts';
 import { writeBufferTool } from './write-buffer.ts';
+import { lspDefinitionTool } from './lsp-definition.ts';
+import { lspHoverTool } from './lsp-hover.ts';
+import { lspReferencesTool } from './lsp-references.ts';
+import { lspRenameTool } from './lsp-rename.ts';
+import { lspSymbolsTool } from './lsp-symbols.ts';
 
-export type { Addressing, EditorTool, NeverReadFilter } from './tool.ts';
+export type { Addressing, AnswerMode, CommitPhase, EditorTool, NeverReadFilter } from './tool.ts';
 
 /** Every editor tool, in catalog order. */
 export const EDITOR_TOOLS: readonly EditorTool[] = [
@@ -48,6 +53,11 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
   runCommandTool,
   sendKeysTool,
   sendToTerminalTool,
+  lspDefinitionTool,
+  lspReferencesTool,
+  lspHoverTool,
+  lspSymbolsTool,
+  lspRenameTool,
 ];
 
 const BY_NAME = new Map(EDITOR_TOOLS.map((t) => [t.spec.name, t]));
@@ -57,7 +67,7 @@ export function editorTool(name: string): EditorTool | undefined {
   return BY_NAME.get(name);
 }
 
-/** The twin files' names, each once (undo and redo share theirs). */
-export const EDITOR_IMPLS: readonly string[] = [...new Set(EDITOR_TOOLS.map((t) => t.impl))];
+/** The twin files' names, each once (undo and redo share theirs), commit phases included. */
+export const EDITOR_IMPLS: readonly string[] = [...new Set(EDITOR_TOOLS.flatMap((t) => (t.commit ? [t.impl, t.commit.impl] : [t.impl])))];
 
 export { getStateBriefTool, getStateTool, grepBuffersTool, readBufferTool };

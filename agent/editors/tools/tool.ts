@@ -39,9 +39,11 @@ export const ADDRESSING_ARGS = ['buffer', 'buffers', 'path', 'window'] as const;
  * (policy/never-read.ts): `grep_hits` drops their hits (and searches on past them), `state`
  * empties the context lines of windows showing them and nulls their line counts and ticks,
  * `shape` nulls open_file's line count and tick, `diagnostics` drops their diagnostics,
- * `command_output` replaces output lines that show their lines.
+ * `command_output` replaces output lines that show their lines, `locations` drops the items of
+ * its lists that point into never_read files (by their `path`: definitions, reference and rename
+ * groups, symbols) and counts them in `withheld`.
  */
-export type NeverReadFilter = 'grep_hits' | 'state' | 'shape' | 'diagnostics' | 'command_output';
+export type NeverReadFilter = 'grep_hits' | 'state' | 'shape' | 'diagnostics' | 'command_output' | 'locations';
 
 /** What never_read does with a call of the tool. */
 export interface NeverReadRule {
@@ -56,11 +58,38 @@ export interface NeverReadRule {
   readonly filter?: NeverReadFilter;
 }
 
+/**
+ * How the editor answers a call (ARCHITECTURE.md "Adding a tool", PROTOCOL.md "Deferred
+ * answers"): `now`, in the one call; or `deferred`: the one call starts the work (a language
+ * server's request) and the answer comes later as a message of its own, so that the editor stays
+ * usable meanwhile (call.ts `DeferredAnswers`).
+ */
+export type AnswerMode = 'now' | 'deferred';
+
+/**
+ * The second phase of a tool that edits what its first phase found (lsp_rename's apply): run at
+ * once after the first phase answered, as ONE synchronous call of `impl`, once the agent's policy
+ * has vetted the files the first phase would change (CallControl.vetEdits). The editor keeps what
+ * the first phase found under its answer's token until then.
+ */
+export interface CommitPhase {
+  /** The implementation of the second phase (its twin files as any impl's). */
+  readonly impl: string;
+  /** Whether a call with these arguments has a second phase. */
+  when(args: Record<string, unknown>): boolean;
+  /** The files the first phase's data says the second would change. */
+  changes(data: Record<string, unknown>): string[];
+  /** The second phase's parameters: `token` names what the editor kept. */
+  params(args: Record<string, unknown>, token: string, call: CallControl): Record<string, unknown>;
+}
+
 /** One editor tool; see the module header. */
 export interface EditorTool<S extends ToolSpec = ToolSpec> {
   readonly spec: S;
   /** The twin files' name: lua/<impl>.lua and autoload/vimrelay/<impl>.vim. */
   readonly impl: string;
+  readonly answer: AnswerMode;
+  readonly commit?: CommitPhase;
   /** The editor parameters for arguments validated against `spec.input`, undefined ones left out. */
   params(args: Record<string, unknown>, call: CallControl): Record<string, unknown>;
   /** Which files a call with these arguments addresses. */
@@ -78,6 +107,14 @@ export interface EditorTool<S extends ToolSpec = ToolSpec> {
 export interface EditorToolDefinition<S extends ToolSpec> {
   spec: S;
   impl: string;
+  /** Default `now`. */
+  answer?: AnswerMode;
+  commit?: {
+    impl: string;
+    when(args: ToolInput<S>): boolean;
+    changes(data: Record<string, unknown>): string[];
+    params(args: ToolInput<S>, token: string, call: CallControl): Record<string, unknown>;
+  };
   params(args: ToolInput<S>, call: CallControl): Record<string, unknown>;
   addresses: Addressing | ((args: ToolInput<S>) => Addressing);
   neverRead: { refuses: boolean | ((args: ToolInput<S>) => boolean); filter?: NeverReadFilter };
@@ -89,9 +126,21 @@ export function defineEditorTool<S extends ToolSpec>(tool: EditorToolDefinition<
   const typed = (args: Record<string, unknown>): ToolInput<S> => args as ToolInput<S>;
   const { addresses, neverRead } = tool;
   const refuses = neverRead.refuses;
+  const { commit } = tool;
   return {
     spec: tool.spec,
     impl: tool.impl,
+    answer: tool.answer ?? 'now',
+    ...(commit === undefined
+      ? {}
+      : {
+          commit: {
+            impl: commit.impl,
+            when: (args) => commit.when(typed(args)),
+            changes: (data) => commit.changes(data),
+            params: (args, token, call) => withoutUndefined(commit.params(typed(args), token, call)),
+          },
+        }),
     params: (args, call) => withoutUndefined(tool.params(typed(args), call)),
     addresses: typeof addresses === 'string' ? () => addresses : (args) => addresses(typed(args)),
     neverRead: {

@@ -4,7 +4,9 @@
  * Contract: each `run` is ONE channel call of `vimrelay#call(impl, params, opts)`, so a tool's
  * changedtick guard and its edit run inside one Vim function call (atomic: Vim handles channel
  * messages only between commands); `opts.redraw` asks Vim to show at once what a tool that is not
- * read-only changed (Vim does not redraw after a channel call by itself). Long string parameters are sent ahead in pieces (staging.ts).
+ * read-only changed (Vim does not redraw after a channel call by itself). Long string parameters
+ * are sent ahead in pieces (staging.ts). A tool whose record defers its answer gets it later as an
+ * `answer` message (call.ts `runTool`).
  * Info is kept fresh by the plugin's info messages; the editor is gone when its channel closes.
  * Every request honours the caller's AbortSignal.
  */
@@ -12,7 +14,7 @@ import { z } from 'zod';
 import type { ToolOutcome, WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
-import { failedOutcome, readResult, type CallControl } from '../call.ts';
+import { DeferredAnswers, runTool, type CallControl, type EditorLink } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
 import { EditorPrompts } from '../prompts.ts';
@@ -23,6 +25,9 @@ import { stageParams } from './staging.ts';
 
 /** A prompt's answer from plugin/vim/autoload/vimrelay/ask.vim (EditorPrompts checks the answer itself). */
 const VimAskMessage = z.object({ type: z.literal('ask'), id: z.string(), answer: z.unknown() });
+
+/** A deferred call's outcome (autoload/vimrelay/util/deferred.vim); call.ts reads the outcome. */
+const VimAnswerMessage = z.object({ type: z.literal('answer'), token: z.string(), outcome: z.unknown() });
 
 /** One connected Vim; see the module header. */
 export class VimEditor implements Editor {
@@ -40,6 +45,9 @@ export class VimEditor implements Editor {
   readonly #listeners = new Set<(editor: VimEditor) => void>();
   /** The prompts shown in this Vim (autoload/vimrelay/ask.vim); their answers come as `ask` messages. */
   readonly #prompts: EditorPrompts;
+  /** The answers of deferred calls; they come as `answer` messages. */
+  readonly #answers = new DeferredAnswers();
+  readonly #link: EditorLink;
   #info: WireEditor;
   /** The name the user chose (before any `#2` suffix), or null when it is the cwd's tail. */
   readonly #chosenName: string | null;
@@ -63,7 +71,15 @@ export class VimEditor implements Editor {
       },
       close: async (id, signal) => void (await channel.call('vimrelay#ask#close', [id], signal)),
     });
-    void channel.closed.then(() => this.#prompts.abandon('Vim channel'));
+    void channel.closed.then(() => {
+      this.#prompts.abandon('Vim channel');
+      this.#answers.abandon();
+    });
+    this.#link = {
+      name: 'Vim',
+      invoke: (impl, params, signal, opts) => this.#invoke(impl, params, signal, opts.redraw),
+      cancel: async (token, signal) => void (await channel.call('vimrelay#util#deferred#cancel', [token], signal)),
+    };
     channel.onMessage((_id, payload) => this.#onMessage(payload));
   }
 
@@ -85,16 +101,24 @@ export class VimEditor implements Editor {
     return () => this.#listeners.delete(listener);
   }
 
-  async run(tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
-    try {
-      const { params, pieces } = stageParams(tool.params(args, call), () => String(++this.#staged));
-      await Promise.all(pieces.map(([id, piece]) => this.#channel.call('vimrelay#stage', [id, piece], call.signal)));
-      // Vim redraws after a channel call only when told to: after any tool that may change the screen.
-      const opts = tool.spec.annotations.readOnlyHint ? {} : { redraw: 1 };
-      return readResult(tool.spec, await this.#channel.call('vimrelay#call', [tool.impl, params, opts], call.signal), 'Vim');
-    } catch (error) {
-      return failedOutcome(error, call.signal, tool.spec);
-    }
+  run(tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
+    return runTool(this.#link, this.#answers, tool, args, call);
+  }
+
+  /**
+   * ONE channel call of `vimrelay#call(impl, params, opts)`, its long strings sent ahead in pieces;
+   * `redraw`: Vim redraws after a channel call only when told to, after any tool that may change
+   * the screen.
+   */
+  async #invoke(impl: string, raw: Record<string, unknown>, signal: AbortSignal, redraw: boolean): Promise<unknown> {
+    const { params, pieces } = stageParams(raw, () => String(++this.#staged));
+    await Promise.all(pieces.map(([id, piece]) => this.#channel.call('vimrelay#stage', [id, piece], signal)));
+    const answer = await this.#channel.call('vimrelay#call', [impl, params, redraw ? { redraw: 1 } : {}], signal);
+    // Over TCP, Vim would hold its next small message (the deferred answer) until this reply is
+    // acknowledged (Nagle's algorithm in Vim, the delayed ACK here: ~40 ms). Any bytes from the
+    // agent carry the ACK at once; a message with id 0 goes to the plugin's ignored callback.
+    if (params.answer_token !== undefined) this.#channel.send(0, 'ack');
+    return answer;
   }
 
   /** Evaluates a Vim expression through the channel (Vim's own "expr" command) and returns its value. */
@@ -118,6 +142,11 @@ export class VimEditor implements Editor {
     const ask = VimAskMessage.safeParse(payload);
     if (ask.success) {
       if (!this.#prompts.answer(ask.data.id, ask.data.answer)) this.#logger.debug('unexpected prompt answer from Vim', { editor: this.id });
+      return;
+    }
+    const answer = VimAnswerMessage.safeParse(payload);
+    if (answer.success) {
+      if (!this.#answers.settle(answer.data.token, answer.data.outcome)) this.#logger.debug('unexpected deferred answer from Vim', { editor: this.id });
       return;
     }
     const info = VimInfoMessage.safeParse(payload);

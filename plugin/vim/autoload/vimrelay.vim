@@ -265,7 +265,8 @@ endfunction
 
 " Runs one tool implementation, vimrelay#<impl>#run(params) in autoload/vimrelay/<impl>.vim (the
 " twin of the Neovim tool's lua/<impl>.lua; `paths` is not a catalog tool: the agent asks it which
-" files a call addresses): {'ok': v:true, 'data': ...} or {'ok': v:false, 'error': {code, message, ...}}.
+" files a call addresses): {'ok': v:true, 'data': ...} or {'ok': v:false, 'error': {code, message, ...}},
+" or {'ok': v:true, 'pending': v:true} when the tool deferred its answer (util/deferred.vim).
 " The optional `opts` is {'redraw': 1} for a tool that may change what is on screen (any that is
 " not read-only): Vim does not redraw after a channel call by itself, so the dispatcher does,
 " whether the tool succeeded or not (a command list may fail after changing things).
@@ -285,7 +286,8 @@ function! s:run(impl, params) abort
     return s:unsupported(a:impl)
   endif
   try
-    return {'ok': v:true, 'data': call(fn, [s:unstage(a:params)])}
+    let data = call(fn, [s:unstage(a:params)])
+    return vimrelay#util#deferred#is_later(data) ? {'ok': v:true, 'pending': v:true} : {'ok': v:true, 'data': data}
   catch /^vimrelay-fail$/
     return {'ok': v:false, 'error': vimrelay#util#failure()}
   catch /^Vim\%((\a\+)\)\=:E117:/

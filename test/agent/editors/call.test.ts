@@ -1,8 +1,9 @@
 // The editor call contract (agent/editors/call.ts), pure: reading an editor's answer against the
-// tool's output schema, and telling EDITOR_OFFLINE, TIMEOUT, CANCELLED and editor errors apart.
+// tool's output schema, telling EDITOR_OFFLINE, TIMEOUT, CANCELLED and editor errors apart, and the
+// bookkeeping of deferred answers (runTool itself runs on real editors: editors/tools/lsp-*.test.ts).
 import { describe, expect, it } from 'vitest';
 import { readBuffer, runCommand } from '../../../protocol/index.ts';
-import { abortedOutcome, CallCancelled, CallDeadline, EditorError, EditorGone, failedOutcome, readResult } from '../../../agent/editors/call.ts';
+import { abortedOutcome, CallCancelled, CallDeadline, DeferredAnswers, EditorError, EditorGone, failedOutcome, readResult } from '../../../agent/editors/call.ts';
 
 describe('outcomes', () => {
   const page = { buf: 1, path: null, changedtick: 3, total_lines: 1, start_line: 1, end_line: 1, lines: ['x'], truncated: false, next_start_line: null };
@@ -31,5 +32,34 @@ describe('outcomes', () => {
     expect(failedOutcome(cancelled.reason, cancelled)).toMatchObject({ error: { code: 'CANCELLED' } });
     expect(abortedOutcome(cancelled)).toMatchObject({ error: { code: 'CANCELLED' } });
     expect(abortedOutcome(deadline)).toMatchObject({ error: { code: 'TIMEOUT' } });
+  });
+});
+
+describe('deferred answers', () => {
+  it('settles the answer a token waits for, once, and no other', async () => {
+    const answers = new DeferredAnswers();
+    const a = answers.expect(new AbortController().signal);
+    const b = answers.expect(new AbortController().signal);
+    expect(a.token).not.toBe(b.token);
+    expect(answers.settle(b.token, { ok: true, data: { n: 2 } })).toBe(true);
+    expect(answers.settle(b.token, { ok: true, data: { n: 3 } })).toBe(false);
+    expect(answers.settle('no-such-token', {})).toBe(false);
+    expect(answers.settle(42, {})).toBe(false);
+    await expect(b.answer).resolves.toEqual({ ok: true, data: { n: 2 } });
+    a.forget();
+    expect(answers.settle(a.token, {})).toBe(false);
+  });
+
+  it('rejects with the signal\'s reason when the call stops waiting, and EditorGone when the editor goes', async () => {
+    const answers = new DeferredAnswers();
+    const controller = new AbortController();
+    const late = answers.expect(controller.signal);
+    controller.abort(new CallDeadline());
+    await expect(late.answer).rejects.toBeInstanceOf(CallDeadline);
+    expect(answers.settle(late.token, {})).toBe(false);
+    const owed = answers.expect(new AbortController().signal);
+    answers.abandon();
+    await expect(owed.answer).rejects.toBeInstanceOf(EditorGone);
+    await expect(answers.expect(new AbortController().signal).answer).rejects.toBeInstanceOf(EditorGone);
   });
 });

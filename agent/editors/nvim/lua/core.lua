@@ -1,20 +1,24 @@
 -- vimrelay core, installed into a running Neovim by the agent with one nvim_exec_lua per attach.
 --
--- Contract: `...` is (util_source, tool_sources, channel). Updates the global table _G.__vimrelay
--- in place (so the set of subscribed channels survives a reinstall), installs the helpers
--- (util.lua) into it, compiles each tool chunk, subscribes the channel to editor events and
--- returns the editor's info. Every tool call is then ONE nvim_exec_lua of
--- `__vimrelay.call(impl, params)`: nothing else runs inside Neovim between a tool's changedtick
--- guard and its edit. Tools signal failures with M.fail (util.lua); call() turns them, and any
--- other Lua error (as EDITOR_ERROR), into {ok = false, error = {...}}.
+-- Contract: `...` is (helper_sources, tool_sources, channel). Updates the global table
+-- _G.__vimrelay in place (so the set of subscribed channels, and deferred answers still owed,
+-- survive a reinstall), installs the helpers (helper_sources: {name, source} pairs in order,
+-- util.lua first) into it, compiles each tool chunk, subscribes the channel to editor events and returns
+-- the editor's info. Every tool call is then ONE nvim_exec_lua of `__vimrelay.call(impl, params,
+-- channel)`: nothing else runs inside Neovim between a tool's changedtick guard and its edit.
+-- Tools signal failures with M.fail (util.lua); call() turns them, and any other Lua error (as
+-- EDITOR_ERROR), into {ok = false, error = {...}}. A tool that must wait (a language server's
+-- answer) returns M.defer(...) instead, and its answer comes later (below, "Deferred answers").
 -- Works on Neovim 0.7 and newer: features are detected, nothing here depends on a version.
-local util_source, tool_sources, channel = ...
+local helper_sources, tool_sources, channel = ...
 
 local M = _G.__vimrelay or {}
 _G.__vimrelay = M
 M.channels = M.channels or {}
 M.tools = {}
-assert(loadstring(util_source, '@vimrelay/util.lua'))(M)
+for _, helper in ipairs(helper_sources) do
+  assert(loadstring(helper[2], '@vimrelay/' .. helper[1] .. '.lua'))(M)
+end
 
 local api = vim.api
 
@@ -35,12 +39,30 @@ local function current_prompt()
   end
 end
 
+-- A tool's pcall results as the answer the agent reads. `failed`: the error is a tool failure
+-- (util.lua M.Failure), told apart by the caller right after its pcall, before anything can let
+-- another install in.
+local function outcome(ok, result, failed)
+  if ok then
+    -- One JSON string, parsed once by the agent: far cheaper than msgpack's one object per line.
+    return { ok = true, json = vim.json.encode(result) }
+  end
+  if failed then
+    return { ok = false, error = setmetatable(result, nil) }
+  end
+  return { ok = false, error = { code = 'EDITOR_ERROR', message = tostring(result) } }
+end
+
+-- What M.defer returns, and the channel of the call running now (where its answer goes).
+local LATER = {}
+local calling_channel
+
 --- Runs one tool. Returns {ok = true, json = <the data as JSON text>} or {ok = false, error =
---- {code, message, ...}}.
+--- {code, message, ...}}, or {ok = true, pending = true} when the tool deferred its answer.
 --- While a permission prompt is the current window, the tool runs in the window the prompt came
 --- from, as if the prompt were not there; the prompt is current again afterwards, and goes back to
 --- the window the tool left current when it closes.
-function M.call(name, params)
+function M.call(name, params, chan)
   local tool = M.tools[name]
   if not tool then
     return { ok = false, error = { code = 'UNSUPPORTED', message = 'This Neovim has no vimrelay tool named ' .. name .. '.' } }
@@ -49,7 +71,9 @@ function M.call(name, params)
   if prompt then
     switch_quietly(prompt.prev)
   end
+  calling_channel = chan
   local ok, result = pcall(tool, params)
+  calling_channel = nil
   -- Told apart at once, before anything below can let another install in (see util.lua M.Failure).
   local failed = not ok and M.is_failure(result)
   if prompt and api.nvim_win_is_valid(prompt.win) then
@@ -59,14 +83,68 @@ function M.call(name, params)
       switch_quietly(prompt.win)
     end
   end
-  if ok then
-    -- One JSON string, parsed once by the agent: far cheaper than msgpack's one object per line.
-    return { ok = true, json = vim.json.encode(result) }
+  if ok and result == LATER then
+    return { ok = true, pending = true }
   end
-  if failed then
-    return { ok = false, error = setmetatable(result, nil) }
+  return outcome(ok, result, failed)
+end
+
+-- Deferred answers (PROTOCOL.md "Deferred answers") ---------------------------------------------
+-- A tool that must wait returns M.defer(p, cancel) at once, p.answer_token being the token the
+-- agent gave the call; the call answers {ok = true, pending = true}. Later, M.settle(token, fn, ...)
+-- sends the outcome of fn(...) (its data, or the failure it raises) to the channel that made the
+-- call, as the notification vimrelay_answer(token, outcome). When the agent stops waiting (the
+-- deadline, a cancellation) it calls M.cancel(token): `cancel` runs (e.g. $/cancelRequest) and a
+-- later M.settle of that token sends nothing. M.keep keeps a value under a token for a second
+-- phase (tools/tool.ts CommitPhase), M.take takes it; M.cancel drops it.
+
+M.deferred = M.deferred or {} -- token -> {channel, cancel}
+M.kept = M.kept or {} -- token -> value
+M.kept_order = M.kept_order or {} -- tokens, oldest first
+local KEPT_MAX = 16
+
+--- Defers the answer of the running call; returns what the tool returns.
+function M.defer(p, cancel)
+  M.deferred[p.answer_token] = { channel = calling_channel, cancel = cancel }
+  return LATER
+end
+
+--- Sends the deferred answer `token`: the outcome of fn(...). Nothing when nobody waits for it.
+function M.settle(token, fn, ...)
+  local d = M.deferred[token]
+  if not d then
+    return
   end
-  return { ok = false, error = { code = 'EDITOR_ERROR', message = tostring(result) } }
+  M.deferred[token] = nil
+  local ok, result = pcall(fn, ...)
+  pcall(vim.rpcnotify, d.channel, 'vimrelay_answer', token, outcome(ok, result, not ok and M.is_failure(result)))
+end
+
+--- Nobody waits for `token` any more: its cancel function runs, what was kept for it goes.
+function M.cancel(token)
+  local d = M.deferred[token]
+  M.deferred[token] = nil
+  M.kept[token] = nil
+  if d and d.cancel then
+    pcall(d.cancel)
+  end
+  return true
+end
+
+--- Keeps `value` for the second phase of call `token`; the oldest of more than KEPT_MAX goes.
+function M.keep(token, value)
+  M.kept[token] = value
+  table.insert(M.kept_order, token)
+  while #M.kept_order > KEPT_MAX do
+    M.kept[table.remove(M.kept_order, 1)] = nil
+  end
+end
+
+--- What M.keep kept for `token` (once), or nil.
+function M.take(token)
+  local value = M.kept[token]
+  M.kept[token] = nil
+  return value
 end
 
 -- Editor info and events --------------------------------------------------------------------------

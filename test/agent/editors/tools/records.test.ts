@@ -38,6 +38,11 @@ const SAMPLES: Readonly<Record<string, Record<string, unknown>>> = {
   run_command: { commands: ['echo "hi"'] },
   send_keys: { keys: 'ggdd' },
   send_to_terminal: { text: 'make test' },
+  lsp_definition: { buffer: 'main.ts', line: 4, col: 39, kind: 'type_definition' },
+  lsp_references: { buffer: 'main.ts', line: 4, col: 39 },
+  lsp_hover: { buffer: 'main.ts', line: 4, col: 39 },
+  lsp_symbols: { query: 'totalArea' },
+  lsp_rename: { buffer: 'main.ts', line: 4, col: 39, new_name: 'sumOfAreas', apply: true, expected_changedtick: 3 },
 };
 
 /** What the preview of each sample must contain: what the call would do or touch. */
@@ -60,6 +65,11 @@ const SHOWS: Readonly<Record<string, string>> = {
   run_command: 'echo "hi"',
   send_keys: 'ggdd',
   send_to_terminal: 'make test',
+  lsp_definition: 'type_definition at main.ts line 4, column 39',
+  lsp_references: 'main.ts line 4, column 39',
+  lsp_hover: 'main.ts line 4, column 39',
+  lsp_symbols: 'totalArea',
+  lsp_rename: 'sumOfAreas',
 };
 
 const editorSpecs = TOOLS.filter((t) => t.routing === 'editor');
@@ -92,6 +102,16 @@ describe('the editor tool records', () => {
     const preview = record.preview(parsed.args).join('\n');
     expect(preview.length).toBeGreaterThan(0);
     if (SHOWS[name] !== undefined) expect(preview).toContain(SHOWS[name]);
+  });
+
+  it('runs deferred tools as deferred, and a commit phase only when its arguments ask for one', () => {
+    const deferred = EDITOR_TOOLS.filter((t) => t.answer === 'deferred').map((t) => t.spec.name);
+    expect(deferred).toEqual(['lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols', 'lsp_rename']);
+    const rename = editorTool('lsp_rename');
+    expect(rename?.commit?.impl).toBe('lsp_rename_apply');
+    expect(rename?.commit?.when({ apply: true })).toBe(true);
+    expect(rename?.commit?.when({})).toBe(false);
+    expect(EDITOR_TOOLS.filter((t) => t.commit).map((t) => t.spec.name)).toEqual(['lsp_rename']);
   });
 });
 

@@ -1,0 +1,67 @@
+" lsp_rename_apply, the twin of lua/lsp_rename_apply.lua: the second phase of lsp_rename with apply
+" (agent/editors/tools/tool.ts CommitPhase). Makes the edit lsp_rename.vim kept under p.token, all
+" or nothing: p.start_by, the position's buffer at p.expected_changedtick and unchanged since, every
+" buffer that was loaded unchanged (its changedtick), and every other file (a buffer loaded since,
+" or the file on disk) still the text the edit was computed on, all checked before anything
+" changes. Then each file's buffer
+" (added, loaded and listed when none holds it) gets its edits bottom-up as one undo step, and ALE
+" tells the server (it sends changes only for the documents it opened); nothing is saved.
+
+function! s:stale(path, tick) abort
+  call vimrelay#util#fail('STALE_CHANGEDTICK', a:path . ' changed since the language server computed the rename; nothing was changed.',
+        \ {'current_changedtick': a:tick, 'hint': 'Call lsp_rename again (read_buffer for the changedtick of the position''s buffer), then apply that.'})
+endfunction
+
+function! s:check(kept) abort
+  for f in a:kept.files
+    let b = f.buf > 0 ? f.buf : vimrelay#util#find_by_path(f.path)
+    if b > 0 && bufloaded(b)
+      if !getbufvar(b, '&modifiable')
+        call vimrelay#util#fail('EDITOR_ERROR', f.path . ' is not modifiable (''modifiable'' is off); nothing was changed.')
+      endif
+      let now = vimrelay#util#tick(b)
+      if get(a:kept.ticks, b, now) != now || getbufline(b, 1, '$') !=# f.lines
+        call s:stale(f.path, now)
+      endif
+    elseif !filereadable(f.path) || readfile(f.path) !=# f.lines
+      call s:stale(f.path, v:null)
+    endif
+  endfor
+endfunction
+
+function! vimrelay#lsp_rename_apply#run(p) abort
+  call vimrelay#util#check_start_by(get(a:p, 'start_by', v:null))
+  let kept = vimrelay#util#deferred#take(a:p.token)
+  if kept is v:null
+    call vimrelay#util#fail('EDITOR_ERROR', 'The editor no longer holds this rename (another call replaced it, or the editor restarted); nothing was changed.',
+          \ {'hint': 'Call lsp_rename with apply again.'})
+  endif
+  let tick = vimrelay#util#check_tick(kept.buf, a:p.expected_changedtick)
+  if tick != kept.tick
+    call s:stale(vimrelay#util#buf_path(kept.buf), tick)
+  endif
+  call s:check(kept)
+  let i = 0
+  for f in kept.files
+    let b = f.buf > 0 ? f.buf : vimrelay#util#find_by_path(f.path)
+    if b <= 0
+      let b = bufadd(f.path)
+    endif
+    call vimrelay#util#ensure_loaded(b)
+    call setbufvar(b, '&buflisted', 1)
+    call vimrelay#util#break_undo(b)
+    for e in reverse(copy(f.edits))
+      let first = get(getbufline(b, e.sr + 1), 0, '')
+      let last = get(getbufline(b, e.er + 1), 0, '')
+      call vimrelay#util#set_lines(b, e.sr + 1, e.er + 1, split(strpart(first, 0, e.sc) . e.new . strpart(last, e.ec), "\n", 1))
+    endfor
+    call vimrelay#util#break_undo(b)
+    call ale#lsp#OpenDocument(kept.conn, b, ale#linter#GetLanguage(b, kept.linter))
+    call ale#lsp#NotifyForChanges(kept.conn, b)
+    let kept.out.files[i].buf = b
+    let kept.out.files[i].changedtick = vimrelay#util#tick(b)
+    let i += 1
+  endfor
+  let kept.out.applied = v:true
+  return kept.out
+endfunction

@@ -1,0 +1,452 @@
+" vimrelay's helpers for the lsp_* tools on Vim, the twin of agent/editors/nvim/lua/lsp.lua, through
+" ALE's language client (ALE 3.3: ale#lsp_linter#StartLSP, ale#lsp#RegisterCallback, ale#lsp#Send):
+" which of ALE's language servers to ask, positions between 1-based character columns and UTF-16
+" (ALE negotiates no other encoding, and its own requests send byte columns, so none of them is
+" reused), lines of files by URI, deferred requests (util/deferred.vim), paging, and workspace
+" edits as byte edits. vim-lsp is not used: without ALE the tools answer UNSUPPORTED.
+
+" Clients ------------------------------------------------------------------------------------------
+
+" ALE's LSP linter for buffer b: the first enabled one (g:ale_linters and the rest of ALE's
+" configuration decide) that speaks LSP. Fails UNSUPPORTED, naming the servers ALE knows for the
+" filetype (else hint, the server the agent names for it), when there is none.
+function! vimrelay#util#lsp#linter(b, hint) abort
+  if !exists('g:loaded_ale')
+    call vimrelay#util#fail('UNSUPPORTED', 'This Vim has no language client vimrelay can use: ALE is not loaded.', {'reason': 'no_server',
+          \ 'hint': 'Install ALE (Debian: vim-ale; then :packadd ale) and enable a language server for this filetype'
+          \ . (a:hint is v:null ? '' : ' (e.g. ' . a:hint . ')') . ', or use Neovim. Until then use grep_buffers.'})
+  endif
+  let ft = getbufvar(a:b, '&filetype')
+  let enabled = ale#linter#RemoveIgnored(a:b, ft, ale#linter#Get(ft))
+  let lsp = filter(copy(enabled), {_, l -> index(['stdio', 'socket'], get(l, 'lsp', '')) >= 0})
+  if !empty(lsp)
+    return lsp[0]
+  endif
+  let tsserver = filter(copy(enabled), {_, l -> get(l, 'lsp', '') is# 'tsserver'})
+  let known = map(filter(ale#linter#GetAll(ale#linter#ResolveFiletype(ft)), {_, l -> index(['stdio', 'socket'], get(l, 'lsp', '')) >= 0}), 'v:val.name')
+  call vimrelay#util#fail('UNSUPPORTED', 'ALE has no language server enabled for buffer ' . a:b . ' (filetype ' . (empty(ft) ? 'none' : ft) . ')'
+        \ . (empty(tsserver) ? '.' : '; its ' . tsserver[0].name . ' linter speaks the tsserver protocol, which vimrelay does not use.'),
+        \ {'reason': 'no_server', 'hint': (empty(known)
+        \   ? 'Define an ALE linter for a language server of this filetype' . (a:hint is v:null ? '' : ' (e.g. ' . a:hint . ')')
+        \   : 'Enable one of ALE''s language servers for ' . ft . ' (' . join(known, ', ') . ') in g:ale_linters, with its executable installed')
+        \ . '. Until then use grep_buffers.'})
+endfunction
+
+" Positions (UTF-16) ------------------------------------------------------------------------------
+
+" UTF-16 units before the 1-based character column `col` of `line` (columns count code points,
+" as str2list() lists them).
+function! vimrelay#util#lsp#units_of(line, col) abort
+  if a:col <= 1
+    return 0
+  endif
+  let used = 0
+  for c in str2list(a:line)[: a:col - 2]
+    let used += c > 0xFFFF ? 2 : 1
+  endfor
+  return used
+endfunction
+
+" UTF-8 bytes of code point c.
+function! s:bytes(c) abort
+  return a:c < 0x80 ? 1 : a:c < 0x800 ? 2 : a:c < 0x10000 ? 3 : 4
+endfunction
+
+" The 0-based byte offset in `line` of the UTF-16 offset `units`; an offset inside a character (half
+" a surrogate pair) is that character's start, past the end strlen(line).
+function! vimrelay#util#lsp#byte_of(line, units) abort
+  let [used, bytes] = [0, 0]
+  for c in str2list(a:line)
+    let w = c > 0xFFFF ? 2 : 1
+    if used + w > a:units
+      return bytes
+    endif
+    let used += w
+    let bytes += s:bytes(c)
+  endfor
+  return strlen(a:line)
+endfunction
+
+" The 1-based character column of the UTF-16 offset `units` in `line`.
+function! vimrelay#util#lsp#col_of(line, units) abort
+  return vimrelay#util#char_col(a:line, vimrelay#util#lsp#byte_of(a:line, a:units) + 1)
+endfunction
+
+" The URI of buffer b's file.
+function! vimrelay#util#lsp#uri(b) abort
+  return ale#util#ToURI(fnamemodify(bufname(a:b), ':p'))
+endfunction
+
+" The request parameters for a position of buffer b (1-based line, character column).
+function! vimrelay#util#lsp#position_params(b, line, col) abort
+  let text = get(getbufline(a:b, a:line), 0, v:null)
+  if text is v:null
+    call vimrelay#util#fail('INVALID_ARGUMENT', 'Buffer ' . a:b . ' has ' . vimrelay#util#line_count(a:b) . ' lines, not ' . a:line . '.',
+          \ {'hint': 'Pass a line of the buffer (read_buffer shows them).'})
+  endif
+  return {'textDocument': {'uri': vimrelay#util#lsp#uri(a:b)}, 'position': {'line': a:line - 1, 'character': vimrelay#util#lsp#units_of(text, a:col)}}
+endfunction
+
+" Files --------------------------------------------------------------------------------------------
+
+" A reader of lines by URI, for one answer: a loaded buffer's text (what the server was sent), else
+" the file's on disk, read once. r.path(uri), r.buf(uri) (0 for none), r.line(uri, row) (0-based;
+" v:null past the end), r.count(uri), r.all(uri).
+function! vimrelay#util#lsp#reader() abort
+  let r = {'files': {}, 'bufs': {}}
+  function! r.path(uri) abort
+    return a:uri =~? '^file:' ? ale#path#FromFileURI(a:uri) : a:uri
+  endfunction
+  function! r.buf(uri) abort
+    if !has_key(self.bufs, a:uri)
+      let self.bufs[a:uri] = a:uri =~? '^file:' ? vimrelay#util#find_by_path(self.path(a:uri)) : 0
+    endif
+    return self.bufs[a:uri]
+  endfunction
+  function! r.lines(uri) abort
+    if !has_key(self.files, a:uri)
+      let p = self.path(a:uri)
+      let self.files[a:uri] = filereadable(p) ? readfile(p) : []
+    endif
+    return self.files[a:uri]
+  endfunction
+  function! r.line(uri, row) abort
+    let b = self.buf(a:uri)
+    if b > 0 && bufloaded(b)
+      return get(getbufline(b, a:row + 1), 0, v:null)
+    endif
+    return get(self.lines(a:uri), a:row, v:null)
+  endfunction
+  function! r.count(uri) abort
+    let b = self.buf(a:uri)
+    return b > 0 && bufloaded(b) ? vimrelay#util#line_count(b) : len(self.lines(a:uri))
+  endfunction
+  function! r.all(uri) abort
+    let b = self.buf(a:uri)
+    return b > 0 && bufloaded(b) ? getbufline(b, 1, '$') : self.lines(a:uri)
+  endfunction
+  return r
+endfunction
+
+" An LSP range of `uri` as 1-based lines and character columns, end exclusive.
+function! vimrelay#util#lsp#range(read, uri, range) abort
+  let [s, e] = [a:range.start, a:range.end]
+  let [sl, el] = [a:read.line(a:uri, s.line), a:read.line(a:uri, e.line)]
+  return {'line': s.line + 1, 'col': sl is v:null ? s.character + 1 : vimrelay#util#lsp#col_of(sl, s.character),
+        \ 'end_line': e.line + 1, 'end_col': el is v:null ? e.character + 1 : vimrelay#util#lsp#col_of(el, e.character)}
+endfunction
+
+" {path} of a URI, as results name files.
+function! vimrelay#util#lsp#file(read, uri) abort
+  return {'path': a:read.path(a:uri)}
+endfunction
+
+" Requests -----------------------------------------------------------------------------------------
+
+" token -> the request: {method, params, Shape, state, linter, conn, id}.
+let s:requests = get(s:, 'requests', {})
+" conn_id . '|' . message id -> token; connections our callback is registered with.
+let s:by_id = get(s:, 'by_id', {})
+let s:registered = get(s:, 'registered', {})
+
+" Method -> ALE's name of the capability (ale#lsp#HasCapability knows only these; the others are
+" sent, and a "method not found" error answers UNSUPPORTED).
+let s:capability = {'textDocument/definition': 'definition', 'textDocument/typeDefinition': 'typeDefinition',
+      \ 'textDocument/implementation': 'implementation', 'textDocument/references': 'references',
+      \ 'textDocument/hover': 'hover', 'workspace/symbol': 'symbol_search', 'textDocument/rename': 'rename'}
+
+" JSON-RPC / LSP error codes (LSP 3.17 "ErrorCodes").
+let s:method_not_found = -32601
+let s:request_cancelled = -32800
+let s:content_modified = -32801
+
+let s:method_hint = 'This server cannot answer that; try another kind or tool (grep_buffers finds text).'
+
+function! s:fail_with(code, message, details) abort
+  call vimrelay#util#fail(a:code, a:message, a:details)
+endfunction
+
+" The buffer a tool's parameters name (loaded), and ALE's language server for it
+" (vimrelay#util#lsp#linter): [buffer, linter].
+function! vimrelay#util#lsp#target(p) abort
+  let b = vimrelay#util#resolve(a:p)
+  call vimrelay#util#ensure_loaded(b)
+  return [b, vimrelay#util#lsp#linter(b, get(a:p.servers, getbufvar(b, '&filetype'), v:null))]
+endfunction
+
+" Sends `method` with `params` to `linter`'s language server for buffer b (ALE starts it if it is
+" not running), and defers the call's answer: when the server answers, Shape(result, state) is the
+" tool's data (or the failure it raises), `state` holding `linter` and `conn` (ALE's) besides what
+" the tool put in. A server error becomes UNSUPPORTED (method not found), CANCELLED or
+" EDITOR_ERROR. Cancelling the call sends $/cancelRequest. Returns what the tool returns.
+function! vimrelay#util#lsp#request(p, b, linter, method, params, Shape, state) abort
+  let linter = a:linter
+  let token = a:p.answer_token
+  if empty(ale#lsp_linter#FindProjectRoot(a:b, linter))
+    call vimrelay#util#fail('UNSUPPORTED', 'ALE found no project root for buffer ' . a:b . ', so it does not start ' . linter.name . '.',
+          \ {'reason': 'no_server', 'hint': 'Add what ALE''s ' . linter.name . ' linter looks for above the file (e.g. .git, a Makefile, compile_commands.json), or set g:ale_root; :ALEInfo tells more.'})
+  endif
+  let s:requests[token] = {'method': a:method, 'params': a:params, 'Shape': a:Shape, 'state': extend(a:state, {'linter': linter})}
+  " Deferred before ALE starts the server: its callback runs at once when the server already runs.
+  let result = vimrelay#util#deferred#later(a:p, function('s:cancel', [token]))
+  if !ale#lsp_linter#StartLSP(a:b, linter, function('s:on_ready', [token]))
+    call vimrelay#util#deferred#cancel(token)
+    call vimrelay#util#fail('UNSUPPORTED', 'ALE could not start ' . linter.name . ' for buffer ' . a:b . ' (is '
+          \ . string(ale#linter#GetExecutable(a:b, linter)) . ' installed?).',
+          \ {'reason': 'no_server', 'hint': 'Install the language server ' . linter.name . ' or fix its ALE configuration (:ALEInfo).'})
+  endif
+  return result
+endfunction
+
+" ALE's callback once the server is initialized and the buffer's document open: sends the request.
+function! s:on_ready(token, linter, details) abort
+  if !has_key(s:requests, a:token)
+    return
+  endif
+  let request = s:requests[a:token]
+  let conn = a:details.connection_id
+  let request.state.conn = conn
+  if has_key(s:capability, request.method) && !ale#lsp#HasCapability(conn, s:capability[request.method])
+    call s:answer(a:token, function('s:fail_with', ['UNSUPPORTED', a:linter.name . ' does not implement ' . request.method . '.',
+          \ {'reason': 'method', 'hint': s:method_hint}]), [])
+    return
+  endif
+  if !has_key(s:registered, conn)
+    call ale#lsp#RegisterCallback(conn, function('s:on_message'))
+    let s:registered[conn] = 1
+  endif
+  " Every loaded buffer's unsaved text first (ALE sends it only for documents it opened): an
+  " answer about other files sees their changes too.
+  for b in map(filter(getbufinfo(), 'v:val.loaded'), 'v:val.bufnr')
+    call ale#lsp#NotifyForChanges(conn, b)
+  endfor
+  let request.id = ale#lsp#Send(conn, [0, request.method, request.params])
+  let s:by_id[conn . '|' . request.id] = a:token
+endfunction
+
+" Every message of a connection ALE passes on: our responses, by id.
+function! s:on_message(conn, message) abort
+  if has_key(a:message, 'method') || !has_key(a:message, 'id') || !has_key(s:by_id, a:conn . '|' . a:message.id)
+    return
+  endif
+  let token = remove(s:by_id, a:conn . '|' . a:message.id)
+  let request = get(s:requests, token, v:null)
+  if request is v:null
+    return
+  endif
+  let name = request.state.linter.name
+  if has_key(a:message, 'error')
+    let code = get(a:message.error, 'code', 0)
+    let fail = code == s:method_not_found ? ['UNSUPPORTED', name . ' does not implement ' . request.method . '.', {'reason': 'method', 'hint': s:method_hint}]
+          \ : code == s:request_cancelled ? ['CANCELLED', name . ' cancelled the request.', {}]
+          \ : ['EDITOR_ERROR', name . ' answered ' . request.method . ' with an error: ' . get(a:message.error, 'message', code),
+          \    code == s:content_modified ? {'hint': 'The text changed while the server worked; retry.'} : {}]
+    call s:answer(token, function('s:fail_with', fail), [])
+    return
+  endif
+  call s:answer(token, request.Shape, [get(a:message, 'result', v:null), request.state])
+endfunction
+
+function! s:answer(token, Fn, args) abort
+  if has_key(s:requests, a:token)
+    call remove(s:requests, a:token)
+  endif
+  call vimrelay#util#deferred#settle(a:token, a:Fn, a:args)
+endfunction
+
+" The agent stopped waiting: the request is dropped, and cancelled in the server once sent.
+function! s:cancel(token) abort
+  let request = has_key(s:requests, a:token) ? remove(s:requests, a:token) : {}
+  if has_key(request, 'id')
+    silent! call remove(s:by_id, request.state.conn . '|' . request.id)
+    call ale#lsp#Send(request.state.conn, [1, '$/cancelRequest', {'id': request.id}])
+  endif
+endfunction
+
+" Pages --------------------------------------------------------------------------------------------
+
+function! s:place_cmp(x, y) abort
+  if a:x.path !=# a:y.path
+    return a:x.path <# a:y.path ? -1 : 1
+  elseif a:x.line != a:y.line
+    return a:x.line - a:y.line
+  elseif a:x.col != a:y.col
+    return a:x.col - a:y.col
+  endif
+  let [xn, yn] = [get(a:x, 'name', ''), get(a:y, 'name', '')]
+  return xn ==# yn ? 0 : xn <# yn ? -1 : 1
+endfunction
+
+" `items` (each with path, line, col) sorted by path, line, column and, when they have one, name.
+function! vimrelay#util#lsp#sort_by_place(items) abort
+  return sort(a:items, function('s:place_cmp'))
+endfunction
+
+" The place cursor of an item: `path<TAB>line<TAB>col`.
+function! vimrelay#util#lsp#place_cursor(item) abort
+  return a:item.path . "\t" . a:item.line . "\t" . a:item.col
+endfunction
+
+function! s:bad_cursor(cursor) abort
+  call vimrelay#util#fail('INVALID_ARGUMENT', 'Not a cursor of this tool: ' . a:cursor, {'hint': 'Pass the `cursor` of the previous page, unchanged.'})
+endfunction
+
+" The 0-based index of the first of `items` (sorted by place) at or after a place cursor (0 without).
+function! vimrelay#util#lsp#first_at(items, cursor) abort
+  if a:cursor is v:null
+    return 0
+  endif
+  let m = matchlist(a:cursor, '^\(.*\)\t\(\d\+\)\t\(\d\+\)$')
+  if empty(m)
+    call s:bad_cursor(a:cursor)
+  endif
+  let at = {'path': m[1], 'line': str2nr(m[2]), 'col': str2nr(m[3])}
+  let i = 0
+  while i < len(a:items) && s:place_cmp(extend(copy(a:items[i]), {'name': ''}), at) < 0
+    let i += 1
+  endwhile
+  return i
+endfunction
+
+" The 0-based index after an index cursor (`<n>`: n items already returned), 0 without.
+function! vimrelay#util#lsp#first_after(cursor) abort
+  if a:cursor is v:null
+    return 0
+  elseif a:cursor !~# '^\d\+$'
+    call s:bad_cursor(a:cursor)
+  endif
+  return str2nr(a:cursor)
+endfunction
+
+" Items first.. of `items` while p.max_results and p.max_bytes allow: [page, index of the first
+" item left out, or -1].
+function! vimrelay#util#lsp#page(items, first, p) abort
+  let [page, used, i] = [[], 0, a:first]
+  while i < len(a:items) && len(page) < a:p.max_results
+    let size = vimrelay#util#json_size(a:items[i])
+    if used + size > a:p.max_bytes
+      break
+    endif
+    let used += size
+    call add(page, a:items[i])
+    let i += 1
+  endwhile
+  return [page, i < len(a:items) ? i : -1]
+endfunction
+
+" The location(s) of a definition-like answer (Location | Location[] | LocationLink[] | null) as
+" [{uri, range}]; a LocationLink's targetSelectionRange is the name.
+function! vimrelay#util#lsp#locations(result) abort
+  if a:result is v:null
+    return []
+  endif
+  let list = type(a:result) == v:t_dict ? [a:result] : a:result
+  return map(copy(list), {_, l -> has_key(l, 'targetUri')
+        \ ? {'uri': l.targetUri, 'range': get(l, 'targetSelectionRange', l.targetRange)} : {'uri': l.uri, 'range': l.range}})
+endfunction
+
+" `n` lines of `uri` each side of row (0-based), each cut to `line_bytes`.
+function! vimrelay#util#lsp#context(read, uri, row, n, line_bytes) abort
+  let [first, lines] = [max([0, a:row - a:n]), []]
+  for r in range(first, a:row + a:n)
+    let text = a:read.line(a:uri, r)
+    if text is v:null
+      break
+    endif
+    call add(lines, vimrelay#util#cut(text, a:line_bytes))
+  endfor
+  return {'start_line': first + 1, 'lines': lines}
+endfunction
+
+" Workspace edits ----------------------------------------------------------------------------------
+
+" A WorkspaceEdit as [{uri, edits}] per file, sorted by URI. Fails UNSUPPORTED when it creates,
+" renames or deletes files.
+function! vimrelay#util#lsp#edit_files(edit) abort
+  let files = []
+  if has_key(a:edit, 'documentChanges')
+    for change in a:edit.documentChanges
+      if has_key(change, 'kind')
+        call vimrelay#util#fail('UNSUPPORTED', 'The rename would also ' . change.kind . ' a file, which vimrelay does not do; nothing was changed.',
+              \ {'hint': 'Rename the file yourself, or make the edits with other tools.'})
+      endif
+      call add(files, {'uri': change.textDocument.uri, 'edits': change.edits})
+    endfor
+  else
+    for [uri, edits] in items(get(a:edit, 'changes', {}))
+      call add(files, {'uri': uri, 'edits': edits})
+    endfor
+  endif
+  return sort(files, {x, y -> x.uri ==# y.uri ? 0 : x.uri <# y.uri ? -1 : 1})
+endfunction
+
+" The common prefix and suffix of two strings, in bytes at character boundaries.
+function! s:common(a, b) abort
+  let [a, b] = [str2list(a:a), str2list(a:b)]
+  let n = 0
+  while n < len(a) && n < len(b) && a[n] == b[n]
+    let n += 1
+  endwhile
+  let m = 0
+  while m < len(a) - n && m < len(b) - n && a[-1 - m] == b[-1 - m]
+    let m += 1
+  endwhile
+  return [n == 0 ? 0 : strlen(list2str(a[: n - 1])), m == 0 ? 0 : strlen(list2str(a[-m :]))]
+endfunction
+
+" The TextEdits of one file as byte edits {sr, sc, er, ec, old, new} (0-based rows, bytes, end
+" exclusive), as lsp.lua's M.lsp.byte_edits makes them (the same rules: past the last line, and
+" whole lines replaced by as many lines, one edit per changed line trimmed to what differs).
+function! vimrelay#util#lsp#byte_edits(read, uri, edits) abort
+  let cnt = a:read.count(a:uri)
+  let out = []
+  for e in a:edits
+    let [s, en] = [e.range.start, e.range.end]
+    let new = substitute(e.newText, '\r\n\=', '\n', 'g')
+    let new_lines = split(new, "\n", 1)
+    let [sr, upto] = [s.line, min([en.line, cnt])]
+    if sr >= cnt
+      let row = max([cnt - 1, 0])
+      let last = a:read.line(a:uri, row) ?? ''
+      call s:add(out, a:read, a:uri, row, strlen(last), row, strlen(last), "\n" . substitute(new, '\n$', '', ''))
+    elseif s.character == 0 && en.character == 0 && new =~# '\n$' && upto > sr && len(new_lines) - 1 == upto - sr
+      for i in range(len(new_lines) - 1)
+        let old_line = a:read.line(a:uri, sr + i) ?? ''
+        if old_line !=# new_lines[i]
+          let [n, m] = s:common(old_line, new_lines[i])
+          call s:add(out, a:read, a:uri, sr + i, n, sr + i, strlen(old_line) - m, strpart(new_lines[i], n, strlen(new_lines[i]) - m - n))
+        endif
+      endfor
+    else
+      let sc = vimrelay#util#lsp#byte_of(a:read.line(a:uri, sr) ?? '', s.character)
+      let er = en.line
+      if er >= cnt
+        let er = cnt - 1
+        let ec = strlen(a:read.line(a:uri, er) ?? '')
+        let new = substitute(new, '\n$', '', '')
+      else
+        let ec = vimrelay#util#lsp#byte_of(a:read.line(a:uri, er) ?? '', en.character)
+      endif
+      call s:add(out, a:read, a:uri, sr, sc, er, ec, new)
+    endif
+  endfor
+  return sort(out, {x, y -> x.sr != y.sr ? x.sr - y.sr : x.sc - y.sc})
+endfunction
+
+function! s:add(out, read, uri, sr, sc, er, ec, new) abort
+  let parts = []
+  for row in range(a:sr, a:er)
+    let line = a:read.line(a:uri, row) ?? ''
+    let from = row == a:sr ? a:sc : 0
+    let to = row == a:er ? a:ec : strlen(line)
+    call add(parts, strpart(line, from, to - from))
+  endfor
+  call add(a:out, {'sr': a:sr, 'sc': a:sc, 'er': a:er, 'ec': a:ec, 'old': join(parts, "\n"), 'new': a:new})
+endfunction
+
+" A byte edit of `uri` as a preview shows it: its range (characters) and old and new text.
+function! vimrelay#util#lsp#edit_view(read, uri, e) abort
+  let [sl, el] = [a:read.line(a:uri, a:e.sr) ?? '', a:read.line(a:uri, a:e.er) ?? '']
+  return {'line': a:e.sr + 1, 'col': vimrelay#util#char_col(sl, a:e.sc + 1), 'end_line': a:e.er + 1,
+        \ 'end_col': vimrelay#util#char_col(el, a:e.ec + 1), 'old_text': a:e.old, 'new_text': a:e.new}
+endfunction
