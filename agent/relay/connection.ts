@@ -156,6 +156,9 @@ export class RelayLink {
       headers: { Authorization: `Bearer ${jwt.token}` },
       maxPayload: LIMITS.maxWireMessageBytes,
       handshakeTimeout: 15_000,
+      // No permessage-deflate (RFC 7692): the messages are JSON the relay and the agent make, a
+      // 100 KB result compressed and inflated on both ends of every call for bytes TLS carries anyway.
+      perMessageDeflate: false,
     });
     this.#ws = ws;
     let opened = false;
