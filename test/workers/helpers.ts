@@ -7,6 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { env, exports } from 'cloudflare:workers';
 import type { McpEra } from '../../protocol/mcp-server.ts';
 import { parseHubMessage, WIRE_VERSION, type HubMessage, type ToolOutcome, type WireEditor } from '../../protocol/index.ts';
+import type { HubAnswer } from '../../worker/hub/hub.ts';
 
 /** The origin the tests reach the relay at. */
 export const BASE = 'https://relay.test';
@@ -113,9 +114,10 @@ export function outcomeOf(response: JsonRpcResponse): ToolOutcome {
   return { ok: true, data: parsed };
 }
 
-/** The error code of a failed outcome (fails the test on success). */
-export function errorCode(outcome: ToolOutcome): string {
+/** The error code of a failed outcome (fails the test on success, or on a refused token). */
+export function errorCode(outcome: ToolOutcome | HubAnswer): string {
   if (outcome.ok) throw new Error(`expected a tool error, got ${JSON.stringify(outcome.data)}`);
+  if ('tokenRefused' in outcome) throw new Error(`expected a tool error, got the token refused (${outcome.tokenRefused})`);
   return outcome.error.code;
 }
 

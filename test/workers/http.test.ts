@@ -1,8 +1,9 @@
 // The HTTP edge of /mcp and /health: methods, Origin, body cap, bearer authentication (RFC 6750),
 // JSON and JSON-RPC errors, CORS. Requests go to the real Worker in workerd.
 import { env, exports } from 'cloudflare:workers';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '../../protocol/index.ts';
+import { VERIFIED_TOKEN_TTL_MS } from '../../worker/auth/verified-tokens.ts';
 import { admin, deviceJwt, mcpHeaders, mint, postMcp, relay, uniqueName } from './helpers.ts';
 
 const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
@@ -108,6 +109,50 @@ describe('/mcp authentication (RFC 6750)', () => {
     const res = await postMcp(minted.token, listTools);
     expect(res.status).toBe(401);
     expect(res.headers.get('WWW-Authenticate')).toContain('error_description="The token has expired."');
+  });
+});
+
+// The isolate keeps a verified token's verdict for a moment (worker/auth/verified-tokens.ts); a
+// revocation made elsewhere (another isolate: here, at the Hub itself, not through this isolate's
+// routes) still stops the token's next tool call, and everything after it.
+describe('/mcp: a verified token kept by the isolate', () => {
+  const listEditors = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_editors', arguments: {} } };
+  const hub = () => env.HUB.get(env.HUB.idFromName('owner'));
+  afterEach(() => vi.useRealTimers());
+
+  it('a token revoked elsewhere gets 401 at its next tool call, and on every request after it', async () => {
+    const minted = await mint({ kind: 'access', name: uniqueName('kept') });
+    expect((await postMcp(minted.token, listTools)).status).toBe(200);
+    expect(await hub().revokeToken(minted.jti)).toMatchObject({ jti: minted.jti });
+    // Within the kept verdict's lifetime a request that reaches no editor is still answered...
+    expect((await postMcp(minted.token, listTools)).status).toBe(200);
+    // ...but a tool call is checked by the Hub: refused as a fresh verification would refuse it.
+    const call = await postMcp(minted.token, listEditors);
+    expect(call.status).toBe(401);
+    expect(await call.json()).toEqual({ error: 'invalid_token', error_description: 'The token has been revoked.' });
+    expect(call.headers.get('WWW-Authenticate')).toContain('error="invalid_token"');
+    expect(call.headers.get('WWW-Authenticate')).toContain('resource_metadata=');
+    expect((await postMcp(minted.token, listTools)).status).toBe(401);
+  });
+
+  it('keeps a verdict no longer than VERIFIED_TOKEN_TTL_MS', async () => {
+    const minted = await mint({ kind: 'access', name: uniqueName('ttl') });
+    expect((await postMcp(minted.token, listTools)).status).toBe(200);
+    await hub().revokeToken(minted.jti);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + VERIFIED_TOKEN_TTL_MS + 1_000);
+    const res = await postMcp(minted.token, listTools);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('WWW-Authenticate')).toContain('error_description="The token has been revoked."');
+  });
+
+  it('a valid token keeps working through its tool calls', async () => {
+    const minted = await mint({ kind: 'access', name: uniqueName('good') });
+    for (let i = 0; i < 3; i++) {
+      const res = await postMcp(minted.token, listEditors);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { result?: unknown }).result).toBeDefined();
+    }
   });
 });
 

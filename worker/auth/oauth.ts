@@ -18,14 +18,18 @@
  *   /authorize also requires a challenge from confidential clients, OAuth 2.1 §4.1.1).
  * - Refresh tokens rotate (the library's rule: the previous one works until the new one is used).
  * - Personal access tokens (our ES256 JWTs, minted by `/admin/tokens`) are accepted at `/mcp`
- *   through `resolveExternalToken`, verified by the Hub as before.
+ *   through `resolveExternalToken`, verified by the Hub, the verdict kept briefly in the isolate
+ *   (verified-tokens.ts); a revoked one is refused by the Hub at the next tool call all the same
+ *   (`patRefusal`).
  */
 import { ExternalTokenError, getOAuthApi, OAuthProvider, type OAuthHelpers, type OAuthProviderOptions } from '@cloudflare/workers-oauth-provider';
 import { ALL_SCOPES, parseScopes, type PermissionClass } from '../../protocol/index.ts';
 import { hubFor } from '../account.ts';
 import type { Env } from '../env.ts';
-import { audienceFor, describe } from './claims.ts';
+import type { Revocation } from './tokens.ts';
+import { audienceFor, describe, type Rejection } from './claims.ts';
 import { configuredRedirectUris, firstRefused } from './redirect-policy.ts';
+import { VerifiedTokens } from './verified-tokens.ts';
 
 /** The OAuth endpoints, as paths on the relay's origin. */
 export const OAUTH_PATHS = {
@@ -45,9 +49,18 @@ export const REQUIRED_SCOPES: readonly PermissionClass[] = ['read'];
  * consent; `grant` is a random id per grant that scopes call keys (cancellation) the way a PAT's
  * jti does; their scopes are the token's own (`ctx.auth.scope`). PATs carry their verified claims.
  */
-export type McpProps =
-  | { kind: 'oauth'; grant: string }
-  | { kind: 'pat'; jti: string; scopes: PermissionClass[]; clientId: string };
+export type McpProps = { kind: 'oauth'; grant: string } | PatProps;
+
+/** The props of a personal access token: its verified claims. */
+export interface PatProps {
+  kind: 'pat';
+  jti: string;
+  scopes: PermissionClass[];
+  clientId: string;
+}
+
+/** Verified personal access tokens by origin and token, kept per isolate (verified-tokens.ts). */
+const verifiedPats = new VerifiedTokens<PatProps>();
 
 /** The handlers the provider routes to: `/mcp` with a valid token, everything else. */
 export interface OAuthHandlers {
@@ -86,13 +99,19 @@ export function oauthOptions(origin: string, env: Env, handlers: OAuthHandlers):
       return { code: 'invalid_redirect_uri', description: `Redirect URI ${refused.uri} ${refused.reason}.`, status: 400 };
     },
     resolveExternalToken: async ({ token, env: requestEnv }) => {
+      const now = Date.now();
+      // By origin too: a token is valid only at the relay (iss, aud) that issued it.
+      const kept = `${origin}\n${token}`;
+      const known = verifiedPats.get(kept, now);
+      if (known) return { props: known, audience: resource };
       const verdict = await hubFor(requestEnv).verifyToken(token, 'access', origin);
       if (!verdict.valid) {
         const description = describe(verdict.reason);
         throw new ExternalTokenError('invalid_token', { description, statusCode: 401, headers: { 'WWW-Authenticate': patChallenge(origin, description) } });
       }
       const { claims } = verdict;
-      const props: McpProps = { kind: 'pat', jti: claims.jti, scopes: parseScopes(claims.scope), clientId: claims.client_id ?? claims.sub };
+      const props: PatProps = { kind: 'pat', jti: claims.jti, scopes: parseScopes(claims.scope), clientId: claims.client_id ?? claims.sub };
+      verifiedPats.set(kept, props, now, claims.exp * 1000);
       return { props, audience: resource };
     },
     // Token-endpoint and resource errors go to the client as the library words them; the log
@@ -101,6 +120,34 @@ export function oauthOptions(origin: string, env: Env, handlers: OAuthHandlers):
       console.warn(`vimrelay: oauth ${code} (${internal.category}/${internal.reason})`);
     },
   };
+}
+
+/**
+ * The 401 for a personal access token the Hub refused after its verdict was kept
+ * (verified-tokens.ts), as the provider answers a refused one (RFC 6750 §3.1 `invalid_token`).
+ */
+export function patRefusal(origin: string, reason: Rejection): Response {
+  const description = describe(reason);
+  return new Response(JSON.stringify({ error: 'invalid_token', error_description: description }), {
+    status: 401,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache', 'WWW-Authenticate': patChallenge(origin, description) },
+  });
+}
+
+/** Forgets the kept verdicts of the personal access token `jti`. */
+export function forgetVerifiedPat(jti: string): void {
+  verifiedPats.forget((props) => props.jti === jti);
+}
+
+/**
+ * Revokes the access token `jti` at the Hub, and forgets this isolate's verdict of it (other
+ * isolates learn at its next tool call, or within the TTL: verified-tokens.ts). Null when no token
+ * has this jti.
+ */
+export async function revokePat(env: Env, jti: string): Promise<Revocation | null> {
+  const revoked = await hubFor(env).revokeToken(jti);
+  forgetVerifiedPat(jti);
+  return revoked;
 }
 
 /**

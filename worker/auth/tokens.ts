@@ -182,6 +182,18 @@ export class TokenStore {
     return { valid: true, claims: boundByRecord(claims, row), device: null };
   }
 
+  /**
+   * Why the access token `jti` is no longer good at `nowMs` (its record gone, revoked or expired),
+   * or null while it is: the record alone, for a token whose signature was verified already.
+   */
+  accessRefusal(jti: string, nowMs: number): Rejection | null {
+    const row = this.row(jti);
+    if (!row || row.kind !== 'access') return 'unknown';
+    if (row.revoked_at !== null) return 'revoked';
+    if (nowMs >= row.expires_at) return 'expired';
+    return null;
+  }
+
   /** Every recorded token, newest first, with its status at `nowMs`. Never the token text. */
   list(nowMs: number): TokenRecord[] {
     return this.storage.sql

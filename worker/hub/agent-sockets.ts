@@ -42,8 +42,16 @@ export interface AgentSocketsDeps {
   readonly calls: CallTable;
 }
 
+/**
+ * How often a live connection's messages update its device's `last_seen_at` (ms): a SQLite write
+ * per message would cost every call; a socket's end always updates it.
+ */
+const SEEN_EVERY_MS = 30_000;
+
 export class AgentSockets {
   readonly #d: AgentSocketsDeps;
+  /** When each connection last updated `last_seen_at` (lost on hibernation: it then updates again). */
+  readonly #seenAt = new Map<string, number>();
 
   constructor(deps: AgentSocketsDeps) {
     this.#d = deps;
@@ -94,7 +102,7 @@ export class AgentSockets {
   onMessage(ws: WebSocket, message: string | ArrayBuffer): void {
     const a = attachmentOf(ws);
     if (!a) return closeQuietly(ws, CLOSE.protocolError, 'unknown connection');
-    this.#d.tokens.devices.touch(a.deviceId, Date.now());
+    this.#seen(a, Date.now());
     if (typeof message !== 'string') return this.#badMessage(ws, a, 'binary frames are not part of the protocol');
     if (overWireLimit(message)) {
       return this.#badMessage(ws, a, `message over ${LIMITS.maxWireMessageBytes} bytes`, message);
@@ -107,6 +115,13 @@ export class AgentSockets {
     this.#badMessage(ws, a, parsed.error, message);
   }
 
+  /** Records that the connection's device was heard from, at most every SEEN_EVERY_MS. */
+  #seen(a: Attachment, nowMs: number): void {
+    if (nowMs - (this.#seenAt.get(a.connId) ?? -Infinity) < SEEN_EVERY_MS) return;
+    this.#seenAt.set(a.connId, nowMs);
+    this.#d.tokens.devices.touch(a.deviceId, nowMs);
+  }
+
   /**
    * A socket closed or failed: answer its calls EDITOR_OFFLINE and forget the editors it reported.
    * A replaced socket may close after its successor said hello; the successor's editors stay.
@@ -116,6 +131,7 @@ export class AgentSockets {
     if (!a) return;
     // The socket was live until now, unless the Hub itself closed it as silent (dropSilent).
     if (this.#silentSince(ws, a, Date.now()) === null) this.#d.tokens.devices.touch(a.deviceId, Date.now());
+    this.#seenAt.delete(a.connId);
     this.#d.calls.settleConnection(a.connId, fail('EDITOR_OFFLINE', `The connection to device "${a.deviceName}" closed during the call.`, { hint: OFFLINE_HINT }));
     this.#d.registry.dropConnection(a.deviceId, a.connId);
   }

@@ -10,10 +10,14 @@
  * (AgentSockets.dropSilent), so a frozen agent's calls answer EDITOR_OFFLINE within
  * LIMITS.heartbeatTimeoutMs instead of at the deadline. When no editor is online because a device
  * is reconnecting, the answer says so (reconnecting.ts). Every call is recorded in the
- * recent-calls log, never its arguments. Trust: the Hub enforces the token's scopes but does not
- * speak for the agent, which applies its own policy on top. Nothing is ever retried.
+ * recent-calls log, never its arguments. A call made with a personal access token names its jti,
+ * and is refused before anything else when that token's record is revoked, expired or gone (the
+ * Worker may have verified it a moment earlier: auth/verified-tokens.ts); the Worker answers that
+ * with a 401, never as a tool result. Trust: the Hub enforces the token's scopes but does not speak
+ * for the agent, which applies its own policy on top. Nothing is ever retried.
  */
 import { fail, LIMITS, routeCall, toolByName, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import type { Rejection } from '../auth/claims.ts';
 import { callDeadlineMs, type Vars } from '../config.ts';
 import type { AgentSockets } from './agent-sockets.ts';
 import type { CallLog } from './call-log.ts';
@@ -35,7 +39,18 @@ export interface HubCall {
   callKey: string;
   /** Legacy era: token + JSON-RPC request id, what `notifications/cancelled` names (calls.ts `byRequestKey`). */
   requestKey?: string;
+  /** The jti of the personal access token the call came with, checked against its record first. */
+  pat?: string;
 }
+
+/** A call the Hub did not route: the personal access token it came with is no longer good. */
+export interface TokenRefused {
+  readonly ok: false;
+  readonly tokenRefused: Rejection;
+}
+
+/** What a tool call through the Hub comes to: its outcome, or the refusal of its token. */
+export type HubAnswer = ToolOutcome | TokenRefused;
 
 /** What the router needs from the Hub that holds it. */
 export interface CallRouterDeps {
@@ -44,6 +59,8 @@ export interface CallRouterDeps {
   readonly registry: Registry;
   readonly calls: CallTable;
   readonly callLog: CallLog;
+  /** Why the access token `jti` is no longer good at `nowMs`, or null while it is. */
+  readonly tokenRefusal: (jti: string, nowMs: number) => Rejection | null;
 }
 
 /** How often the Hub looks for silent agents while calls are in flight (ms). */
@@ -57,9 +74,14 @@ export class CallRouter {
     this.#d = deps;
   }
 
-  /** Runs one tool call and logs it; never throws for a tool failure: every failure is a ToolOutcome. */
-  async callTool(call: HubCall): Promise<ToolOutcome> {
+  /**
+   * Runs one tool call and logs it; never throws for a tool failure: every failure is a
+   * ToolOutcome. A call whose token is refused is neither run nor logged.
+   */
+  async callTool(call: HubCall): Promise<HubAnswer> {
     const startedMs = Date.now();
+    const refused = call.pat === undefined ? null : this.#d.tokenRefusal(call.pat, startedMs);
+    if (refused !== null) return { ok: false, tokenRefused: refused };
     const { outcome, target } = await this.#route(call);
     this.#d.callLog.record({
       atMs: startedMs,

@@ -10,14 +10,14 @@
  * (agent-sockets.ts `dropSilent`).
  */
 import { DurableObject } from 'cloudflare:workers';
-import { HEARTBEAT_PING, HEARTBEAT_PONG, type EditorInfo, type ToolOutcome } from '../../protocol/index.ts';
+import { HEARTBEAT_PING, HEARTBEAT_PONG, type EditorInfo } from '../../protocol/index.ts';
 import type { TokenKind } from '../auth/claims.ts';
 import type { Device, DeviceRecord, EnrolledDevice } from '../auth/devices.ts';
 import { TokenStore, type DeviceJwt, type MintedToken, type MintRequest, type Revocation, type TokenRecord, type Verification } from '../auth/tokens.ts';
 import type { Vars } from '../config.ts';
 import { AgentSockets } from './agent-sockets.ts';
 import { CallLog, type LoggedCall } from './call-log.ts';
-import { CallRouter, type HubCall } from './call-router.ts';
+import { CallRouter, type HubAnswer, type HubCall } from './call-router.ts';
 import { CallTable } from './calls.ts';
 import { OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
 import { PairingStore, type Cancelled, type Limited, type PairingView, type PendingView, type PollResult, type StartedPairing } from './pairings.ts';
@@ -25,7 +25,7 @@ import { Registry } from './registry.ts';
 import { SessionStore } from './sessions.ts';
 import { CLOSE, closeQuietly, send } from './sockets.ts';
 
-export type { HubCall } from './call-router.ts';
+export type { HubAnswer, HubCall } from './call-router.ts';
 
 export class Hub extends DurableObject<Vars> {
   private readonly tokens: TokenStore;
@@ -45,7 +45,14 @@ export class Hub extends DurableObject<Vars> {
     this.callLog = new CallLog(ctx.storage);
     const calls = new CallTable();
     this.sockets = new AgentSockets({ ctx, env, tokens: this.tokens, registry: this.registry, calls });
-    this.router = new CallRouter({ env, sockets: this.sockets, registry: this.registry, calls, callLog: this.callLog });
+    this.router = new CallRouter({
+      env,
+      sockets: this.sockets,
+      registry: this.registry,
+      calls,
+      callLog: this.callLog,
+      tokenRefusal: (jti, nowMs) => this.tokens.accessRefusal(jti, nowMs),
+    });
     this.ownerGuesses = new OwnerGuesses(ctx.storage.sql);
     this.sessions = new SessionStore(ctx.storage);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
@@ -75,7 +82,7 @@ export class Hub extends DurableObject<Vars> {
   // ---- Tool calls (RPC from the Worker; call-router.ts) -------------------------------------
 
   /** Runs one tool call: routed, sent to its agent and waited for; every failure is a ToolOutcome. */
-  async callTool(call: HubCall): Promise<ToolOutcome> {
+  async callTool(call: HubCall): Promise<HubAnswer> {
     return this.router.callTool(call);
   }
 

@@ -16,10 +16,13 @@
 import type { McpServerFactory, RequestId } from '@modelcontextprotocol/server';
 import { cancelledRequestIds, mcpServerFactory, type McpCallRequest, type McpToolCall } from '../../protocol/mcp-server.ts';
 import { fail, type PermissionClass, type ToolOutcome } from '../../protocol/index.ts';
+import type { Rejection } from '../auth/claims.ts';
 import type { Hub } from '../hub/hub.ts';
 
 /** Who is calling, from a verified access token. */
 export interface Principal {
+  /** A personal access token (checked by the Hub on every call), or an OAuth grant's token. */
+  readonly kind: 'pat' | 'oauth';
   /** The token's jti (or `grant:<id>`): scopes request keys, so that a client can cancel only its token's calls. */
   readonly jti: string;
   readonly scopes: PermissionClass[];
@@ -35,6 +38,11 @@ export interface McpContext {
   readonly waitUntil: (promise: Promise<unknown>) => void;
   /** Aborts when the HTTP client goes away (compatibility flag `enable_request_signal`). */
   readonly signal: AbortSignal;
+  /**
+   * Told when the Hub refused the principal's personal access token (revoked, expired): the route
+   * then answers the whole request 401 (routes/mcp.ts), never a tool result.
+   */
+  readonly tokenRefused: (reason: Rejection) => void;
 }
 
 /** What a legacy `notifications/cancelled` of this token names: token jti + JSON-RPC request id. */
@@ -64,14 +72,21 @@ async function forward(context: McpContext, call: McpToolCall, request: McpCallR
   const onAbort = (): void => context.waitUntil(context.hub.cancel(callKey).catch(() => false));
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    return (await context.hub.callTool({
+    const { principal } = context;
+    const answer = await context.hub.callTool({
       tool: call.spec.name,
       args: call.args,
-      scopes: context.principal.scopes,
-      client: context.principal.clientId,
+      scopes: principal.scopes,
+      client: principal.clientId,
       callKey,
-      ...(request.era === 'legacy' ? { requestKey: requestKeyOf(context.principal.jti, request.requestId) } : {}),
-    })) as ToolOutcome;
+      ...(request.era === 'legacy' ? { requestKey: requestKeyOf(principal.jti, request.requestId) } : {}),
+      ...(principal.kind === 'pat' ? { pat: principal.jti } : {}),
+    });
+    if ('tokenRefused' in answer) {
+      context.tokenRefused(answer.tokenRefused);
+      return fail('PERMISSION_DENIED', 'The access token is no longer valid.');
+    }
+    return answer;
   } catch {
     // The Hub restarted (deploy, eviction) while the call was in flight: its fate is unknown.
     return fail('EDITOR_OFFLINE', 'The relay lost the call (it restarted) before the editor answered.', {

@@ -21,6 +21,7 @@ import { hubFor, OWNER_ACCOUNT } from '../account.ts';
 import { bearerToken } from '../../protocol/http/bearer.ts';
 import type { TokenKind } from '../auth/claims.ts';
 import { checkOwnerSecret } from '../auth/owner-check.ts';
+import { revokePat } from '../auth/oauth.ts';
 import { TOKEN_TTL } from '../auth/tokens.ts';
 import { relayOrigin } from '../config.ts';
 import { DeviceName, Hostname } from './names.ts';
@@ -102,7 +103,7 @@ admin.post('/tokens/verify', async (c) => {
 });
 
 admin.delete('/tokens/:jti', async (c) => {
-  const revoked = await hubFor(c.env).revokeToken(c.req.param('jti'));
+  const revoked = await revokePat(c.env, c.req.param('jti'));
   if (!revoked) return jsonError(404, 'NOT_FOUND', 'No token has this jti.');
   return c.json(revoked);
 });

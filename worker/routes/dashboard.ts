@@ -18,6 +18,7 @@ import { hubFor, OWNER_ACCOUNT } from '../account.ts';
 import { MAX_DEVICE_NAME } from '../auth/devices.ts';
 import { clearRevealCookie, openReveal, REVEAL_COOKIE, revealCookie } from '../auth/reveal.ts';
 import { cookieValue } from '../auth/session.ts';
+import { revokePat } from '../auth/oauth.ts';
 import { TOKEN_TTL } from '../auth/tokens.ts';
 import { relayOrigin } from '../config.ts';
 import { checkedForm, requireSession, type SessionEnv } from '../http/session-guard.ts';
@@ -140,7 +141,7 @@ dashboard.post('/tokens/:jti/revoke', async (c) => {
   const hub = hubFor(c.env);
   const token = (await hub.listTokens()).find((t) => t.jti === jti && t.kind === 'access');
   if (!token) return notFound(c.var.csrf, 'personal access token');
-  await hub.revokeToken(jti);
+  await revokePat(c.env, jti);
   return backTo('tokens');
 });
 

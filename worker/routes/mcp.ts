@@ -19,7 +19,8 @@ import { dualEraHandler, mcpEraOf } from '../../protocol/http/mcp-handler.ts';
 import { originAllowed } from '../../protocol/http/origin.ts';
 import { LIMITS, parseScopes, permissionFor, toolByName, type PermissionClass } from '../../protocol/index.ts';
 import { hubFor } from '../account.ts';
-import { REQUIRED_SCOPES, type McpProps } from '../auth/oauth.ts';
+import type { Rejection } from '../auth/claims.ts';
+import { forgetVerifiedPat, patRefusal, REQUIRED_SCOPES, type McpProps } from '../auth/oauth.ts';
 import { extraAllowedOrigins, relayOrigin } from '../config.ts';
 import type { Env } from '../env.ts';
 import { declaredTooLarge, readCapped } from '../http/body.ts';
@@ -44,11 +45,11 @@ export function principalOf(props: unknown, auth: OAuthResourceContext<unknown>[
   if (typeof props !== 'object' || props === null) return null;
   const p = props as Partial<McpProps>;
   if (p.kind === 'pat' && typeof p.jti === 'string' && Array.isArray(p.scopes) && typeof p.clientId === 'string') {
-    return { jti: p.jti, scopes: parseScopes(p.scopes.join(' ')), clientId: p.clientId };
+    return { kind: 'pat', jti: p.jti, scopes: parseScopes(p.scopes.join(' ')), clientId: p.clientId };
   }
   if (p.kind === 'oauth' && typeof p.grant === 'string' && auth.clientId !== undefined) {
     // The token's own scopes: a refresh may have narrowed them below the grant's.
-    return { jti: `grant:${p.grant}`, scopes: parseScopes(auth.scope.join(' ')), clientId: auth.clientId };
+    return { kind: 'oauth', jti: `grant:${p.grant}`, scopes: parseScopes(auth.scope.join(' ')), clientId: auth.clientId };
   }
   return null;
 }
@@ -101,8 +102,19 @@ export const mcpApi = {
     // stream is the cancellation; the SDK answers such a notification 202 and does nothing.)
     if (era === 'legacy') await Promise.all(cancelledRequestKeys(parsed.messages, principal.jti).map((key) => hub.cancelRequest(key)));
 
-    const handler = dualEraHandler(relayMcpServerFactory({ principal, hub, waitUntil: (promise) => ctx.waitUntil(promise), signal: request.signal }));
+    let refused: Rejection | null = null;
+    const handler = dualEraHandler(
+      relayMcpServerFactory({ principal, hub, waitUntil: (promise) => ctx.waitUntil(promise), signal: request.signal, tokenRefused: (reason) => (refused ??= reason) }),
+    );
     // The body was read (under the cap) and checked above; the MCP layer takes it as parsed.
-    return handler.fetch(request, { parsedBody: parsed.parsedBody, era });
+    const response = await handler.fetch(request, { parsedBody: parsed.parsedBody, era });
+    // The token was verified a moment ago in this isolate, and revoked or expired since (the Hub
+    // checks it on every call): the answer a fresh verification would give (JSON answers are
+    // whole, so nothing of the other one has left).
+    if (refused !== null) {
+      forgetVerifiedPat(principal.jti);
+      return patRefusal(relayOrigin(env, request.url), refused);
+    }
+    return response;
   },
 };
