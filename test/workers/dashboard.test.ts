@@ -1,12 +1,14 @@
 // The owner's dashboard against the real Worker and Hub in workerd: the session guard, CSRF on
 // every form, personal access tokens shown once and revoked, device revocation disconnecting a
 // (fake) agent over a real socket, escaping of hostile names, and the Hub's recent-calls log.
+import { runInDurableObject } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hubFor } from '../../worker/account.ts';
 import { REVEAL_COOKIE } from '../../worker/auth/reveal.ts';
 import { SESSION_COOKIE } from '../../worker/auth/session.ts';
-import { CALL_LOG_KEEP } from '../../worker/hub/call-log.ts';
+import { CALL_LOG_FLUSH_MS, CALL_LOG_KEEP } from '../../worker/hub/call-log.ts';
+import type { Hub } from '../../worker/hub/hub.ts';
 import { ago, duration, utcClock, utcMinute } from '../../worker/pages/dashboard-format.ts';
 import { parseTokenForm } from '../../worker/routes/dashboard.ts';
 import { redirectHost } from '../../worker/routes/dashboard-grants.ts';
@@ -311,6 +313,20 @@ describe('recent calls', () => {
     expect(body).toContain('find_and_replace');
     expect(body).toContain('NO_MATCH');
     expect(body).not.toContain(secretText);
+  });
+
+  it(`writes a call's row within ${CALL_LOG_FLUSH_MS} ms of its answer, nobody reading the log`, async () => {
+    const hub = hubFor(env);
+    const client = uniqueName('unread-');
+    await hub.callTool({ tool: 'list_editors', args: {}, scopes: ['read'], client, callKey: `${client}:1` });
+    const written = async (): Promise<boolean> =>
+      runInDurableObject(hub, (_instance: Hub, state) => state.storage.sql.exec('SELECT 1 FROM call_log WHERE client = ?', client).toArray().length === 1);
+    // Not at once: with the calls of the same second, after the answer.
+    expect(await written()).toBe(false);
+    // Polled, a liveness bound only: the flush is a timer in the Hub.
+    let seen = false;
+    for (let i = 0; i < 100 && !seen; i++) seen = await new Promise((r) => setTimeout(r, 100)).then(written);
+    expect(seen).toBe(true);
   });
 
   it(`keeps only the newest ${CALL_LOG_KEEP}`, async () => {
