@@ -5,8 +5,7 @@
 // tools to a real MCP client and reading a real Neovim buffer, and `vimrelay pair` against a test
 // relay, approved by its owner. Needs the package registry, as any install does.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayCredentials } from '../../agent/config/credentials.ts';
@@ -18,8 +17,9 @@ import { callOk, connectStdio } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { withRelay, type TestRelay } from '../helpers/relay.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { tempDir } from '../helpers/temp.ts';
 
-const work = mkdtempSync(join(tmpdir(), 'vimrelay-package-'));
+const work = tempDir('vimrelay-package-');
 const prefix = join(work, 'prefix');
 let tarball = '';
 let files: string[] = [];
@@ -72,13 +72,10 @@ describe('the packed agent', () => {
     let sockets: string;
     beforeAll(async () => {
       // A socket name discovery looks for, in a directory of its own that serve is told to scan.
-      sockets = mkdtempSync(join(tmpdir(), 'vimrelay-pkg-'));
+      sockets = tempDir('vimrelay-pkg-');
       nvim = await startNvim({ files: { 'installed.txt': 'from the package ü\n' }, open: ['installed.txt'], listen: join(sockets, 'nvim.pkg.0') });
     });
-    afterAll(async () => {
-      await nvim?.stop();
-      rmSync(sockets, { recursive: true, force: true });
-    });
+    afterAll(() => nvim?.stop());
 
     it('lists the tools to an MCP client and reads a real Neovim buffer', async () => {
       const env = isolatedEnv();

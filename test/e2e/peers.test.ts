@@ -6,8 +6,7 @@
 //     not listed there fails the test;
 //   - the MCP Inspector's CLI with the token in a header: tools/list and tools/call, modern and
 //     legacy era.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../protocol/index.ts';
@@ -16,6 +15,7 @@ import { startAuthProxy, type AuthProxy } from '../helpers/auth-proxy.ts';
 import { PEER, peersMissing, runPeer } from '../helpers/peers.ts';
 import { withRelay, type TestRelay } from '../helpers/relay.ts';
 import { startServeHttp, type ServeHttpProcess } from '../helpers/serve-process.ts';
+import { tempDir } from '../helpers/temp.ts';
 
 const missing = peersMissing();
 if (missing) console.warn(`skipping the peer tests: ${missing}`);
@@ -94,7 +94,7 @@ describe.skipIf(missing !== null).each<Endpoint>(['relay', 'http'])('peers again
   describe.each(Object.entries(REVISIONS))('the conformance suite, %s era', (_era, revision) => {
     it(`passes every ${revision} scenario but the baselined ones, each with its reason`, async () => {
       const baseline = join(import.meta.dirname, `conformance-baseline-${revision}.yml`);
-      const out = mkdtempSync(join(tmpdir(), 'vimrelay-conformance-'));
+      const out = tempDir('vimrelay-conformance-');
       const run = await runPeer(PEER.conformance, ['server', '--url', proxy.url, '--requirements', revision, '--expected-failures', baseline, '-o', out]);
       const report = run.stdout + run.stderr;
       const { passed, expected, unexpected } = tally(out, await scoredScenarios(revision), readFileSync(baseline, 'utf8'));

@@ -5,14 +5,14 @@
 // the agent's status file says. Run as another account (uid 65534, with a home of its own) it
 // needs no access to anything but that home.
 import { spawnSync } from 'node:child_process';
-import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chownSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { saveRelayCredentials } from '../../agent/config/credentials.ts';
 import { paths } from '../../agent/config/paths.ts';
 import { systemdUnit } from '../../agent/service/units.ts';
 import { CLI, isolatedEnv, runCli } from '../helpers/agent-process.ts';
+import { tempDir } from '../helpers/temp.ts';
 
 const RELAY = 'https://relay.example';
 
@@ -76,7 +76,7 @@ describe('vimrelay service on Linux', () => {
   });
 
   it.skipIf(process.getuid?.() !== 0)('needs nothing but the user\'s own home (run as uid 65534; the suite runs as root)', () => {
-    const home = mkdtempSync(join(tmpdir(), 'vimrelay-nobody-'));
+    const home = tempDir('vimrelay-nobody-');
     mkdirSync(join(home, 'config', 'vimrelay'), { recursive: true });
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state') };
     saveRelayCredentials(paths(env).credentials, RELAY, { device_credential: 'vrd_test' });

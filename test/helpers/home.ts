@@ -2,23 +2,17 @@
  * `isolatedHome()`: a temporary HOME with its own XDG directories and TMPDIR, so that whatever a
  * test starts (nvim, vim, the agent) writes nothing in the user's home and sees no other run's
  * files. NVIM and NVIM_LISTEN_ADDRESS are dropped: a test run inside a Neovim terminal must not
- * hand that Neovim to what it starts. Every home is removed when the test process exits.
+ * hand that Neovim to what it starts. Every home is removed after the test file (helpers/temp.ts).
  * Each home holds a permissive policy file (every class allowed; test/helpers/policy.ts), so that
  * an agent started there never waits on a prompt; a test of the policy overwrites it.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePermissivePolicy } from './policy.ts';
-
-const homes = new Set<string>();
-process.once('exit', () => {
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
-});
+import { tempDir } from './temp.ts';
 
 export function isolatedHome(prefix: string): { home: string; env: NodeJS.ProcessEnv } {
-  const home = mkdtempSync(join(tmpdir(), prefix));
-  homes.add(home);
+  const home = tempDir(prefix);
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NVIM;
   delete env.NVIM_LISTEN_ADDRESS;

@@ -8,9 +8,9 @@
  * they must run.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './temp.ts';
 
 const PEERS = join(import.meta.dirname, '..', 'peers', 'node_modules');
 
@@ -41,7 +41,7 @@ export interface PeerRun {
  * `env` added, and resolves when it exits.
  */
 export function runPeer(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<PeerRun> {
-  const home = mkdtempSync(join(tmpdir(), 'vimrelay-peer-'));
+  const home = tempDir('vimrelay-peer-');
   return new Promise((resolve, reject) => {
     const child = spawn(PEER.node, [script, ...args], { env: { ...process.env, HOME: home, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -5,13 +5,12 @@
  * `testGuard()` builds the CallGuard an in-process Dispatcher or LocalForwarder needs, with its
  * policy file and audit log in a fresh temporary directory.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PERMISSION_CLASSES } from '../../protocol/index.ts';
 import { AuditLog } from '../../agent/audit/log.ts';
 import { CallGuard } from '../../agent/policy/enforce.ts';
 import { PolicyStore, writePolicy, DEFAULT_NEVER_READ, type Policy } from '../../agent/policy/file.ts';
+import { tempDir } from './temp.ts';
 
 /** Every class allowed, the default never_read globs. */
 export function permissivePolicy(): Policy {
@@ -23,15 +22,9 @@ export function writePermissivePolicy(configHome: string): void {
   writePolicy(join(configHome, 'vimrelay', 'policy.json'), permissivePolicy());
 }
 
-const dirs = new Set<string>();
-process.once('exit', () => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A CallGuard over `policy` (default: permissive), its files in a fresh directory. */
 export function testGuard(policy: Policy = permissivePolicy(), home?: string): { guard: CallGuard; policyFile: string; auditFile: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'vimrelay-policy-'));
-  dirs.add(dir);
+  const dir = tempDir('vimrelay-policy-');
   const policyFile = join(dir, 'policy.json');
   const auditFile = join(dir, 'audit.log');
   writePolicy(policyFile, policy);

@@ -2,11 +2,11 @@
 // directory), with no `:helptags` run: plugin/vim/doc/tags is part of the plugin, and this holds
 // it equal to what `:helptags` makes of the help file as it is now.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { VIM_PLUGIN_DIR } from '../helpers/vim.ts';
+import { tempDir } from '../helpers/temp.ts';
 
 /** Runs Ex commands in a Vim with no user configuration; returns what it wrote to `out`. */
 function vimEx(commands: string[], out: string): string {
@@ -16,7 +16,7 @@ function vimEx(commands: string[], out: string): string {
 }
 
 it('opens the help after installing the plugin as a package, without :helptags', () => {
-  const pack = mkdtempSync(join(tmpdir(), 'vimrelay-pack-'));
+  const pack = tempDir('vimrelay-pack-');
   mkdirSync(join(pack, 'pack', 'vimrelay', 'start'), { recursive: true });
   symlinkSync(VIM_PLUGIN_DIR, join(pack, 'pack', 'vimrelay', 'start', 'vimrelay'));
   const out = join(pack, 'out.txt');
@@ -28,7 +28,7 @@ it('opens the help after installing the plugin as a package, without :helptags',
 });
 
 it('ships the tags :helptags makes of the help file as it is', () => {
-  const copy = mkdtempSync(join(tmpdir(), 'vimrelay-doc-'));
+  const copy = tempDir('vimrelay-doc-');
   cpSync(join(VIM_PLUGIN_DIR, 'doc', 'vimrelay.txt'), join(copy, 'vimrelay.txt'));
   const made = vimEx([`helptags ${copy}`], join(copy, 'tags'));
   expect(readFileSync(join(VIM_PLUGIN_DIR, 'doc', 'tags'), 'utf8')).toBe(made);

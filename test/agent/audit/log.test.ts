@@ -1,10 +1,10 @@
 // The audit log: JSON lines, 0600, a digest of the arguments and never the arguments,
 // rotation by size keeping a bounded number of files, and reading the last N across rotations.
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { argsDigest, AuditLog, canonicalJson, readAudit, type AuditEntry } from '../../../agent/audit/log.ts';
+import { tempDir } from '../../helpers/temp.ts';
 
 const entry = (i: number): AuditEntry => ({
   time: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
@@ -28,7 +28,7 @@ describe('argsDigest', () => {
 
 describe('AuditLog', () => {
   it('appends JSON lines to a 0600 file', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'vimrelay-audit-')), 'state', 'audit.log');
+    const file = join(tempDir('vimrelay-audit-'), 'state', 'audit.log');
     const log = new AuditLog(file);
     log.append(entry(1));
     log.append(entry(2));
@@ -38,7 +38,7 @@ describe('AuditLog', () => {
   });
 
   it('rotates by size, keeps `keep` old files, and reads the last N across them', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'vimrelay-audit-')), 'audit.log');
+    const file = join(tempDir('vimrelay-audit-'), 'audit.log');
     const lineBytes = JSON.stringify(entry(10)).length + 1;
     const log = new AuditLog(file, { maxBytes: lineBytes * 2, keep: 2 });
     for (let i = 10; i < 20; i++) log.append(entry(i));

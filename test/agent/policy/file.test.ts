@@ -1,16 +1,16 @@
 // The policy file: absent = defaults, never_read absent = the default list and present
 // = exactly that list, invalid files refused with the file and the problem named, written 0600 and
 // pretty, rules replaced by class+editor+path, and a running store picking up changes.
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addRule, DEFAULT_NEVER_READ, PolicyFileError, PolicyStore, readPolicy } from '../../../agent/policy/file.ts';
+import { tempDir } from '../../helpers/temp.ts';
 
 let dir: string;
 let file: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vimrelay-policy-file-'));
+  dir = tempDir('vimrelay-policy-file-');
   file = join(dir, 'vimrelay', 'policy.json');
 });
 

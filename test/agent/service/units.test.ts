@@ -4,13 +4,13 @@
 // plistlib, which follows Apple's format) with each key of the type launchd.plist(5) gives it.
 // Paths with spaces, quotes, `%` and `$` survive both.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentArgs, launchdPlist, SYSTEMD_UNIT, systemdUnit, type ServiceSpec } from '../../../agent/service/units.ts';
+import { tempDir } from '../../helpers/temp.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'vimrelay-units-'));
+const dir = tempDir('vimrelay-units-');
 const odd = join(dir, 'my "odd" 100% $HOME dir');
 const spec: ServiceSpec = {
   node: process.execPath,

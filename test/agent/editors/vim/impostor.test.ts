@@ -6,9 +6,8 @@
 // and after Vim speaks and a made-up proof: Vim runs none of them, never sends the token (nor
 // anything from which it could be guessed: only a nonce), refuses the listener, and keeps trying.
 // Runs only as root (CI does): only root can act as a second account.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -22,6 +21,7 @@ import { isolatedHome } from '../../../helpers/home.ts';
 import { describeAsOther, spawnAsOther } from '../../../helpers/other-user.ts';
 import { startVim, type VimFixture } from '../../../helpers/vim.ts';
 import { waitFor } from '../../../helpers/wait.ts';
+import { tempDir } from '../../../helpers/temp.ts';
 
 const IMPOSTOR = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'impostor.mjs');
 
@@ -62,7 +62,7 @@ describeAsOther('Vim and a listener that is not its agent', () => {
     token = loadOrCreateLocalToken(vimFiles(env).token);
     marker = join(home, 'pwned');
     // Where the other account can listen: a sticky directory it can reach.
-    const root = mkdtempSync(join(tmpdir(), 'vimrelay-impostor-shared-'));
+    const root = tempDir('vimrelay-impostor-shared-');
     chmodSync(root, 0o755);
     shared = join(root, 'shared');
     mkdirSync(shared);
