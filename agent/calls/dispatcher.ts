@@ -10,11 +10,19 @@
  * (editors/tools/); agent-level tools (catalog routing 'agent', e.g. connect_editor; their call
  * names no editor) run against the editor source itself, and are UNSUPPORTED when the dispatcher
  * was given a bare lookup. Every call, refused ones included, gets one audit line.
+ *
+ * The files an editor call addresses (which the policy needs before it runs) are remembered per
+ * editor and way of addressing (the `paths` parameters: addressing and buffer arguments), so that
+ * the next such call needs no round trip to learn them: the policy decides on the remembered ones
+ * when they let the call run unasked (CallGuard.checkKnown), and the editor checks them as the
+ * call runs (CallControl.expectPaths). When they changed (the user switched buffers, renamed a
+ * file), nothing ran: the call is decided again on the files it addresses now, and run on those.
  */
 import { checkScope, fail, LIMITS, parseArgs, permissionFor, toolByName, type ToolOutcome } from '../../protocol/index.ts';
 import type { AuditDecision } from '../audit/log.ts';
-import { abortedOutcome, CallCancelled, CallDeadline, type CallControl } from '../editors/call.ts';
-import type { EditorSource } from '../editors/editor.ts';
+import { abortedOutcome, CallCancelled, CallDeadline, PathsChanged, type CallControl } from '../editors/call.ts';
+import type { Editor, EditorSource } from '../editors/editor.ts';
+import { pathsParams } from '../editors/paths.ts';
 import { editorTool } from '../editors/tools/index.ts';
 import type { CallGuard, GuardedCall } from '../policy/enforce.ts';
 import { runAgentTool, servesAgentTools, type AgentEditors } from '../agent-tools/index.ts';
@@ -38,12 +46,18 @@ export interface CallRequest {
 /** The editors a dispatcher runs calls on: a lookup, or the whole source (for agent-level tools too). */
 export type DispatcherEditors = Pick<EditorSource, 'get'> | (Pick<EditorSource, 'get'> & AgentEditors);
 
+/** Ways of addressing remembered per editor (the oldest goes first), and runs of a call whose files keep changing. */
+const KNOWN_PATHS_PER_EDITOR = 32;
+const MAX_PATH_CHANGES = 3;
+
 export class Dispatcher {
   readonly #editors: DispatcherEditors;
   readonly #guard: CallGuard;
   readonly #running = new Map<string, AbortController>();
   /** Outcomes of completed mutating calls by id, oldest first (Map keeps insertion order), bounded. */
   readonly #done = new Map<string, ToolOutcome>();
+  /** The files of the last call per editor and way of addressing (see the module header). */
+  readonly #knownPaths = new WeakMap<Editor, Map<string, readonly string[]>>();
 
   constructor(editors: DispatcherEditors, guard: CallGuard) {
     this.#editors = editors;
@@ -109,6 +123,7 @@ export class Dispatcher {
     const args = parsed.args;
     let run: (control: CallControl) => Promise<ToolOutcome>;
     let target: GuardedCall['target'] = null;
+    let addressing = '';
     if (spec.routing === 'agent') {
       const agentEditors = this.#editors;
       if (!servesAgentTools(agentEditors)) return fail('UNSUPPORTED', `This agent does not serve ${spec.name}.`);
@@ -119,24 +134,53 @@ export class Dispatcher {
       const editor = this.#editors.get(call.editor);
       if (!editor) return fail('EDITOR_OFFLINE', `Editor ${call.editor} is no longer attached to this agent.`);
       target = { editor, tool };
+      addressing = JSON.stringify(pathsParams(tool.addresses(args), args));
       run = (c) => editor.run(tool, args, c);
     }
-    const verdict = await this.#guard.check({ client: call.client, spec, args, target, control });
-    audit.decision = verdict.decision;
+    const guarded: GuardedCall = { client: call.client, spec, args, target, control };
+    const known = target ? this.#knownPaths.get(target.editor)?.get(addressing) : undefined;
+    let verdict = (known && (await this.#guard.checkKnown(guarded, known))) || (await this.#guard.check(guarded));
     const { signal } = control;
-    // Aborted while the guard waited on the editor: CANCELLED or TIMEOUT as for the tool itself
-    // (and not started), except that a prompt nobody answered in time keeps its own denial.
-    if (signal.aborted && (signal.reason instanceof CallCancelled || verdict.decision !== 'ask:timeout')) return abortedOutcome(signal, spec.timeoutHint);
-    if (verdict.refusal) return verdict.refusal;
-    const after = verdict.after;
-    // Edits a tool finds while it runs (lsp_rename's apply) are vetted by the same guard.
-    const running = run(verdict.vetEdits ? { ...control, vetEdits: verdict.vetEdits } : control).then((outcome) => (after ? after(outcome, control) : outcome));
     const aborted = new Promise<ToolOutcome>((resolve) => {
       const onAbort = (): void => resolve(abortedOutcome(signal, spec.timeoutHint));
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
     });
-    return Promise.race([running, aborted]);
+    for (let changes = 0; ; changes++) {
+      audit.decision = verdict.decision;
+      // Aborted while the guard waited on the editor: CANCELLED or TIMEOUT as for the tool itself
+      // (and not started), except that a prompt nobody answered in time keeps its own denial.
+      if (signal.aborted && (signal.reason instanceof CallCancelled || verdict.decision !== 'ask:timeout')) return abortedOutcome(signal, spec.timeoutHint);
+      if (verdict.refusal) return verdict.refusal;
+      if (target && verdict.paths) this.#rememberPaths(target.editor, addressing, verdict.paths);
+      const after = verdict.after;
+      // Edits a tool finds while it runs (lsp_rename's apply) are vetted by the same guard, and
+      // the call runs on the files the guard decided on.
+      const runControl: CallControl = { ...control, ...(verdict.vetEdits ? { vetEdits: verdict.vetEdits } : {}), ...(verdict.paths ? { expectPaths: verdict.paths } : {}) };
+      const running = run(runControl).then((outcome) => (after ? after(outcome, control) : outcome));
+      // The deadline may win the race below; a PathsChanged after it is then nobody's.
+      running.catch(() => undefined);
+      try {
+        return await Promise.race([running, aborted]);
+      } catch (error) {
+        if (!(error instanceof PathsChanged)) throw error;
+        if (changes + 1 >= MAX_PATH_CHANGES) {
+          return fail('EDITOR_ERROR', `The files ${spec.name} addresses kept changing while it was checked (the current buffer switching?), so it did not run.`, {
+            hint: 'Retry the call; name the buffer (`buffer`) rather than relying on the current one.',
+          });
+        }
+        verdict = (await this.#guard.checkKnown(guarded, error.paths)) ?? (await this.#guard.check(guarded));
+      }
+    }
+  }
+
+  /** Remembers the files a call on `editor` addressed `addressing` (see the module header). */
+  #rememberPaths(editor: Editor, addressing: string, paths: readonly string[]): void {
+    let known = this.#knownPaths.get(editor);
+    if (!known) this.#knownPaths.set(editor, (known = new Map()));
+    known.delete(addressing);
+    known.set(addressing, paths);
+    if (known.size > KNOWN_PATHS_PER_EDITOR) known.delete(known.keys().next().value as string);
   }
 
   #remember(id: string, outcome: ToolOutcome): void {

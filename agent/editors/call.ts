@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ErrorCode, fail, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import { parsePaths, pathsParams } from './paths.ts';
 import type { EditorTool } from './tools/tool.ts';
 
 /** What an editor is given with each call. */
@@ -33,6 +34,22 @@ export interface CallControl {
    * dispatcher gives the CallGuard's; absent, nothing is vetted.
    */
   readonly vetEdits?: (paths: readonly string[]) => Promise<ToolOutcome | null>;
+  /**
+   * The files the policy judged this call by (the CallGuard's `paths`). The editor checks, in the
+   * same one call and before the tool runs, that the call addresses exactly these (paths.ts), and
+   * runs nothing otherwise: `run` then rejects with PathsChanged, naming what it addresses now. So
+   * no tool acts on a file the policy did not see, even when the user switched buffers since the
+   * check, and the check needs no call of its own when the dispatcher knows the paths already.
+   */
+  readonly expectPaths?: readonly string[];
+}
+
+/** The call addresses other files than the policy judged it by (CallControl.expectPaths); nothing ran. */
+export class PathsChanged extends Error {
+  override name = 'PathsChanged';
+  constructor(readonly paths: readonly string[]) {
+    super('the call addresses other files than the policy checked');
+  }
 }
 
 /** The abort reason at a call's deadline. */
@@ -130,15 +147,30 @@ export interface EditorLink {
   /**
    * ONE call of the implementation `impl` with `params`; resolves with the raw `{ok, ...}` answer.
    * `redraw`: the tool may change what the editor shows (it is not read-only), for an editor that
-   * does not redraw after a call by itself (Vim).
+   * does not redraw after a call by itself (Vim). `expect`: run it only if the `paths` function
+   * over `params` gives exactly `paths` (CallControl.expectPaths), else answer `paths_changed`.
    */
-  invoke(impl: string, params: Record<string, unknown>, signal: AbortSignal, opts: { redraw: boolean }): Promise<unknown>;
+  invoke(impl: string, params: Record<string, unknown>, signal: AbortSignal, opts: InvokeOptions): Promise<unknown>;
   /** Tells the editor that nobody waits for `token` any more (it cancels the work, drops what it kept). */
   cancel(token: string, signal: AbortSignal): Promise<void>;
 }
 
+/** How one implementation is invoked (EditorLink.invoke). */
+export interface InvokeOptions {
+  readonly redraw: boolean;
+  readonly expect?: { readonly params: Record<string, unknown>; readonly paths: readonly string[] };
+}
+
 /** The answer of a deferred call's first (and only) editor call when the outcome comes later. */
 const Pending = z.object({ ok: z.literal(true), pending: z.literal(true) });
+
+/** An editor's answer when the call addresses other files than expected (InvokeOptions.expect). */
+const PathsChangedAnswer = z.object({ ok: z.literal(false), paths_changed: z.literal(true), paths: z.unknown() });
+
+/** Throws PathsChanged when `raw` says the call's paths changed; nothing ran then. */
+function throwIfPathsChanged(raw: unknown): void {
+  if (PathsChangedAnswer.safeParse(raw).success) throw new PathsChanged(parsePaths({ ok: true, data: { paths: (raw as { paths: unknown }).paths } }));
+}
 
 /**
  * The deferred answers one editor owes, by token: registered before the call that starts them,
@@ -193,8 +225,8 @@ export class DeferredAnswers {
 const GONE = Symbol('editor gone');
 
 /**
- * Runs a tool's record on an editor, as the module header says; resolves with an outcome, never
- * rejects (failedOutcome decides what an unfinished call was).
+ * Runs a tool's record on an editor, as the module header says; resolves with an outcome
+ * (failedOutcome decides what an unfinished call was), and rejects only with PathsChanged.
  */
 export async function runTool(link: EditorLink, answers: DeferredAnswers, tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
   const { signal } = call;
@@ -202,11 +234,19 @@ export async function runTool(link: EditorLink, answers: DeferredAnswers, tool: 
   try {
     const params = tool.params(args, call);
     const opts = { redraw: !tool.spec.annotations.readOnlyHint };
-    if (tool.answer === 'now') return readResult(tool.spec, await link.invoke(tool.impl, params, signal, opts), link.name);
+    // The first (or only) phase runs on the files the policy saw; a commit phase is vetted instead.
+    const first = call.expectPaths === undefined ? opts : { ...opts, expect: { params: pathsParams(tool.addresses(args), args), paths: call.expectPaths } };
+    if (tool.answer === 'now') {
+      const raw = await link.invoke(tool.impl, params, signal, first);
+      throwIfPathsChanged(raw);
+      return readResult(tool.spec, raw, link.name);
+    }
     const expected = answers.expect(signal);
     token = expected.token;
-    const first = await link.invoke(tool.impl, { ...params, answer_token: token }, signal, opts);
-    const raw = Pending.safeParse(first).success ? await expected.answer : (expected.forget(), first);
+    const started = await link.invoke(tool.impl, { ...params, answer_token: token }, signal, first);
+    if (PathsChangedAnswer.safeParse(started).success) expected.forget();
+    throwIfPathsChanged(started);
+    const raw = Pending.safeParse(started).success ? await expected.answer : (expected.forget(), started);
     const outcome = readResult(tool.spec, raw, link.name);
     const commit = tool.commit;
     if (!outcome.ok || !commit?.when(args)) return outcome;
@@ -217,6 +257,7 @@ export async function runTool(link: EditorLink, answers: DeferredAnswers, tool: 
     }
     return readResult(tool.spec, await link.invoke(commit.impl, commit.params(args, token, call), signal, opts), link.name);
   } catch (error) {
+    if (error instanceof PathsChanged) throw error;
     // Whatever the editor started for this call is for nobody now (the deadline, a cancellation).
     if (token !== null && signal.aborted) void link.cancel(token, AbortSignal.timeout(CANCEL_MS)).catch(() => undefined);
     return failedOutcome(error, signal, tool.spec);

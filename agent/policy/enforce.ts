@@ -5,7 +5,9 @@
  * is refused whatever the policy says), then calls `CallGuard.check`, which:
  *   1. reads the policy file as it is now (PolicyStore re-reads it when it changes; a broken file
  *      refuses every call — it never means "allow");
- *   2. asks the editor which files the call addresses (`Editor.paths`, none when it cannot tell);
+ *   2. asks the editor which files the call addresses (`Editor.paths`, none when it cannot tell),
+ *      or takes those the dispatcher expects (`checkKnown`: the files of the last call that
+ *      addressed the same way; the editor checks them when the call runs, CallControl.expectPaths);
  *   3. applies the `never_read` globs (never-read.ts): refuses calls that would read or edit such a
  *      file — before any prompt, so the user is never asked about what is refused anyway — and
  *      gives the filter their outcome must go through (taken again after a prompt, so that what
@@ -22,7 +24,8 @@
  *      (`promptDeadlineOf`), so that its denial, not a TIMEOUT, is what the client hears.
  * An editor that goes away meanwhile (while it says which files, or while its prompt is up) is
  * EDITOR_OFFLINE, decision `offline`: nothing ran, and no policy refused anything.
- * It returns the refusal (or null) and the decision for the audit log, which `record` appends.
+ * It returns the refusal (or null), the decision for the audit log, which `record` appends, and
+ * the paths it decided on, which the call must address when it runs (CallControl.expectPaths).
  * The class of a call is what `permissionFor` says for its arguments (lsp_rename: a preview
  * reads, applying writes). For a tool that finds the files it edits while it runs (lsp_rename's
  * apply), `vetEdits` checks those files before it changes them, as 2 to 4 check the files a call
@@ -71,6 +74,8 @@ export interface GuardResult {
   after?: (outcome: ToolOutcome, control: CallControl) => Promise<ToolOutcome>;
   /** The check of files the call finds it would edit (CallControl.vetEdits); see the header. */
   vetEdits?: (paths: readonly string[]) => Promise<ToolOutcome | null>;
+  /** The files the decision was made on (step 2); absent for a call to the agent itself. */
+  paths?: readonly string[];
 }
 
 /** What the dispatcher records of one call, whatever became of it. */
@@ -94,22 +99,11 @@ export class CallGuard {
     this.#opts = opts;
   }
 
-  /** Decides `call` as the header says; resolves, never rejects. */
+  /** Decides `call` as the header says, asking the editor which files it addresses; resolves, never rejects. */
   async check(call: GuardedCall): Promise<GuardResult> {
-    let policy: Policy;
-    try {
-      policy = this.#opts.policy.current();
-    } catch (err) {
-      return {
-        decision: 'deny',
-        refusal: fail('PERMISSION_DENIED', 'The agent refuses every call while its policy file is invalid.', {
-          hint: `The user must fix the policy file (${(err as Error).message.split('\n')[0] ?? ''}); \`vimrelay rules\` shows the problem.`,
-        }),
-      };
-    }
-    const klass = permissionFor(call.spec, call.args);
+    const policy = this.#policy();
+    if (!('rules' in policy)) return policy;
     const editorName = call.target?.editor.info().name ?? '';
-    const chosenName = call.target?.editor.chosenName() ?? null;
     let paths: readonly string[];
     try {
       paths = await pathsOf(call);
@@ -118,23 +112,61 @@ export class CallGuard {
       // Without the paths neither path rules nor never_read can be applied: refuse, never guess.
       return { decision: 'deny', refusal: fail('PERMISSION_DENIED', `The agent could not tell which files ${call.spec.name} addresses: ${String(err)}`) };
     }
+    return this.#judge(call, policy, paths, true);
+  }
+
+  /**
+   * Decides `call` on the files the dispatcher expects it to address (`paths`, which the editor
+   * checks as the call runs), when that lets it run without a prompt; null when it would refuse
+   * or ask: the dispatcher then calls `check`, so that no refusal or prompt rests on an
+   * expectation.
+   */
+  async checkKnown(call: GuardedCall, paths: readonly string[]): Promise<GuardResult | null> {
+    const policy = this.#policy();
+    if (!('rules' in policy)) return policy;
+    return this.#judge(call, policy, paths, false);
+  }
+
+  /** The policy as it is now, or the refusal of every call while its file is invalid. */
+  #policy(): Policy | GuardResult {
+    try {
+      return this.#opts.policy.current();
+    } catch (err) {
+      return {
+        decision: 'deny',
+        refusal: fail('PERMISSION_DENIED', 'The agent refuses every call while its policy file is invalid.', {
+          hint: `The user must fix the policy file (${(err as Error).message.split('\n')[0] ?? ''}); \`vimrelay rules\` shows the problem.`,
+        }),
+      };
+    }
+  }
+
+  /** Steps 3 and 4 of the header over `paths`; with `mayAsk` false, null where it would refuse or ask. */
+  async #judge(call: GuardedCall, policy: Policy, paths: readonly string[], mayAsk: true): Promise<GuardResult>;
+  async #judge(call: GuardedCall, policy: Policy, paths: readonly string[], mayAsk: boolean): Promise<GuardResult | null>;
+  async #judge(call: GuardedCall, policy: Policy, paths: readonly string[], mayAsk: boolean): Promise<GuardResult | null> {
+    const klass = permissionFor(call.spec, call.args);
+    const editorName = call.target?.editor.info().name ?? '';
+    const chosenName = call.target?.editor.chosenName() ?? null;
+    const on = call.target ? { paths } : {};
     // never_read first: a call it refuses is refused whatever the user would answer, so
     // never asked about.
     const before = await this.#neverRead(call, paths, policy);
-    if (before.refusal) return before;
+    if (before.refusal) return mayAsk ? before : null;
     const verdict = decide(policy, { klass, editorName, chosenName, paths }, this.#opts.home);
-    if (verdict.decision === 'deny') return { decision: 'deny', refusal: policyDenied(call, editorName, verdict) };
+    if (verdict.decision === 'deny') return mayAsk ? { decision: 'deny', refusal: policyDenied(call, editorName, verdict) } : null;
     const after = before.after ? { after: before.after } : {};
-    if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, false) };
+    if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, false), ...on };
     // A session allowance is the user's answer for this class in this editor: the files the call
     // finds it would edit are checked as after a prompt.
-    if (call.target && this.#session.get(call.target.editor)?.has(klass)) return { decision: 'session', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, true) };
+    if (call.target && this.#session.get(call.target.editor)?.has(klass)) return { decision: 'session', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, true), ...on };
+    if (!mayAsk) return null;
     const asked = await this.#ask(call, editorName, chosenName, paths);
     if (asked.refusal) return asked;
     // Checked again after the answer, so that what it reads to redact is the text as it is now.
     const again = await this.#neverRead(call, paths, policy);
     if (again.refusal) return again;
-    return { ...asked, ...(again.after ? { after: again.after } : {}), vetEdits: (p) => this.#vetEdits(call, p, true) };
+    return { ...asked, ...(again.after ? { after: again.after } : {}), vetEdits: (p) => this.#vetEdits(call, p, true), ...on };
   }
 
   /**

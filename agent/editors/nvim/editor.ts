@@ -13,7 +13,7 @@
 import type { ToolOutcome, WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
-import { DeferredAnswers, runTool, type CallControl, type EditorLink } from '../call.ts';
+import { DeferredAnswers, runTool, type CallControl, type EditorLink, type InvokeOptions } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
 import { EditorPrompts } from '../prompts.ts';
@@ -65,7 +65,7 @@ export class NvimEditor implements Editor {
     this.#link = {
       name: 'Neovim',
       // Neovim redraws after a call by itself: `redraw` is Vim's.
-      invoke: (impl, params, signal) => this.#call(impl, params, signal, channel),
+      invoke: (impl, params, signal, opts) => this.#call(impl, params, signal, channel, opts.expect),
       cancel: async (token, signal) => void (await connection.request('nvim_exec_lua', [CANCEL_LUA, [token]], signal)),
     };
     this.address = address;
@@ -126,10 +126,11 @@ export class NvimEditor implements Editor {
 
   /**
    * Runs the installed implementation `impl` (one nvim_exec_lua) and reads its answer; `channel`
-   * (this connection's) is where a deferred answer goes.
+   * (this connection's) is where a deferred answer goes; `expect`, see InvokeOptions.
    */
-  async #call(impl: string, params: Record<string, unknown>, signal: AbortSignal, channel?: number): Promise<unknown> {
-    return fromJson(await this.#connection.request('nvim_exec_lua', [CALL_LUA, channel === undefined ? [impl, params] : [impl, params, channel]], signal));
+  async #call(impl: string, params: Record<string, unknown>, signal: AbortSignal, channel?: number, expect?: InvokeOptions['expect']): Promise<unknown> {
+    const args = channel === undefined ? [impl, params] : expect === undefined ? [impl, params, channel] : [impl, params, channel, expect];
+    return fromJson(await this.#connection.request('nvim_exec_lua', [CALL_LUA, args], signal));
   }
 
   ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {

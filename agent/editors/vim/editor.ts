@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { ToolOutcome, WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
-import { DeferredAnswers, runTool, type CallControl, type EditorLink } from '../call.ts';
+import { DeferredAnswers, runTool, type CallControl, type EditorLink, type InvokeOptions } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
 import { EditorPrompts } from '../prompts.ts';
@@ -77,7 +77,7 @@ export class VimEditor implements Editor {
     });
     this.#link = {
       name: 'Vim',
-      invoke: (impl, params, signal, opts) => this.#invoke(impl, params, signal, opts.redraw),
+      invoke: (impl, params, signal, opts) => this.#invoke(impl, params, signal, opts),
       cancel: async (token, signal) => void (await channel.call('vimrelay#util#deferred#cancel', [token], signal)),
     };
     channel.onMessage((_id, payload) => this.#onMessage(payload));
@@ -108,12 +108,13 @@ export class VimEditor implements Editor {
   /**
    * ONE channel call of `vimrelay#call(impl, params, opts)`, its long strings sent ahead in pieces;
    * `redraw`: Vim redraws after a channel call only when told to, after any tool that may change
-   * the screen.
+   * the screen; `expect`, see InvokeOptions.
    */
-  async #invoke(impl: string, raw: Record<string, unknown>, signal: AbortSignal, redraw: boolean): Promise<unknown> {
+  async #invoke(impl: string, raw: Record<string, unknown>, signal: AbortSignal, { redraw, expect }: InvokeOptions): Promise<unknown> {
     const { params, pieces } = stageParams(raw, () => String(++this.#staged));
     await Promise.all(pieces.map(([id, piece]) => this.#channel.call('vimrelay#stage', [id, piece], signal)));
-    const answer = await this.#channel.call('vimrelay#call', [impl, params, redraw ? { redraw: 1 } : {}], signal);
+    const opts = { ...(redraw ? { redraw: 1 } : {}), ...(expect === undefined ? {} : { expect }) };
+    const answer = await this.#channel.call('vimrelay#call', [impl, params, opts], signal);
     // Over TCP, Vim would hold its next small message (the deferred answer) until this reply is
     // acknowledged (Nagle's algorithm in Vim, the delayed ACK here: ~40 ms). Any bytes from the
     // agent carry the ACK at once; a message with id 0 goes to the plugin's ignored callback.

@@ -267,17 +267,33 @@ endfunction
 " twin of the Neovim tool's lua/<impl>.lua; `paths` is not a catalog tool: the agent asks it which
 " files a call addresses): {'ok': v:true, 'data': ...} or {'ok': v:false, 'error': {code, message, ...}},
 " or {'ok': v:true, 'pending': v:true} when the tool deferred its answer (util/deferred.vim).
-" The optional `opts` is {'redraw': 1} for a tool that may change what is on screen (any that is
+" The optional `opts`: {'redraw': 1} for a tool that may change what is on screen (any that is
 " not read-only): Vim does not redraw after a channel call by itself, so the dispatcher does,
-" whether the tool succeeded or not (a command list may fail after changing things).
+" whether the tool succeeded or not (a command list may fail after changing things). And
+" {'expect': {'params': ..., 'paths': [...]}}: the files the agent's policy judged the call by;
+" when the call addresses others now (vimrelay#paths#run over `params`), nothing runs and the
+" answer is {'ok': v:false, 'paths_changed': v:true, 'paths': <what it addresses>}.
 function! vimrelay#call(impl, params, ...) abort
+  let opts = a:0 ? a:1 : {}
+  if has_key(opts, 'expect')
+    let changed = s:paths_changed(opts.expect)
+    if changed isnot v:null
+      return {'ok': v:false, 'paths_changed': v:true, 'paths': changed}
+    endif
+  endif
   try
     return s:run(a:impl, a:params)
   finally
-    if get(a:0 ? a:1 : {}, 'redraw', 0)
+    if get(opts, 'redraw', 0)
       call vimrelay#util#redraw()
     endif
   endtry
+endfunction
+
+" The paths `expect.params` addresses when they are not exactly `expect.paths` (in any order), else v:null.
+function! s:paths_changed(expect) abort
+  let got = vimrelay#paths#run(s:unstage(a:expect.params)).paths
+  return sort(copy(got)) ==# sort(copy(a:expect.paths)) ? v:null : got
 endfunction
 
 function! s:run(impl, params) abort

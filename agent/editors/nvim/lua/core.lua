@@ -57,12 +57,36 @@ end
 local LATER = {}
 local calling_channel
 
+-- The paths `expect.params` addresses (lua/paths.lua) when they are not exactly `expect.paths`
+-- (in any order), else nil.
+local function paths_changed(expect)
+  local got = M.tools.paths(expect.params).paths
+  local want, have = {}, {}
+  for _, path in ipairs(expect.paths) do
+    want[path] = true
+  end
+  local same = true
+  for _, path in ipairs(got) do
+    have[path] = true
+    same = same and want[path] == true
+  end
+  for _, path in ipairs(expect.paths) do
+    same = same and have[path] == true
+  end
+  if not same then
+    return got
+  end
+end
+
 --- Runs one tool. Returns {ok = true, json = <the data as JSON text>} or {ok = false, error =
 --- {code, message, ...}}, or {ok = true, pending = true} when the tool deferred its answer.
+--- `expect` ({params, paths}, optional): the files the agent's policy judged the call by; when the
+--- call addresses others now (lua/paths.lua over `params`), nothing runs and the answer is
+--- {ok = false, paths_changed = true, paths = <what it addresses>}.
 --- While a permission prompt is the current window, the tool runs in the window the prompt came
 --- from, as if the prompt were not there; the prompt is current again afterwards, and goes back to
 --- the window the tool left current when it closes.
-function M.call(name, params, chan)
+function M.call(name, params, chan, expect)
   local tool = M.tools[name]
   if not tool then
     return { ok = false, error = { code = 'UNSUPPORTED', message = 'This Neovim has no vimrelay tool named ' .. name .. '.' } }
@@ -71,17 +95,24 @@ function M.call(name, params, chan)
   if prompt then
     switch_quietly(prompt.prev)
   end
-  calling_channel = chan
-  local ok, result = pcall(tool, params)
-  calling_channel = nil
-  -- Told apart at once, before anything below can let another install in (see util.lua M.Failure).
-  local failed = not ok and M.is_failure(result)
+  local changed = expect and paths_changed(expect)
+  local ok, result, failed
+  if not changed then
+    calling_channel = chan
+    ok, result = pcall(tool, params)
+    calling_channel = nil
+    -- Told apart at once, before anything below can let another install in (see util.lua M.Failure).
+    failed = not ok and M.is_failure(result)
+  end
   if prompt and api.nvim_win_is_valid(prompt.win) then
     local now = api.nvim_get_current_win()
     if now ~= prompt.win then
       prompt.prev = now
       switch_quietly(prompt.win)
     end
+  end
+  if changed then
+    return { ok = false, paths_changed = true, paths = changed }
   end
   if ok and result == LATER then
     return { ok = true, pending = true }

@@ -3,8 +3,7 @@
 // types meanwhile show on the screen (tmux capture-pane) and land in the buffer before the call
 // ends; the call then answers TIMEOUT, nothing of it shows on the screen, and once the server runs
 // again the next hover answers.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallDeadline, controlWithin, type CallControl } from '../../../../agent/editors/call.ts';
@@ -13,18 +12,29 @@ import { editorTool } from '../../../../agent/editors/tools/index.ts';
 import { parseArgs, type ToolOutcome } from '../../../../protocol/index.ts';
 import { isolatedHome } from '../../../helpers/home.ts';
 import { fixtureFiles, serverConfig, SERVERS, TAP, tapMessages, type ServerCase } from '../../../helpers/lsp.ts';
+import { startTmux, type TmuxScreen } from '../../../helpers/tmux.ts';
 import { waitFor } from '../../../helpers/wait.ts';
 
 const PYRIGHT = SERVERS.find((s) => s.name === 'pyright') as ServerCase;
 const INIT_LUA = join(import.meta.dirname, '../../../fixtures/lsp/init.lua');
+/** Whether process `pid` still runs (signal 0 tests it). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const hoverAt = { buffer: PYRIGHT.call.file, line: PYRIGHT.call.line, col: PYRIGHT.call.col };
 
 describe('a slow language server, on the screen of a Neovim in tmux', () => {
   const { home, env } = isolatedHome('vimrelay-lsp-tui-');
   const cwd = join(home, 'work');
   const socket = join(home, 'nvim.sock');
-  const tmux = (...args: string[]): string => spawnSync('tmux', ['-L', 'vimrelay-lsp', ...args], { cwd, env, encoding: 'utf8' }).stdout;
-  const screen = (): string => tmux('capture-pane', '-p', '-t', 'lsp');
+  let term: TmuxScreen;
+  const screen = (): string => term.screen().join('\n');
   let editor: NvimEditor;
 
   const call = async (tool: string, args: Record<string, unknown>, control: CallControl = controlWithin(30_000)): Promise<ToolOutcome> => {
@@ -47,8 +57,7 @@ describe('a slow language server, on the screen of a Neovim in tmux', () => {
       VIMRELAY_TAP_LOG: join(home, 'stdin.log'),
       VIMRELAY_TAP_PID: join(home, 'pid'),
     });
-    const nvim = `nvim --clean -n --listen ${socket} --cmd 'luafile ${INIT_LUA}' ${PYRIGHT.call.file}`;
-    spawn('tmux', ['-L', 'vimrelay-lsp', '-f', '/dev/null', 'new-session', '-d', '-s', 'lsp', '-x', '80', '-y', '12', nvim], { cwd, env, stdio: 'ignore' });
+    term = startTmux({ command: ['nvim', '--clean', '-n', '--listen', socket, '--cmd', `luafile ${INIT_LUA}`, PYRIGHT.call.file], cwd, env, cols: 80, rows: 12 });
     editor = await waitFor(() => NvimEditor.attach(socket, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined), 20_000, 'Neovim in tmux');
     // Ready once pyright has published the buffer's first diagnostics (init.lua).
     await waitFor(async () => {
@@ -59,7 +68,11 @@ describe('a slow language server, on the screen of a Neovim in tmux', () => {
   }, 90_000);
   afterAll(async () => {
     await editor?.close();
-    tmux('kill-server');
+    const server = existsSync(join(home, 'pid')) ? serverPid() : undefined;
+    term?.stop();
+    // The language server outlives Neovim by a moment (its stdin closing ends it), writing in the
+    // home until then: the home goes once it has gone.
+    if (server !== undefined) await waitFor(() => (alive(server) ? undefined : true), 20_000, 'the language server to exit');
   });
 
   it('shows what the user types while the request waits, then answers TIMEOUT, and the server answers again later', async () => {
@@ -69,7 +82,9 @@ describe('a slow language server, on the screen of a Neovim in tmux', () => {
     try {
       const hover = call('lsp_hover', hoverAt, { signal: controller.signal, deadline: Date.now() + 60_000 }).then((r) => ((settled = true), r));
       await waitFor(() => tapMessages(join(home, 'stdin.log')).find((m) => m.method === 'textDocument/hover'), 20_000, 'the hover request');
-      tmux('send-keys', '-t', 'lsp', 'O', '# typed while the server is busy', 'Escape');
+      term.key('O');
+      term.type('# typed while the server is busy');
+      term.key('Escape');
       await waitFor(() => (screen().includes('# typed while the server is busy') ? true : undefined), 20_000, () => `the typed text on the screen:\n${screen()}`);
       expect(settled).toBe(false);
       // `O` opened a line above the cursor, which the file put on line 1.
