@@ -36,7 +36,7 @@ import type { CallGuard } from '../policy/enforce.ts';
 import type { Logger } from '../log.ts';
 import { waitToRetry, type Failure } from './backoff.ts';
 import { CredentialRefused, DeviceTokens, RelayAnswered, type DeviceJwt } from './device-token.ts';
-import { describeNetworkError } from './network-error.ts';
+import { relayFailureText } from './fetch-failure.ts';
 import { StallWatch } from './stall.ts';
 import { Dispatcher } from '../calls/dispatcher.ts';
 
@@ -143,7 +143,7 @@ export class RelayLink {
         if (this.#stopped) return;
         if (err instanceof CredentialRefused) this.#reject(err.message);
         else if (err instanceof RelayAnswered) this.#scheduleReconnect(err.status >= 500 ? 'server' : 'refused', `no device token: ${err.message}`);
-        else this.#scheduleReconnect('unreachable', `no device token: ${describeNetworkError(err)}`);
+        else this.#scheduleReconnect('unreachable', `no device token: ${relayFailureText(err, this.#opts.relayUrl)}`);
       },
     );
   }
@@ -204,7 +204,7 @@ export class RelayLink {
       this.#onMessage(parsed.message);
     });
     ws.on('error', (err) => {
-      socketError = describeNetworkError(err);
+      socketError = relayFailureText(err, this.#opts.relayUrl);
       this.#opts.logger.debug('relay socket error', { error: socketError });
     });
     ws.on('close', (code, reason) => {
@@ -219,7 +219,7 @@ export class RelayLink {
       if (status !== undefined) {
         return this.#scheduleReconnect(status >= 500 ? 'server' : 'refused', `the relay answered the upgrade with HTTP ${status}`);
       }
-      if (!opened) return this.#scheduleReconnect('unreachable', `cannot reach the relay: ${socketError ?? `closed (${code})`}`);
+      if (!opened) return this.#scheduleReconnect('unreachable', socketError ?? `cannot reach the relay: closed (${code})`);
       const said = reason.length ? ` ${reason.toString()}` : '';
       this.#scheduleReconnect('unreachable', `closed (${code}${said})${socketError ? `: ${socketError}` : ''}`);
     });

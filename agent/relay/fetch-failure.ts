@@ -78,6 +78,16 @@ export function describeFetchFailure(err: unknown, url: string, timeoutMs: numbe
   return new RelayUnreachable(`cannot reach the relay at ${target.origin}: ${what}`, code);
 }
 
+/**
+ * A failed connection to the relay at `url` as a log line says it: describeFetchFailure's message
+ * (kept as it is for a RelayUnreachable already described) with the error code, for fetch and for
+ * the agent's WebSocket alike.
+ */
+export function relayFailureText(err: unknown, url: string): string {
+  const failure = err instanceof RelayUnreachable ? err : describeFetchFailure(err, url);
+  return failure.code === 'UNKNOWN' ? failure.message : `${failure.message} (${failure.code})`;
+}
+
 export interface RelayFetchInit extends RequestInit {
   /** Bound on the whole request (default RELAY_TIMEOUT_MS). */
   timeoutMs?: number;
