@@ -3,7 +3,10 @@
 // an empty prefix with `--omit=dev` (what the README's one command does, `npm install -g`, but in a
 // prefix of its own), its `vimrelay` runs with Node alone: `--help`, `serve --stdio` listing the
 // tools to a real MCP client and reading a real Neovim buffer, and `vimrelay pair` against a test
-// relay, approved by its owner. Needs the package registry, as any install does.
+// relay, approved by its owner. And the same package made straight from the git repository (the
+// README's other way, `npm pack git+…`: npm clones it, installs its build tools and builds it),
+// installed globally into a prefix as `npm install -g` does. Needs the package registry, as any
+// install does.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,6 +91,26 @@ describe('the packed agent', () => {
       } finally {
         await serve.client.close();
       }
+    });
+  });
+
+  describe('made from the git repository', () => {
+    // What was committed (HEAD), as a clone on another machine has it.
+    const fromGit = tempDir('vimrelay-package-git-');
+    const globalPrefix = join(fromGit, 'global');
+    let gitFiles: string[] = [];
+    beforeAll(() => {
+      const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', fromGit, `git+file://${ROOT}`], fromGit)) as { filename: string; files: { path: string }[] }[];
+      gitFiles = (packed[0]?.files ?? []).map((f) => f.path);
+      npm(['install', '-g', '--prefix', globalPrefix, join(fromGit, packed[0]?.filename ?? '')], fromGit);
+    }, 360_000);
+
+    it('is built by npm on the way: the same compiled JavaScript and plugins, and a `vimrelay` that runs', () => {
+      for (const file of ['bin/vimrelay.js', 'dist/agent/cli/main.js', 'dist/agent/editors/nvim/lua/core.lua', 'plugin/vim/autoload/vimrelay.vim']) expect(gitFiles).toContain(file);
+      expect(gitFiles.filter((f) => f.endsWith('.ts') || !/^(bin|dist|plugin)\/|^(package\.json|README\.md|LICENSE)$/.test(f))).toEqual([]);
+      const r = spawnSync(join(globalPrefix, 'bin', 'vimrelay'), ['--help'], { encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('usage: vimrelay <command>');
     });
   });
 
