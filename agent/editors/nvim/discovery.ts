@@ -7,6 +7,7 @@
  * and nothing here decides whose a socket is (the watcher does, trusted-path.ts). Work per scan
  * is bounded by `maxEntries`.
  */
+import type { Dir } from 'node:fs';
 import { opendir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { derivedDirs, runtimeDir, userTempDir, type DerivedDirs } from '../../config/runtime-dirs.ts';
@@ -16,6 +17,9 @@ const SYSTEM_TMP = '/tmp';
 
 /** Directory entries one scan reads at most, across all roots. */
 export const DEFAULT_MAX_ENTRIES = 4_096;
+
+/** Entries a directory handle reads from the system at once. */
+const DIR_BUFFER = 256;
 
 /** How deep below a root a socket may be (root/a/b/socket is depth 3). */
 export const DEFAULT_MAX_DEPTH = 3;
@@ -39,6 +43,12 @@ export interface ScanOptions {
   maxDepth?: number;
   /** Default DEFAULT_MAX_ENTRIES. */
   maxEntries?: number;
+  /**
+   * Whether directories off the `nvim` paths are read too (default true). Neovim's own layouts
+   * all have their `nvim` component right below the root; only a socket the user named `nvim…`
+   * somewhere else needs the deep read, which costs most of a scan in a busy /tmp.
+   */
+  deep?: boolean;
 }
 
 interface Pending {
@@ -65,9 +75,9 @@ export async function findSockets(roots: readonly string[], options: ScanOptions
   return (await scanSockets(roots, options)).sockets;
 }
 
-/** findSockets, with the `nvim` directories the scan read too. */
+/** findSockets, with the `nvim` directories the scan read too; `deep: false` reads only the roots and the `nvim` paths. */
 export async function scanSockets(roots: readonly string[], options: ScanOptions = {}): Promise<Scan> {
-  const { maxDepth = DEFAULT_MAX_DEPTH, maxEntries = DEFAULT_MAX_ENTRIES } = options;
+  const { maxDepth = DEFAULT_MAX_DEPTH, maxEntries = DEFAULT_MAX_ENTRIES, deep = true } = options;
   const found = new Set<string>();
   const nvimDirs: string[] = [];
   const likely: Pending[] = [];
@@ -75,19 +85,30 @@ export async function scanSockets(roots: readonly string[], options: ScanOptions
   let budget = maxEntries;
   for (let next = likely.shift() ?? others.shift(); next && budget > 0; next = likely.shift() ?? others.shift()) {
     if (next.matched) nvimDirs.push(next.dir);
+    let dir: Dir;
     try {
-      for await (const entry of await opendir(next.dir)) {
+      dir = await opendir(next.dir, { bufferSize: DIR_BUFFER });
+    } catch {
+      continue; // Unreadable, or removed meanwhile: nothing to find there.
+    }
+    try {
+      // Read synchronously from the handle's buffer: an await per entry made a scan of 4,096
+      // entries cost 2.5 times the CPU (85 against 33 ms), and one directory's entries, within
+      // the budget, are a short read.
+      for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
         if (budget-- <= 0) break;
         const path = join(next.dir, entry.name);
         const matched = next.matched || entry.name.startsWith('nvim');
         if (entry.isSocket()) {
           if (matched) found.add(path);
-        } else if (entry.isDirectory() && next.depth + 1 < maxDepth) {
+        } else if (entry.isDirectory() && next.depth + 1 < maxDepth && (matched || deep)) {
           (matched ? likely : others).push({ dir: path, depth: next.depth + 1, matched });
         }
       }
     } catch {
-      // Unreadable, or removed while we looked: nothing to find there.
+      // Removed while we looked: nothing more to find there.
+    } finally {
+      dir.closeSync();
     }
   }
   return { sockets: [...found], nvimDirs };

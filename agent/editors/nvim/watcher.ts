@@ -3,7 +3,10 @@
  * plus the explicit addresses when a watched directory changes (dir-watch.ts: the scan roots and
  * the `nvim` directories found, so a new Neovim shows up at once and an idle agent does nothing),
  * when a failed address is due for another try, and every `intervalMs` in any case (to catch what
- * no watch sees; every `pollMs` when a directory could not be watched). It probes each new address
+ * no watch sees; every `pollMs` when a directory could not be watched). Only those periodic scans
+ * read the directories off Neovim's `nvim` paths (discovery.ts `deep`), where no watch looks
+ * anyway: the others keep the sockets the last periodic scan found there, and cost a few
+ * directory reads in a busy /tmp instead of thousands of entries. It probes each new address
  * (in the background, at most MAX_PROBES at once, each bounded by `probeTimeoutMs`), attaches those
  * that answer, keeps one editor per pid (one Neovim may listen on several sockets), backs off from
  * addresses that fail, refreshes attached editors' info on the periodic scans (the editors
@@ -101,6 +104,9 @@ export class NvimWatcher {
   #scanning = false;
   #again = false;
   #lastRefresh = 0;
+  /** When the last deep scan ran (epoch ms), and the sockets it found. */
+  #lastDeep = 0;
+  #deepSockets: readonly string[] = [];
   readonly #dirWatch: DirWatch;
   /** Settles when the first scan is over and every probe it started has attached or failed. */
   readonly ready: Promise<void>;
@@ -199,7 +205,15 @@ export class NvimWatcher {
   }
 
   async #scan(): Promise<void> {
-    const { sockets: found, nvimDirs } = await scanSockets(this.#dirs, { maxEntries: this.#maxEntries });
+    // Deep when periodic, or when polling (no watch tells of changes anywhere then).
+    const deep = !this.#dirWatch.complete || Date.now() - this.#lastDeep >= this.#intervalMs;
+    const scan = await scanSockets(this.#dirs, { maxEntries: this.#maxEntries, deep });
+    if (deep) {
+      this.#lastDeep = Date.now();
+      this.#deepSockets = scan.sockets;
+    }
+    const { nvimDirs } = scan;
+    const found = deep ? scan.sockets : [...new Set([...scan.sockets, ...this.#deepSockets])];
     const newlyWatched = this.#dirWatch.set([...this.#dirs.map((path) => ({ path: resolve(path), nvimNamesOnly: true })), ...nvimDirs.map((path) => ({ path, nvimNamesOnly: false }))]);
     // A socket made in a directory after this scan read it and before its watch began is in no
     // event: read those directories once more.

@@ -55,6 +55,14 @@ describe('findSockets', () => {
     expect((await findSockets([dir], { maxEntries: 4 })).sort()).toEqual([join(dir, 'nvimXyz/0'), join(dir, 'plain/nvim.sock')]);
   });
 
+  it('reads only the roots and the nvim paths in a shallow scan', async () => {
+    const dir = join(root, 'shallow');
+    const onPaths = [await socketAt('shallow/nvim.1.0'), await socketAt('shallow/nvimQwe123/0'), await socketAt('shallow/nvim.user/Abc/nvim.2.0')];
+    const off = await socketAt('shallow/other/nvim.sock');
+    expect((await findSockets([dir], { deep: false })).sort()).toEqual([...onPaths].sort());
+    expect((await findSockets([dir])).sort()).toEqual([...onPaths, off].sort());
+  });
+
   it('defaults to $XDG_RUNTIME_DIR, $TMPDIR and /tmp, and to $NVIM and $NVIM_LISTEN_ADDRESS', () => {
     expect(defaultSocketDirs({ XDG_RUNTIME_DIR: '/run/user/7', TMPDIR: '/var/tmp' }, {})).toEqual(['/run/user/7', '/var/tmp', '/tmp']);
     expect(defaultSocketDirs({ TMPDIR: '/tmp' }, {})).toEqual(['/tmp']);
@@ -159,6 +167,18 @@ describe('createEditorSource', () => {
     expect(source.list()).toHaveLength(1);
     expect(fake.connections()).toBeGreaterThanOrEqual(1);
     expect(fake.connections()).toBeLessThanOrEqual(2);
+    await fake.close();
+  });
+
+  it('between deep scans keeps the sockets found off the nvim paths, and probes them again when due', async () => {
+    const dir = join(root, 'kept');
+    const address = join(dir, 'other', 'nvim.fake.0');
+    const fake = await fakeSocket(address);
+    // No periodic (deep) scan but the first one during the test: the retries are shallow scans.
+    source = createEditorSource({ dirs: [dir], sockets: [], intervalMs: 600_000 });
+    await waitFor(() => (fake.connections() >= 1 ? true : undefined), 10_000, 'the first probe');
+    await waitFor(() => (fake.connections() >= 2 ? true : undefined), 15_000, 'a probe on the backoff');
+    expect(source.candidates().map((c) => c.address)).toContain(address);
     await fake.close();
   });
 
