@@ -84,7 +84,11 @@ try {
   stops.push(() => relayed.close());
   const read = (client: Caller) => () => client.callTool({ name: 'read_buffer', arguments: { buffer: benchBuf } });
   await waitFor(async () => (((await relayed.callTool({ name: 'list_editors', arguments: {} })) as ReadResult).structuredContent as { count?: number } | undefined)?.count === 1 || undefined, 20_000, 'the editor on the relay');
+  // Idle as a daemon is: V8 gives back what starting took once the process has been idle a few
+  // seconds (its memory reducer), so the figure right after connecting is shown beside it.
   await new Promise((r) => setTimeout(r, 2_000));
+  const agentStarted = memory(agent.proc.pid ?? 0).rss;
+  await new Promise((r) => setTimeout(r, 13_000));
   const agentIdle = memory(agent.proc.pid ?? 0).rss;
 
   // serve --stdio and serve --http.
@@ -112,7 +116,8 @@ try {
   row(`${CALLERS} callers: relayed calls/s`, relayRate.toFixed(0), floorRate.toFixed(0), x(relayRate / floorRate), '≥ 0.25x');
   row(`${CALLERS} callers: serve --stdio calls/s`, stdioRate.toFixed(0), floorRate.toFixed(0), x(stdioRate / floorRate), '≥ 0.6x');
   row(`serve --stdio peak RSS, ${CALLERS} callers`, `${stdioPeak.toFixed(0)} MiB`, '', '', '≤ 250 MiB');
-  row('idle agent RSS (connected, before any call)', `${agentIdle.toFixed(0)} MiB`, '', '', '≤ 80 MiB');
+  row('idle agent RSS (connected 15 s, no call yet)', `${agentIdle.toFixed(0)} MiB`, '', '', '≤ 80 MiB');
+  row('  (2 s after connecting)', `${agentStarted.toFixed(0)} MiB`, '', '', '');
 
   // Leaks: the agent's memory before and after 5,000 more calls, once it has been idle a while.
   const before = memory(agent.proc.pid ?? 0).rss;
