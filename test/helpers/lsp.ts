@@ -204,6 +204,11 @@ export interface LspDriverOptions {
   env?: Record<string, string>;
   /** Vim: start it with no language client loaded (neither ALE nor vim-lsp). */
   noClient?: boolean;
+  /**
+   * Vim with ALE: load vim-lsp too, with this server registered (test/fixtures/lsp/vim-lsp.vim);
+   * with `noServer` (ALE has none), the opened files are ready by vim-lsp's diagnostics.
+   */
+  vimLsp?: ServerCase;
   /** Whether to wait for the opened files' first diagnostics (default: with a server that can start). */
   ready?: boolean;
 }
@@ -234,15 +239,17 @@ export async function lspDriver(client: LspClient, server: ServerCase, options: 
   } else {
     const vimString = (text: string): string => `'${text.replaceAll("'", "''")}'`;
     const lets = Object.entries(env).map(([k, v]) => `let $${k} = ${vimString(v)}`);
-    d = await vimDriver({ files, open: server.open.slice(0, 1), vimCmds: options.noClient ? ['filetype on'] : [...lets, `source ${join(FIXTURES, VIM_CONFIG[client])}`] });
+    const also = options.vimLsp ? [`let $VIMRELAY_TEST_LSP = ${vimString(serverConfig([options.vimLsp]))}`, `source ${join(FIXTURES, VIM_CONFIG['vim-lsp'])}`] : [];
+    d = await vimDriver({ files, open: server.open.slice(0, 1), vimCmds: options.noClient ? ['filetype on'] : [...lets, `source ${join(FIXTURES, VIM_CONFIG[client])}`, ...also] });
   }
+  const readyBy = options.vimLsp && options.noServer ? 'vim-lsp' : client;
   try {
     // The other files to open are loaded and shown once each, as a user opening them would.
     for (const file of [...server.open.slice(1), server.open[0] ?? '']) await d.command(`edit ${file}`);
-    if (options.ready ?? (!options.noServer && !options.noClient)) {
+    if (options.ready ?? ((!options.noServer || options.vimLsp !== undefined) && !options.noClient)) {
       for (const file of server.open) {
         const buf = await d.bufnr(file);
-        await waitFor(async () => ((await isReady(d, client, buf)) ? true : undefined), READY_MS, `${server.name} to analyse ${file} in ${client}`);
+        await waitFor(async () => ((await isReady(d, readyBy, buf)) ? true : undefined), READY_MS, `${server.name} to analyse ${file} in ${readyBy}`);
       }
     }
   } catch (error) {

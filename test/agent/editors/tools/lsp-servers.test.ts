@@ -4,7 +4,8 @@
 // stopped) answers TIMEOUT at the call's deadline, and CANCELLED when the client cancels, while the
 // editor goes on answering other calls, and the editor sends the server $/cancelRequest for the
 // request (seen by test/fixtures/lsp/tap.mjs on the server's stdin); once the server runs again it
-// answers the next call.
+// answers the next call. A Vim with both clients asks ALE when it has a server, else vim-lsp; and
+// every editor sends the server the unsaved text of the request's buffer and of other loaded ones.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,5 +105,42 @@ describe.each(LSP_EDITORS)('a slow language server on %s', (editor) => {
   it('answers the next call once the server runs again', async () => {
     const r = await d.ok('lsp_hover', hoverAt);
     expect(r.text).toMatch(PYRIGHT.signature);
+  });
+});
+
+const PYLSP = SERVERS.find((s) => s.name === 'pylsp') as ServerCase;
+
+describe('a Vim with both ALE and vim-lsp', () => {
+  // vim-lsp registers pyright; ALE has pylsp, or no server, for Python. pyright through vim-lsp
+  // answers markdown, pylsp through ALE plain text.
+  it.each([
+    ['ALE has a server: ALE answers', PYLSP, {}, 'pylsp', 'plaintext'],
+    ['ALE has none: vim-lsp answers', PYRIGHT, { noServer: true }, 'pyright', 'markdown'],
+  ] as const)('%s', async (_what, ale, options, name, format) => {
+    const d = await lspDriver('ale', ale, { ...options, vimLsp: PYRIGHT });
+    try {
+      expect(await d.ok('lsp_hover', hoverAt)).toMatchObject({ server: name, format, text: expect.stringMatching(PYRIGHT.signature) });
+    } finally {
+      await d.stop();
+    }
+  });
+});
+
+describe.each(LSP_EDITORS)('unsaved text on %s', (editor) => {
+  let d: Driver;
+  beforeAll(async () => {
+    d = await lspDriver(clientOf(editor), PYRIGHT);
+  }, 90_000);
+  afterAll(() => d?.stop());
+
+  it("answers from the unsaved text of the request's buffer and of another loaded buffer", async () => {
+    const at = { buffer: PYRIGHT.call.file, line: PYRIGHT.call.line, col: PYRIGHT.call.col };
+    expect(await d.ok('lsp_references', at)).toMatchObject({ total: 4 });
+    await d.ok('open_file', { path: 'shapes/geometry.py' });
+    // A call of the function added at the end of each file, in its buffer only.
+    for (const file of [PYRIGHT.call.file, 'shapes/geometry.py']) await d.expr(`appendbufline(${await d.bufnr(file)}, '$', 'print(total_area([]))')`);
+    const r = await d.ok('lsp_references', at);
+    const counts = Object.fromEntries((r.files as { path: string; references: unknown[] }[]).map((f) => [f.path.slice(d.cwd.length + 1), f.references.length]));
+    expect(counts).toEqual({ 'shapes/geometry.py': 2, 'shapes/main.py': 4 });
   });
 });
