@@ -50,7 +50,7 @@ export const MCP_INSTRUCTIONS = [
   '- Every list and text in a result is capped, and no result is over 100 KB: a result that was cut says so (`truncated`, or a `*_truncated` flag), ' +
     'and the tool names the argument that fetches the rest.',
   '- A failure is a result with isError and `{error: {code, message, hint}}`; the hint says what to do next.',
-  '- The lsp_* tools ask the editor\'s own language server (Neovim vim.lsp, Vim ALE) about the text as it is, unsaved changes included; ' +
+  '- The lsp_* tools ask the editor\'s own language server (Neovim vim.lsp, Vim ALE or vim-lsp) about the text as it is, unsaved changes included; ' +
     'with no server for the buffer, or a server without that method, they answer UNSUPPORTED (`reason` says which). ' +
     'Their `withheld` counts results in never_read files, left out.',
   '- An outputSchema gives nested results in TypeScript-like notation: a field with no type is an integer, `?` marks an optional field, ' +

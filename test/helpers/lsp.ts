@@ -2,11 +2,12 @@
  * The lsp_* tests' editors: a driver (helpers/editors.ts) on a copy of a fixture project
  * (test/fixtures/lsp/<ts|py|c>) whose user config starts a real language server the way a user's
  * would: Neovim through test/fixtures/lsp/init.lua (vim.lsp.start_client + buf_attach_client from a
- * FileType autocmd), Vim through ALE (test/fixtures/lsp/vimrc.vim). `lspDriver` resolves once the
+ * FileType autocmd), Vim through ALE (test/fixtures/lsp/vimrc.vim) or through vim-lsp
+ * (test/fixtures/lsp/vim-lsp.vim, the copy in test/vendor/vim-lsp). `lspDriver` resolves once the
  * opened files are ready: their server has published their first diagnostics (Neovim:
- * DiagnosticChanged; Vim: ALE has linted them), after which it answers about the project (never a
- * sleep: typescript-language-server answers a request sent before that from a half-loaded
- * project). `SERVERS` also holds where the fixture's names are and what each server should find.
+ * DiagnosticChanged; ALE has linted them; vim-lsp holds diagnostics for them), after which it
+ * answers about the project (never a sleep: typescript-language-server answers a request sent
+ * before that from a half-loaded project). `SERVERS` also holds where the fixture's names are and what each server should find.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,7 +31,7 @@ export interface Place {
 
 /** One language server and its fixture project, with what the tests expect of it. */
 export interface ServerCase {
-  /** The server's name as the editor reports it (the client's name, or ALE's linter). */
+  /** The server's name as the editor reports it (the client's name, ALE's linter, or vim-lsp's server). */
   name: 'tsls' | 'pyright' | 'pylsp' | 'clangd';
   /** The filetypes the editor starts it for. */
   filetypes: string[];
@@ -201,37 +202,54 @@ export interface LspDriverOptions {
   noServer?: boolean;
   /** Environment for the editor (and so for the servers it starts). */
   env?: Record<string, string>;
-  /** Vim: start it without ALE (and so without a language client). */
-  noAle?: boolean;
+  /** Vim: start it with no language client loaded (neither ALE nor vim-lsp). */
+  noClient?: boolean;
+  /**
+   * Vim with ALE: load vim-lsp too, with this server registered (test/fixtures/lsp/vim-lsp.vim);
+   * with `noServer` (ALE has none), the opened files are ready by vim-lsp's diagnostics.
+   */
+  vimLsp?: ServerCase;
   /** Whether to wait for the opened files' first diagnostics (default: with a server that can start). */
   ready?: boolean;
 }
 
-/** The editor kind of a DRIVERS entry's name. */
-export function kindOf(editor: 'Neovim' | 'Vim'): 'nvim' | 'vim' {
-  return editor === 'Neovim' ? 'nvim' : 'vim';
+/** The editors the lsp_* suites run on, for `describe.each`: Neovim (vim.lsp), and Vim with each language client. */
+export const LSP_EDITORS = ['Neovim', 'Vim', 'Vim with vim-lsp'] as const;
+export type LspEditor = (typeof LSP_EDITORS)[number];
+
+/** An editor and the language client it asks: Neovim's vim.lsp, or Vim's ALE or vim-lsp. */
+export type LspClient = 'nvim' | 'ale' | 'vim-lsp';
+
+/** The client of an LSP_EDITORS entry. */
+export function clientOf(editor: LspEditor): LspClient {
+  return editor === 'Neovim' ? 'nvim' : editor === 'Vim' ? 'ale' : 'vim-lsp';
 }
 
+/** The user config a Vim with `client` sources. */
+const VIM_CONFIG = { ale: 'vimrc.vim', 'vim-lsp': 'vim-lsp.vim' } as const;
+
 /** A driver on a copy of `server`'s fixture, its opened files ready; see the module header. */
-export async function lspDriver(kind: 'nvim' | 'vim', server: ServerCase, options: LspDriverOptions = {}): Promise<Driver> {
+export async function lspDriver(client: LspClient, server: ServerCase, options: LspDriverOptions = {}): Promise<Driver> {
   const files = { ...fixtureFiles(server.fixture), ...options.files };
   const config = options.noServer ? '{}' : serverConfig([server]);
   let d: Driver;
   const env = { ...options.env, VIMRELAY_TEST_LSP: config };
-  if (kind === 'nvim') {
+  if (client === 'nvim') {
     d = await nvimDriver({ files, open: server.open.slice(0, 1), env, args: ['--cmd', `luafile ${join(FIXTURES, 'init.lua')}`] });
   } else {
     const vimString = (text: string): string => `'${text.replaceAll("'", "''")}'`;
     const lets = Object.entries(env).map(([k, v]) => `let $${k} = ${vimString(v)}`);
-    d = await vimDriver({ files, open: server.open.slice(0, 1), vimCmds: options.noAle ? ['filetype on'] : [...lets, `source ${join(FIXTURES, 'vimrc.vim')}`] });
+    const also = options.vimLsp ? [`let $VIMRELAY_TEST_LSP = ${vimString(serverConfig([options.vimLsp]))}`, `source ${join(FIXTURES, VIM_CONFIG['vim-lsp'])}`] : [];
+    d = await vimDriver({ files, open: server.open.slice(0, 1), vimCmds: options.noClient ? ['filetype on'] : [...lets, `source ${join(FIXTURES, VIM_CONFIG[client])}`, ...also] });
   }
+  const readyBy = options.vimLsp && options.noServer ? 'vim-lsp' : client;
   try {
     // The other files to open are loaded and shown once each, as a user opening them would.
     for (const file of [...server.open.slice(1), server.open[0] ?? '']) await d.command(`edit ${file}`);
-    if (options.ready ?? (!options.noServer && !options.noAle)) {
+    if (options.ready ?? ((!options.noServer || options.vimLsp !== undefined) && !options.noClient)) {
       for (const file of server.open) {
         const buf = await d.bufnr(file);
-        await waitFor(async () => ((await isReady(d, buf)) ? true : undefined), READY_MS, `${server.name} to analyse ${file} in ${kind}`);
+        await waitFor(async () => ((await isReady(d, readyBy, buf)) ? true : undefined), READY_MS, `${server.name} to analyse ${file} in ${readyBy}`);
       }
     }
   } catch (error) {
@@ -242,8 +260,11 @@ export async function lspDriver(kind: 'nvim' | 'vim', server: ServerCase, option
 }
 
 /** Whether buffer `buf` has had its first diagnostics. */
-async function isReady(d: Driver, buf: number): Promise<boolean> {
-  const flag = d.kind === 'nvim' ? 'test_lsp_ready' : 'ale_linted';
+async function isReady(d: Driver, client: LspClient, buf: number): Promise<boolean> {
+  if (client === 'vim-lsp') {
+    return Boolean(await d.expr(`has_key(lsp#internal#diagnostics#state#_get_all_diagnostics_grouped_by_uri_and_server(), lsp#utils#get_buffer_uri(${buf}))`));
+  }
+  const flag = client === 'nvim' ? 'test_lsp_ready' : 'ale_linted';
   return Boolean(await d.expr(`getbufvar(${buf}, ${JSON.stringify(flag)}, 0)`));
 }
 

@@ -1,5 +1,5 @@
 " lsp_definition, the twin of lua/lsp_definition.lua: the definition, declaration, type definition
-" or implementations of the symbol at a position, from ALE's language server (util/lsp.vim), as a
+" or implementations of the symbol at a position, from the buffer's language server (util/lsp.vim), as a
 " deferred answer: locations in the server's order with context lines, one page at a time.
 
 let s:method = {'definition': 'textDocument/definition', 'declaration': 'textDocument/declaration',
@@ -7,7 +7,7 @@ let s:method = {'definition': 'textDocument/definition', 'declaration': 'textDoc
 
 function! s:shape(result, state) abort
   let p = a:state.p
-  let read = vimrelay#util#lsp#reader()
+  let read = vimrelay#util#lsp#reader(a:state.client)
   let items = []
   for loc in vimrelay#util#lsp#locations(a:result)
     let item = extend(vimrelay#util#lsp#file(read, loc.uri), vimrelay#util#lsp#range(read, loc.uri, loc.range))
@@ -15,12 +15,12 @@ function! s:shape(result, state) abort
     call add(items, item)
   endfor
   let [page, next] = vimrelay#util#lsp#page(items, vimrelay#util#lsp#first_after(get(p, 'cursor', v:null)), p)
-  return {'server': a:state.linter.name, 'total': len(items), 'locations': page, 'truncated': next >= 0 ? v:true : v:false,
+  return {'server': a:state.client.name, 'total': len(items), 'locations': page, 'truncated': next >= 0 ? v:true : v:false,
         \ 'cursor': next >= 0 ? string(next) : v:null, 'withheld': 0}
 endfunction
 
 function! vimrelay#lsp_definition#run(p) abort
-  let [b, linter] = vimrelay#util#lsp#target(a:p)
-  return vimrelay#util#lsp#request(a:p, b, linter, s:method[a:p.kind], vimrelay#util#lsp#position_params(b, a:p.line, a:p.col),
+  let [b, client] = vimrelay#util#lsp#target(a:p)
+  return vimrelay#util#lsp#request(a:p, b, client, s:method[a:p.kind], vimrelay#util#lsp#position_params(client, b, a:p.line, a:p.col),
         \ function('s:shape'), {'p': a:p})
 endfunction

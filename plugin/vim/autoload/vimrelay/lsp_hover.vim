@@ -1,6 +1,7 @@
-" lsp_hover, the twin of lua/lsp_hover.lua: the hover text of the symbol at a position, from ALE's
-" language server (util/lsp.vim), as a deferred answer. ALE asks for plain text, which servers other
-" than typescript-language-server then send; `format` says which came.
+" lsp_hover, the twin of lua/lsp_hover.lua: the hover text of the symbol at a position, from the
+" buffer's language server (util/lsp.vim), as a deferred answer. ALE asks for plain text, which
+" servers other than typescript-language-server then send, vim-lsp for markdown first; `format`
+" says which came.
 
 " MarkupContent | MarkedString | MarkedString[] (LSP 3.17 "Hover") -> [text, format].
 function! s:contents(c) abort
@@ -16,7 +17,7 @@ endfunction
 
 function! s:shape(result, state) abort
   let p = a:state.p
-  let out = {'server': a:state.linter.name, 'format': v:null, 'text': v:null, 'text_truncated': v:false, 'signature': v:null, 'range': v:null}
+  let out = {'server': a:state.client.name, 'format': v:null, 'text': v:null, 'text_truncated': v:false, 'signature': v:null, 'range': v:null}
   if a:result is v:null || !has_key(a:result, 'contents')
     return out
   endif
@@ -32,13 +33,13 @@ function! s:shape(result, state) abort
   endif
   let out.signature = signature is v:null ? v:null : vimrelay#util#cut(signature, p.hover_bytes)
   if has_key(a:result, 'range')
-    let out.range = vimrelay#util#lsp#range(vimrelay#util#lsp#reader(), a:state.uri, a:result.range)
+    let out.range = vimrelay#util#lsp#range(vimrelay#util#lsp#reader(a:state.client), a:state.uri, a:result.range)
   endif
   return out
 endfunction
 
 function! vimrelay#lsp_hover#run(p) abort
-  let [b, linter] = vimrelay#util#lsp#target(a:p)
-  let params = vimrelay#util#lsp#position_params(b, a:p.line, a:p.col)
-  return vimrelay#util#lsp#request(a:p, b, linter, 'textDocument/hover', params, function('s:shape'), {'p': a:p, 'uri': params.textDocument.uri})
+  let [b, client] = vimrelay#util#lsp#target(a:p)
+  let params = vimrelay#util#lsp#position_params(client, b, a:p.line, a:p.col)
+  return vimrelay#util#lsp#request(a:p, b, client, 'textDocument/hover', params, function('s:shape'), {'p': a:p, 'uri': params.textDocument.uri})
 endfunction

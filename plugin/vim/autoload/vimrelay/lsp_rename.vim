@@ -1,4 +1,4 @@
-" lsp_rename, the twin of lua/lsp_rename.lua: the edits ALE's language server (util/lsp.vim) would
+" lsp_rename, the twin of lua/lsp_rename.lua: the edits the buffer's language server (util/lsp.vim) would
 " make to rename the symbol at a position, as a deferred answer: every file, and its edits while the
 " byte budget lasts. With p.keep the edit is kept under the call's token (util/deferred.vim) for
 " lsp_rename_apply.vim, with the ticks of the buffers loaded now and the text of each file the edit
@@ -7,10 +7,10 @@
 function! s:shape(result, state) abort
   let p = a:state.p
   if a:result is v:null
-    call vimrelay#util#fail('NO_MATCH', a:state.linter.name . ' found nothing to rename at line ' . p.line . ', column ' . p.col . '.',
+    call vimrelay#util#fail('NO_MATCH', a:state.client.name . ' found nothing to rename at line ' . p.line . ', column ' . p.col . '.',
           \ {'hint': 'Put the position on the name itself (lsp_hover tells what is there).'})
   endif
-  let read = vimrelay#util#lsp#reader()
+  let read = vimrelay#util#lsp#reader(a:state.client)
   let [files, kept, cnt, truncated, used] = [[], [], 0, v:false, 0]
   for f in vimrelay#util#lsp#edit_files(a:result)
     let edits = vimrelay#util#lsp#byte_edits(read, f.uri, f.edits)
@@ -32,23 +32,23 @@ function! s:shape(result, state) abort
     call add(files, entry)
     call add(kept, {'path': entry.path, 'buf': read.buf(f.uri), 'edits': edits, 'lines': read.all(f.uri)})
   endfor
-  let out = {'server': a:state.linter.name, 'applied': v:false, 'files': files, 'edit_count': cnt, 'truncated': truncated, 'withheld': 0}
+  let out = {'server': a:state.client.name, 'applied': v:false, 'files': files, 'edit_count': cnt, 'truncated': truncated, 'withheld': 0}
   if p.keep
     call vimrelay#util#deferred#keep(p.answer_token, {'buf': a:state.b, 'tick': a:state.tick, 'ticks': a:state.ticks, 'files': kept,
-          \ 'out': out, 'conn': a:state.conn, 'linter': a:state.linter})
+          \ 'out': out, 'client': a:state.client, 'handle': a:state.handle})
   endif
   return out
 endfunction
 
 function! vimrelay#lsp_rename#run(p) abort
-  let [b, linter] = vimrelay#util#lsp#target(a:p)
+  let [b, client] = vimrelay#util#lsp#target(a:p)
   let tick = vimrelay#util#check_tick(b, get(a:p, 'expected_changedtick', v:null))
-  let params = vimrelay#util#lsp#position_params(b, a:p.line, a:p.col)
+  let params = vimrelay#util#lsp#position_params(client, b, a:p.line, a:p.col)
   let params.newName = a:p.new_name
   " Buffers as the server will see them: an edit computed on this text applies to this text only.
   let ticks = {}
   for info in filter(getbufinfo(), 'v:val.loaded')
     let ticks[info.bufnr] = info.changedtick
   endfor
-  return vimrelay#util#lsp#request(a:p, b, linter, 'textDocument/rename', params, function('s:shape'), {'p': a:p, 'b': b, 'tick': tick, 'ticks': ticks})
+  return vimrelay#util#lsp#request(a:p, b, client, 'textDocument/rename', params, function('s:shape'), {'p': a:p, 'b': b, 'tick': tick, 'ticks': ticks})
 endfunction

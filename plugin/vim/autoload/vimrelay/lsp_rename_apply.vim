@@ -4,8 +4,8 @@
 " buffer that was loaded unchanged (its changedtick), and every other file (a buffer loaded since,
 " or the file on disk) still the text the edit was computed on, all checked before anything
 " changes. Then each file's buffer
-" (added, loaded and listed when none holds it) gets its edits bottom-up as one undo step, and ALE
-" tells the server (it sends changes only for the documents it opened); nothing is saved.
+" (added, loaded and listed when none holds it) gets its edits bottom-up as one undo step, and its
+" client tells the server (vimrelay#util#lsp#changed); nothing is saved.
 
 function! s:stale(path, tick) abort
   call vimrelay#util#fail('STALE_CHANGEDTICK', a:path . ' changed since the language server computed the rename; nothing was changed.',
@@ -56,8 +56,7 @@ function! vimrelay#lsp_rename_apply#run(p) abort
       call vimrelay#util#set_lines(b, e.sr + 1, e.er + 1, split(strpart(first, 0, e.sc) . e.new . strpart(last, e.ec), "\n", 1))
     endfor
     call vimrelay#util#break_undo(b)
-    call ale#lsp#OpenDocument(kept.conn, b, ale#linter#GetLanguage(b, kept.linter))
-    call ale#lsp#NotifyForChanges(kept.conn, b)
+    call vimrelay#util#lsp#changed(kept.client, kept.handle, b)
     let kept.out.files[i].buf = b
     let kept.out.files[i].changedtick = vimrelay#util#tick(b)
     let i += 1

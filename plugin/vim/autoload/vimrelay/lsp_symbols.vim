@@ -1,9 +1,9 @@
 " lsp_symbols, the twin of lua/lsp_symbols.lua: a buffer's symbols flattened in document order
 " (pre-order, with depth and container), or the project's symbols matching p.query (sorted by
-" place), from ALE's language server (util/lsp.vim), as a deferred answer, one page at a time. ALE
-" asks for flat SymbolInformation lists; their tree comes from range containment (the container
-" being the symbol a symbol nests in, else its containerName), as on Neovim for servers that
-" answer so.
+" place), from the buffer's language server (util/lsp.vim), as a deferred answer, one page at a
+" time. ALE and vim-lsp ask for flat SymbolInformation lists; their tree comes from range
+" containment (the container being the symbol a symbol nests in, else its containerName), as on
+" Neovim for servers that answer so.
 
 let s:kinds = ['file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface',
       \ 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum_member', 'struct',
@@ -65,7 +65,7 @@ endfunction
 
 function! s:shape(result, state) abort
   let p = a:state.p
-  let read = vimrelay#util#lsp#reader()
+  let read = vimrelay#util#lsp#reader(a:state.client)
   let result = a:result is v:null ? [] : a:result
   let workspace = has_key(p, 'query')
   if workspace
@@ -81,14 +81,14 @@ function! s:shape(result, state) abort
     let first = vimrelay#util#lsp#first_after(get(p, 'cursor', v:null))
   endif
   let [page, next] = vimrelay#util#lsp#page(items, first, p)
-  return {'server': a:state.linter.name, 'scope': workspace ? 'workspace' : 'document', 'total': len(items), 'symbols': page,
+  return {'server': a:state.client.name, 'scope': workspace ? 'workspace' : 'document', 'total': len(items), 'symbols': page,
         \ 'truncated': next >= 0 ? v:true : v:false,
         \ 'cursor': next < 0 ? v:null : workspace ? vimrelay#util#lsp#place_cursor(items[next]) : string(next), 'withheld': 0}
 endfunction
 
 function! vimrelay#lsp_symbols#run(p) abort
-  let [b, linter] = vimrelay#util#lsp#target(a:p)
-  let uri = vimrelay#util#lsp#uri(b)
+  let [b, client] = vimrelay#util#lsp#target(a:p)
+  let uri = vimrelay#util#lsp#uri(client, b)
   let [method, params] = has_key(a:p, 'query') ? ['workspace/symbol', {'query': a:p.query}] : ['textDocument/documentSymbol', {'textDocument': {'uri': uri}}]
-  return vimrelay#util#lsp#request(a:p, b, linter, method, params, function('s:shape'), {'p': a:p, 'uri': uri})
+  return vimrelay#util#lsp#request(a:p, b, client, method, params, function('s:shape'), {'p': a:p, 'uri': uri})
 endfunction

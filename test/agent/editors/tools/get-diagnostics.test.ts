@@ -2,14 +2,15 @@
 // diagnostics): fields and columns in characters, severity filters, one buffer or all, unloaded
 // buffers read through their file, long messages cut, and paging with a cursor within the count
 // and byte caps. Then what only Vim has: no diagnostics plugin (UNSUPPORTED; get_state's summary
-// null) and vim-lsp's positions, 0-based in UTF-16 code units.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// null), and the real vim-lsp with a real pyright (positions 0-based in UTF-16 code units).
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIAGNOSTICS_LIMITS, LIMITS } from '../../../../protocol/index.ts';
 import { clearDiagnostics, setDiagnostics, VIM_ALE } from '../../../helpers/diagnostics-source.ts';
 import { nvimDriver, vimDriver, type Driver } from '../../../helpers/editors.ts';
+import { lspDriver, SERVERS, type ServerCase } from '../../../helpers/lsp.ts';
+
+const PYRIGHT = SERVERS.find((s) => s.name === 'pyright') as ServerCase;
 
 const UNI = 'héllo wörld — 日本語 🎉';
 const START = Buffer.byteLength('héllo wörld — ');
@@ -155,73 +156,38 @@ describe('diagnostics on a Vim without a diagnostics plugin', () => {
   });
 });
 
-// vim-lsp is not installable on the CI machine, so this Vim stands in for its one accessor that
-// vimrelay reads, with diagnostics as vim-lsp keeps them (publishDiagnostics per normalized URI and
-// server). What is under test is ours: URIs to buffers, and LSP positions (0-based, UTF-16 code
-// units, so a character beyond U+FFFF counts two) to 1-based characters.
+// The real vim-lsp (test/vendor/vim-lsp) and a real pyright, in a file whose path has a space and
+// a non-ASCII letter (percent-encoded in its URI): what pyright publishes for an undefined name after
+// "a🎉b😀c" (0-based UTF-16 positions, each astral character counting two) comes out in 1-based
+// characters, with pyright's source and code, in get_diagnostics and get_state's summary.
 describe('get_diagnostics on Vim with vim-lsp', () => {
+  const FILE = 'mý file.py';
+  const LINE = 'tag = "a🎉b😀c"; big = undefined_name';
   let d: Driver;
   let main: number;
-  let standIn: string;
-  const LINE = 'a🎉b😀c ü';
   beforeAll(async () => {
-    // The accessor, where vim-lsp keeps it (an autoload function must live in its file), answering
-    // what the test puts in a global.
-    standIn = mkdtempSync(join(tmpdir(), 'vimrelay-vim-lsp-'));
-    mkdirSync(join(standIn, 'autoload/lsp/internal/diagnostics'), { recursive: true });
-    writeFileSync(join(standIn, 'autoload/lsp/internal/diagnostics/state.vim'), [
-      'function! lsp#internal#diagnostics#state#_get_all_diagnostics_grouped_by_uri_and_server() abort',
-      '  return g:test_lsp_state',
-      'endfunction',
-    ].join('\n'));
-    d = await vimDriver({ files: { 'mý file.txt': `${LINE}\nx\n` }, open: ['mý file.txt'], vimCmds: ['let g:lsp_loaded = 1', `set rtp+=${standIn}`] });
-    main = await d.bufnr('mý file.txt');
-    const uri = `file://${encodeURI(join(d.cwd, 'mý file.txt'))}`;
-    const state = {
-      [uri]: {
-        pyright: {
-          method: 'textDocument/publishDiagnostics',
-          params: {
-            uri,
-            diagnostics: [
-              // "😀c" ends before the space: units 4 (😀) to 7.
-              { range: { start: { line: 0, character: 4 }, end: { line: 0, character: 7 } }, message: 'two', severity: 2, source: 'pyright-lint', code: 'E1' },
-              // "ü" at units 8..9; no severity (taken as an error), no source (the server's name).
-              { range: { start: { line: 0, character: 8 }, end: { line: 1, character: 1 } }, message: 'one' },
-              { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, message: 'hint', severity: 4 },
-            ],
-          },
-        },
-      },
-      'file:///nowhere/without-a-buffer.txt': { pyright: { params: { diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: 'x' }] } } },
-    };
-    await d.command(`let g:test_lsp_state = ${JSON.stringify(state)}`);
-  });
-  afterAll(async () => {
-    await d.stop();
-    rmSync(standIn, { recursive: true, force: true });
-  });
+    d = await lspDriver('vim-lsp', { ...PYRIGHT, open: [FILE] }, { files: { [FILE]: `${LINE}\n` } });
+    main = await d.bufnr(FILE);
+  }, 90_000);
+  afterAll(() => d?.stop());
 
   it('converts UTF-16 positions to characters and names the source', async () => {
-    const path = join(d.cwd, 'mý file.txt');
+    const path = join(d.cwd, FILE);
+    const col = [...LINE.slice(0, LINE.indexOf('undefined_name'))].length + 1;
     expect(await d.ok('get_diagnostics')).toEqual({
       diagnostics: [
-        { buf: main, path, line: 1, col: 4, end_line: 1, end_col: 6, severity: 'warn', message: 'two', message_truncated: false, source: 'pyright-lint', code: 'E1' },
-        { buf: main, path, line: 1, col: 7, end_line: 2, end_col: 2, severity: 'error', message: 'one', message_truncated: false, source: 'pyright', code: null },
-        { buf: main, path, line: 2, col: 1, end_line: 2, end_col: 1, severity: 'hint', message: 'hint', message_truncated: false, source: 'pyright', code: null },
+        {
+          buf: main, path, line: 1, col, end_line: 1, end_col: col + 'undefined_name'.length, severity: 'error',
+          message: '"undefined_name" is not defined', message_truncated: false, source: 'Pyright', code: 'reportUndefinedVariable',
+        },
       ],
-      total: 3,
-      counts: { error: 1, warn: 1, info: 0, hint: 1 },
+      total: 1,
+      counts: { error: 1, warn: 0, info: 0, hint: 0 },
       truncated: false,
       cursor: null,
     });
     expect((await d.ok('get_state')).diagnostics).toEqual({
-      error: 1,
-      warn: 1,
-      info: 0,
-      hint: 1,
-      buffers: [{ buf: main, path, error: 1, warn: 1, info: 0, hint: 1 }],
-      buffers_truncated: false,
+      error: 1, warn: 0, info: 0, hint: 0, buffers: [{ buf: main, path, error: 1, warn: 0, info: 0, hint: 0 }], buffers_truncated: false,
     });
   });
 });

@@ -1,5 +1,5 @@
 // lsp_definition, lsp_references, lsp_hover and lsp_symbols behave the same on Neovim (vim.lsp,
-// the servers started by the test's init.lua) and on Vim (ALE), through the editor adapters, against
+// the servers started by the test's init.lua) and on Vim (ALE, or vim-lsp), through the editor adapters, against
 // the real typescript-language-server, pyright, pylsp and clangd on the fixture projects
 // (test/fixtures/lsp, helpers/lsp.ts): positions after multi-byte and astral characters, in and out;
 // a definition in another file with its context; references across files, grouped, sorted and paged;
@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFINITION_KINDS } from '../../../../protocol/index.ts';
-import { DRIVERS, type Driver } from '../../../helpers/editors.ts';
-import { charsOf, columnOf, kindOf, lspDriver, pathIn, SERVERS, type ServerCase } from '../../../helpers/lsp.ts';
+import type { Driver } from '../../../helpers/editors.ts';
+import { charsOf, clientOf, columnOf, LSP_EDITORS, lspDriver, pathIn, SERVERS, type ServerCase } from '../../../helpers/lsp.ts';
 
 interface Reference {
   line: number;
@@ -33,14 +33,15 @@ interface SymbolItem {
 
 const METHODS = { definition: 'textDocument/definition', declaration: 'textDocument/declaration', type_definition: 'textDocument/typeDefinition', implementation: 'textDocument/implementation' };
 
-describe.each(DRIVERS)('code navigation on %s', (editor) => {
+describe.each(LSP_EDITORS)('code navigation on %s', (editor) => {
+  const client = clientOf(editor);
   describe.each(SERVERS)('with $name', (server: ServerCase) => {
     let d: Driver;
     const lines = (file: string): string[] => readFileSync(pathIn(d, file), 'utf8').split('\n');
     const at = (place: { file: string; line: number; col: number }) => ({ buffer: place.file, line: place.line, col: place.col });
 
     beforeAll(async () => {
-      d = await lspDriver(kindOf(editor), server);
+      d = await lspDriver(client, server);
     }, 90_000);
     afterAll(() => d?.stop());
 
@@ -104,7 +105,7 @@ describe.each(DRIVERS)('code navigation on %s', (editor) => {
     it('gives the hover text and signature of a function called after é😀😀', async () => {
       const h = await d.ok('lsp_hover', at(server.call));
       // ALE asks for plain text; only typescript-language-server answers markdown all the same.
-      expect(h).toMatchObject({ server: server.name, format: d.kind === 'nvim' || server.name === 'tsls' ? 'markdown' : 'plaintext', text_truncated: false });
+      expect(h).toMatchObject({ server: server.name, format: client !== 'ale' || server.name === 'tsls' ? 'markdown' : 'plaintext', text_truncated: false });
       expect(h.text).toMatch(server.signature);
       expect(h.text).toContain('Sum of the areas');
       if (h.format === 'markdown') expect(h.signature).toMatch(server.signature);

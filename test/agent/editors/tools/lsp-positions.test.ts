@@ -1,7 +1,7 @@
 // The position conversions of the lsp_* tools, inside each editor: between 1-based character columns
 // (code points) and LSP offsets, for every column of a line with a multi-byte and two astral
 // characters, where no two encodings agree: UTF-16 on both editors (lua/lsp.lua, and
-// autoload/vimrelay/util/lsp.vim, whose ALE negotiates nothing else), UTF-8 and UTF-32 on Neovim
+// autoload/vimrelay/util/lsp.vim: neither ALE nor vim-lsp negotiates more), UTF-8 and UTF-32 on Neovim
 // (what a client may negotiate). An offset inside a character is that character; past the end, the
 // end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

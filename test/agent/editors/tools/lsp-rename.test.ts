@@ -1,4 +1,4 @@
-// lsp_rename on Neovim and Vim (ALE) against the real servers of helpers/lsp.ts: the preview lists
+// lsp_rename on Neovim and Vim (ALE, and vim-lsp) against the real servers of helpers/lsp.ts: the preview lists
 // every file with its edits (ranges on the old name after é😀😀, old and new text) and changes
 // nothing; applying refuses a stale changedtick, and a buffer that changed between the server's
 // answer and the edit (a user's change made while the agent vets the files), changing nothing; an
@@ -17,7 +17,7 @@ import { controlWithin } from '../../../../agent/editors/call.ts';
 import { permissivePolicy, testGuard } from '../../../helpers/policy.ts';
 import { shown } from '../../../helpers/prompt-view.ts';
 import { DRIVERS, waitFor, type Driver } from '../../../helpers/editors.ts';
-import { charsOf, fixtureFiles, kindOf, lspDriver, pathIn, SERVERS, type ServerCase } from '../../../helpers/lsp.ts';
+import { charsOf, clientOf, fixtureFiles, LSP_EDITORS, lspDriver, pathIn, SERVERS, type ServerCase } from '../../../helpers/lsp.ts';
 
 interface Edit {
   line: number;
@@ -37,7 +37,7 @@ interface FileEdits {
 /** A file's lines as a buffer holds them (no empty line after the final newline). */
 const linesOf = (text: string): string[] => text.replace(/\n$/, '').split('\n');
 
-describe.each(DRIVERS)('lsp_rename on %s', (editor) => {
+describe.each(LSP_EDITORS)('lsp_rename on %s', (editor) => {
   describe.each(SERVERS)('with $name', (server: ServerCase) => {
     let d: Driver;
     const disk = fixtureFiles(server.fixture);
@@ -54,7 +54,7 @@ describe.each(DRIVERS)('lsp_rename on %s', (editor) => {
     };
 
     beforeAll(async () => {
-      d = await lspDriver(kindOf(editor), server);
+      d = await lspDriver(clientOf(editor), server);
     }, 90_000);
     afterAll(() => d?.stop());
 
@@ -179,7 +179,7 @@ describe.each(DRIVERS)('the policy around lsp_* results and renames on %s', (edi
   };
 
   beforeAll(async () => {
-    d = await lspDriver(kindOf(editor), PYRIGHT, { files: { 'shapes/secret_tokens.py': NEVER_READ_MODULE } });
+    d = await lspDriver(editor === 'Neovim' ? 'nvim' : 'ale', PYRIGHT, { files: { 'shapes/secret_tokens.py': NEVER_READ_MODULE } });
   }, 90_000);
   afterAll(() => d?.stop());
 

@@ -1,33 +1,45 @@
-// The lsp_* tools when the server is missing or slow, on Neovim and on Vim: no server attached to the
-// buffer (none configured, or one that cannot start; on Vim, ALE with none enabled, or no ALE at all)
-// answers UNSUPPORTED naming what the editor would need; a real server made slow (its process
-// stopped) answers TIMEOUT at the call's deadline, and CANCELLED when the client cancels, while the
-// editor goes on answering other calls, and the editor sends the server $/cancelRequest for the
-// request (seen by test/fixtures/lsp/tap.mjs on the server's stdin); once the server runs again it
-// answers the next call.
+// The lsp_* tools when the server is missing or slow, on Neovim and on Vim (ALE, and vim-lsp): no
+// server attached to the buffer (none configured, or one that cannot start; on Vim, ALE or vim-lsp
+// with none for the filetype, or neither loaded) answers UNSUPPORTED naming what the editor would
+// need; a real server made slow (its process stopped) answers TIMEOUT at the call's deadline, and
+// CANCELLED when the client cancels, while the editor goes on answering other calls, and the
+// editor sends the server $/cancelRequest for the request (seen by test/fixtures/lsp/tap.mjs on the
+// server's stdin); once the server runs again it answers the next call. A Vim with both clients asks ALE when it has a server, else vim-lsp; and
+// every editor sends the server the unsaved text of the request's buffer and of other loaded ones.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lspHover } from '../../../../protocol/index.ts';
 import { CallCancelled, CallDeadline, type CallControl } from '../../../../agent/editors/call.ts';
-import { DRIVERS, waitFor, type Driver } from '../../../helpers/editors.ts';
-import { kindOf, lspDriver, SERVERS, TAP, tapMessages, type ServerCase } from '../../../helpers/lsp.ts';
+import { waitFor, type Driver } from '../../../helpers/editors.ts';
+import { clientOf, LSP_EDITORS, lspDriver, SERVERS, TAP, tapMessages, type ServerCase } from '../../../helpers/lsp.ts';
 
 const PYRIGHT = SERVERS.find((s) => s.name === 'pyright') as ServerCase;
 const hoverAt = { buffer: PYRIGHT.call.file, line: PYRIGHT.call.line, col: PYRIGHT.call.col };
 
-describe.each(DRIVERS)('no language server on %s', (editor) => {
-  const kind = kindOf(editor);
-  const cases: [string, Parameters<typeof lspDriver>[2], RegExp, RegExp][] = [
-    ['none configured', { noServer: true }, kind === 'nvim' ? /No language server is attached/ : /ALE has no language server enabled/, kind === 'nvim' ? /pyright or pylsp/ : /pyright.*g:ale_linters/],
-    ['one that cannot start', {}, kind === 'nvim' ? /No language server is attached/ : /ALE could not start/, kind === 'nvim' ? /pyright or pylsp/ : /Install the language server/],
-    ...(kind === 'vim' ? [['no ALE', { noAle: true }, /ALE is not loaded/, /vim-ale.*pyright or pylsp/] as [string, Parameters<typeof lspDriver>[2], RegExp, RegExp]] : []),
+describe.each(LSP_EDITORS)('no language server on %s', (editor) => {
+  const client = clientOf(editor);
+  type Case = [string, Parameters<typeof lspDriver>[2], RegExp, RegExp];
+  const missing: Record<typeof client, [RegExp, RegExp]> = {
+    nvim: [/No language server is attached/, /pyright or pylsp/],
+    ale: [/ALE has no language server enabled/, /pyright.*g:ale_linters.*or register one with vim-lsp/],
+    'vim-lsp': [/vim-lsp has no language server allowed/, /lsp#register_server.*pyright or pylsp.*or enable one in ALE/],
+  };
+  const failed: Record<typeof client, [RegExp, RegExp]> = {
+    nvim: [/No language server is attached/, /pyright or pylsp/],
+    ale: [/ALE could not start/, /Install the language server/],
+    'vim-lsp': [/vim-lsp could not start pyright/, /Install the language server pyright/],
+  };
+  const cases: Case[] = [
+    ['none configured', { noServer: true }, ...missing[client]],
+    ['one that cannot start', {}, ...failed[client]],
+    ...(client === 'ale' ? [['neither ALE nor vim-lsp', { noClient: true }, /neither ALE nor vim-lsp is loaded/, /vim-ale.*or vim-lsp.*pyright or pylsp/] as Case] : []),
   ];
 
   it.each(cases)('%s: UNSUPPORTED, naming what the editor would need', async (what, options, message, hint) => {
     const server = what === 'one that cannot start' ? { ...PYRIGHT, cmd: ['/nonexistent/pyright-langserver', '--stdio'] } : PYRIGHT;
-    const d = await lspDriver(kind, server, { ...options, ready: false });
+    const d = await lspDriver(client, server, { ...options, ready: false });
     try {
       for (const tool of ['lsp_hover', 'lsp_definition', 'lsp_references', 'lsp_rename']) {
         const r = await d.call(tool, { ...hoverAt, ...(tool === 'lsp_rename' ? { new_name: 'x' } : {}) });
@@ -39,10 +51,10 @@ describe.each(DRIVERS)('no language server on %s', (editor) => {
   });
 });
 
-describe.each(DRIVERS)('a slow language server on %s', (editor) => {
+describe.each(LSP_EDITORS)('a slow language server on %s', (editor) => {
   let d: Driver;
   let dir: string;
-  // pyright through the tap: ALE's pyright linter runs it as its executable.
+  // pyright through the tap: ALE's pyright linter, or vim-lsp's server, runs it as its executable.
   const server: ServerCase = { ...PYRIGHT, cmd: [TAP, '--stdio'] };
   const log = (): string => join(dir, 'stdin.log');
   const pid = (): number => Number(readFileSync(join(dir, 'pid'), 'utf8'));
@@ -72,7 +84,7 @@ describe.each(DRIVERS)('a slow language server on %s', (editor) => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vimrelay-tap-'));
     const env = { VIMRELAY_TAP_SERVER: PYRIGHT.cmd[0] ?? '', VIMRELAY_TAP_LOG: join(dir, 'stdin.log'), VIMRELAY_TAP_PID: join(dir, 'pid') };
-    d = await lspDriver(kindOf(editor), server, { env });
+    d = await lspDriver(clientOf(editor), server, { env });
   }, 90_000);
   afterAll(async () => {
     await d?.stop();
@@ -93,5 +105,42 @@ describe.each(DRIVERS)('a slow language server on %s', (editor) => {
   it('answers the next call once the server runs again', async () => {
     const r = await d.ok('lsp_hover', hoverAt);
     expect(r.text).toMatch(PYRIGHT.signature);
+  });
+});
+
+const PYLSP = SERVERS.find((s) => s.name === 'pylsp') as ServerCase;
+
+describe('a Vim with both ALE and vim-lsp', () => {
+  // vim-lsp registers pyright; ALE has pylsp, or no server, for Python. pyright through vim-lsp
+  // answers markdown, pylsp through ALE plain text.
+  it.each([
+    ['ALE has a server: ALE answers', PYLSP, {}, 'pylsp', 'plaintext'],
+    ['ALE has none: vim-lsp answers', PYRIGHT, { noServer: true }, 'pyright', 'markdown'],
+  ] as const)('%s', async (_what, ale, options, name, format) => {
+    const d = await lspDriver('ale', ale, { ...options, vimLsp: PYRIGHT });
+    try {
+      expect(await d.ok('lsp_hover', hoverAt)).toMatchObject({ server: name, format, text: expect.stringMatching(PYRIGHT.signature) });
+    } finally {
+      await d.stop();
+    }
+  });
+});
+
+describe.each(LSP_EDITORS)('unsaved text on %s', (editor) => {
+  let d: Driver;
+  beforeAll(async () => {
+    d = await lspDriver(clientOf(editor), PYRIGHT);
+  }, 90_000);
+  afterAll(() => d?.stop());
+
+  it("answers from the unsaved text of the request's buffer and of another loaded buffer", async () => {
+    const at = { buffer: PYRIGHT.call.file, line: PYRIGHT.call.line, col: PYRIGHT.call.col };
+    expect(await d.ok('lsp_references', at)).toMatchObject({ total: 4 });
+    await d.ok('open_file', { path: 'shapes/geometry.py' });
+    // A call of the function added at the end of each file, in its buffer only.
+    for (const file of [PYRIGHT.call.file, 'shapes/geometry.py']) await d.expr(`appendbufline(${await d.bufnr(file)}, '$', 'print(total_area([]))')`);
+    const r = await d.ok('lsp_references', at);
+    const counts = Object.fromEntries((r.files as { path: string; references: unknown[] }[]).map((f) => [f.path.slice(d.cwd.length + 1), f.references.length]));
+    expect(counts).toEqual({ 'shapes/geometry.py': 2, 'shapes/main.py': 4 });
   });
 });

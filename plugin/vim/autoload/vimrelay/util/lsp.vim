@@ -1,35 +1,50 @@
-" vimrelay's helpers for the lsp_* tools on Vim, the twin of agent/editors/nvim/lua/lsp.lua, through
-" ALE's language client (ALE 3.3: ale#lsp_linter#StartLSP, ale#lsp#RegisterCallback, ale#lsp#Send):
-" which of ALE's language servers to ask, positions between 1-based character columns and UTF-16
-" (ALE negotiates no other encoding, and its own requests send byte columns, so none of them is
-" reused), lines of files by URI, deferred requests (util/deferred.vim), paging, and workspace
-" edits as byte edits. vim-lsp is not used: without ALE the tools answer UNSUPPORTED.
+" vimrelay's helpers for the lsp_* tools on Vim, the twin of agent/editors/nvim/lua/lsp.lua: which
+" language client and server to ask (ALE's, else vim-lsp's: util/lsp/ale.vim, util/lsp/vim_lsp.vim),
+" positions between 1-based character columns and UTF-16 (neither client negotiates another
+" encoding), lines of files by URI, deferred requests (util/deferred.vim), paging, and workspace
+" edits as byte edits.
 
 " Clients ------------------------------------------------------------------------------------------
 
-" ALE's LSP linter for buffer b: the first enabled one (g:ale_linters and the rest of ALE's
-" configuration decide) that speaks LSP. Fails UNSUPPORTED, naming the servers ALE knows for the
-" filetype (else hint, the server the agent names for it), when there is none.
-function! vimrelay#util#lsp#linter(b, hint) abort
-  if !exists('g:loaded_ale')
-    call vimrelay#util#fail('UNSUPPORTED', 'This Vim has no language client vimrelay can use: ALE is not loaded.', {'reason': 'no_server',
-          \ 'hint': 'Install ALE (Debian: vim-ale; then :packadd ale) and enable a language server for this filetype'
-          \ . (a:hint is v:null ? '' : ' (e.g. ' . a:hint . ')') . ', or use Neovim. Until then use grep_buffers.'})
+" A client is {name (the server's), impl, ...}; util/lsp/<impl>.vim implements, for it:
+"   find(b, hint)      -> a client for buffer b, or {fail: [message, hint]}
+"   uri(client, b)     -> the URI of buffer b's file;  path(client, uri) -> the path of a file URI
+"   send(client, b, method, params, OnAnswer) -> a handle; OnAnswer(message) once, with the
+"                         response ({result} | {error}), {lacks: 1} (the server does not announce
+"                         the method) or {fail: [code, message, details]}; may fail at once
+"   cancel(client, handle)      the agent stopped waiting: drop it, $/cancelRequest once sent
+"   changed(client, handle, b)  buffer b was edited (lsp_rename_apply.vim): tell the server
+function! s:op(client, name, ...) abort
+  return call('vimrelay#util#lsp#' . a:client.impl . '#' . a:name, [a:client] + a:000)
+endfunction
+
+" The client for buffer b: ALE's when it has a language server for b, else vim-lsp's. Fails
+" UNSUPPORTED (reason no_server) naming what each loaded client lacks, else both clients (`hint`:
+" the server the agent names for the filetype, or v:null).
+function! vimrelay#util#lsp#client(b, hint) abort
+  let [ale, vim_lsp] = [exists('g:loaded_ale'), vimrelay#util#lsp#vim_lsp#loaded()]
+  let fails = []
+  for impl in (ale ? ['ale'] : []) + (vim_lsp ? ['vim_lsp'] : [])
+    let client = vimrelay#util#lsp#{impl}#find(a:b, a:hint)
+    if !has_key(client, 'fail')
+      return client
+    endif
+    call add(fails, client.fail)
+  endfor
+  let e_g = a:hint is v:null ? '' : ' (e.g. ' . a:hint . ')'
+  if empty(fails)
+    call vimrelay#util#fail('UNSUPPORTED', 'This Vim has no language client vimrelay can use: neither ALE nor vim-lsp is loaded.', {'reason': 'no_server',
+          \ 'hint': 'Install ALE (Debian: vim-ale; then :packadd ale) or vim-lsp, and enable a language server for this filetype' . e_g
+          \ . ' in it, or use Neovim. Until then use grep_buffers.'})
   endif
-  let ft = getbufvar(a:b, '&filetype')
-  let enabled = ale#linter#RemoveIgnored(a:b, ft, ale#linter#Get(ft))
-  let lsp = filter(copy(enabled), {_, l -> index(['stdio', 'socket'], get(l, 'lsp', '')) >= 0})
-  if !empty(lsp)
-    return lsp[0]
-  endif
-  let tsserver = filter(copy(enabled), {_, l -> get(l, 'lsp', '') is# 'tsserver'})
-  let known = map(filter(ale#linter#GetAll(ale#linter#ResolveFiletype(ft)), {_, l -> index(['stdio', 'socket'], get(l, 'lsp', '')) >= 0}), 'v:val.name')
-  call vimrelay#util#fail('UNSUPPORTED', 'ALE has no language server enabled for buffer ' . a:b . ' (filetype ' . (empty(ft) ? 'none' : ft) . ')'
-        \ . (empty(tsserver) ? '.' : '; its ' . tsserver[0].name . ' linter speaks the tsserver protocol, which vimrelay does not use.'),
-        \ {'reason': 'no_server', 'hint': (empty(known)
-        \   ? 'Define an ALE linter for a language server of this filetype' . (a:hint is v:null ? '' : ' (e.g. ' . a:hint . ')')
-        \   : 'Enable one of ALE''s language servers for ' . ft . ' (' . join(known, ', ') . ') in g:ale_linters, with its executable installed')
-        \ . '. Until then use grep_buffers.'})
+  let other = ale && vim_lsp ? '' : ale ? ', or register one with vim-lsp (lsp#register_server)' : ', or enable one in ALE (g:ale_linters)'
+  call vimrelay#util#fail('UNSUPPORTED', join(map(copy(fails), 'v:val[0]'), ' '), {'reason': 'no_server',
+        \ 'hint': join(map(copy(fails), 'v:val[1]'), '; or ') . other . '. Until then use grep_buffers.'})
+endfunction
+
+" The URI of buffer b's file, as `client` names it.
+function! vimrelay#util#lsp#uri(client, b) abort
+  return s:op(a:client, 'uri', a:b)
 endfunction
 
 " Positions (UTF-16) ------------------------------------------------------------------------------
@@ -72,30 +87,25 @@ function! vimrelay#util#lsp#col_of(line, units) abort
   return vimrelay#util#char_col(a:line, vimrelay#util#lsp#byte_of(a:line, a:units) + 1)
 endfunction
 
-" The URI of buffer b's file.
-function! vimrelay#util#lsp#uri(b) abort
-  return ale#util#ToURI(fnamemodify(bufname(a:b), ':p'))
-endfunction
-
-" The request parameters for a position of buffer b (1-based line, character column).
-function! vimrelay#util#lsp#position_params(b, line, col) abort
+" The request parameters for a position of buffer b (1-based line, character column), for `client`.
+function! vimrelay#util#lsp#position_params(client, b, line, col) abort
   let text = get(getbufline(a:b, a:line), 0, v:null)
   if text is v:null
     call vimrelay#util#fail('INVALID_ARGUMENT', 'Buffer ' . a:b . ' has ' . vimrelay#util#line_count(a:b) . ' lines, not ' . a:line . '.',
           \ {'hint': 'Pass a line of the buffer (read_buffer shows them).'})
   endif
-  return {'textDocument': {'uri': vimrelay#util#lsp#uri(a:b)}, 'position': {'line': a:line - 1, 'character': vimrelay#util#lsp#units_of(text, a:col)}}
+  return {'textDocument': {'uri': vimrelay#util#lsp#uri(a:client, a:b)}, 'position': {'line': a:line - 1, 'character': vimrelay#util#lsp#units_of(text, a:col)}}
 endfunction
 
 " Files --------------------------------------------------------------------------------------------
 
-" A reader of lines by URI, for one answer: a loaded buffer's text (what the server was sent), else
-" the file's on disk, read once. r.path(uri), r.buf(uri) (0 for none), r.line(uri, row) (0-based;
+" A reader of lines by URI, for one answer of `client`: a loaded buffer's text (what the server was
+" sent), else the file's on disk, read once. r.path(uri), r.buf(uri) (0 for none), r.line(uri, row) (0-based;
 " v:null past the end), r.count(uri), r.all(uri).
-function! vimrelay#util#lsp#reader() abort
-  let r = {'files': {}, 'bufs': {}}
+function! vimrelay#util#lsp#reader(client) abort
+  let r = {'files': {}, 'bufs': {}, 'client': a:client}
   function! r.path(uri) abort
-    return a:uri =~? '^file:' ? ale#path#FromFileURI(a:uri) : a:uri
+    return a:uri =~? '^file:' ? s:op(self.client, 'path', a:uri) : a:uri
   endfunction
   function! r.buf(uri) abort
     if !has_key(self.bufs, a:uri)
@@ -143,17 +153,8 @@ endfunction
 
 " Requests -----------------------------------------------------------------------------------------
 
-" token -> the request: {method, params, Shape, state, linter, conn, id}.
+" token -> the request: {method, Shape, state, handle}.
 let s:requests = get(s:, 'requests', {})
-" conn_id . '|' . message id -> token; connections our callback is registered with.
-let s:by_id = get(s:, 'by_id', {})
-let s:registered = get(s:, 'registered', {})
-
-" Method -> ALE's name of the capability (ale#lsp#HasCapability knows only these; the others are
-" sent, and a "method not found" error answers UNSUPPORTED).
-let s:capability = {'textDocument/definition': 'definition', 'textDocument/typeDefinition': 'typeDefinition',
-      \ 'textDocument/implementation': 'implementation', 'textDocument/references': 'references',
-      \ 'textDocument/hover': 'hover', 'workspace/symbol': 'symbol_search', 'textDocument/rename': 'rename'}
 
 " JSON-RPC / LSP error codes (LSP 3.17 "ErrorCodes").
 let s:method_not_found = -32601
@@ -166,85 +167,55 @@ function! s:fail_with(code, message, details) abort
   call vimrelay#util#fail(a:code, a:message, a:details)
 endfunction
 
-" The buffer a tool's parameters name (loaded), and ALE's language server for it
-" (vimrelay#util#lsp#linter): [buffer, linter].
+" The buffer a tool's parameters name (loaded), and its client (vimrelay#util#lsp#client):
+" [buffer, client].
 function! vimrelay#util#lsp#target(p) abort
   let b = vimrelay#util#resolve(a:p)
   call vimrelay#util#ensure_loaded(b)
-  return [b, vimrelay#util#lsp#linter(b, get(a:p.servers, getbufvar(b, '&filetype'), v:null))]
+  return [b, vimrelay#util#lsp#client(b, get(a:p.servers, getbufvar(b, '&filetype'), v:null))]
 endfunction
 
-" Sends `method` with `params` to `linter`'s language server for buffer b (ALE starts it if it is
-" not running), and defers the call's answer: when the server answers, Shape(result, state) is the
-" tool's data (or the failure it raises), `state` holding `linter` and `conn` (ALE's) besides what
-" the tool put in. A server error becomes UNSUPPORTED (method not found), CANCELLED or
-" EDITOR_ERROR. Cancelling the call sends $/cancelRequest. Returns what the tool returns.
-function! vimrelay#util#lsp#request(p, b, linter, method, params, Shape, state) abort
-  let linter = a:linter
+" Sends `method` with `params` to `client`'s language server for buffer b (the client starts it
+" if it is not running), and defers the call's answer: when the server answers, Shape(result,
+" state) is the tool's data (or the failure it raises), `state` holding `client` and `handle` (the
+" request's) besides what the tool put in. A server error becomes UNSUPPORTED (method not found),
+" CANCELLED or EDITOR_ERROR. Cancelling the call cancels the request. Returns what the tool returns.
+function! vimrelay#util#lsp#request(p, b, client, method, params, Shape, state) abort
   let token = a:p.answer_token
-  if empty(ale#lsp_linter#FindProjectRoot(a:b, linter))
-    call vimrelay#util#fail('UNSUPPORTED', 'ALE found no project root for buffer ' . a:b . ', so it does not start ' . linter.name . '.',
-          \ {'reason': 'no_server', 'hint': 'Add what ALE''s ' . linter.name . ' linter looks for above the file (e.g. .git, a Makefile, compile_commands.json), or set g:ale_root; :ALEInfo tells more.'})
-  endif
-  let s:requests[token] = {'method': a:method, 'params': a:params, 'Shape': a:Shape, 'state': extend(a:state, {'linter': linter})}
-  " Deferred before ALE starts the server: its callback runs at once when the server already runs.
+  let request = {'method': a:method, 'Shape': a:Shape, 'state': extend(a:state, {'client': a:client})}
+  let s:requests[token] = request
+  " Deferred before the request is sent: a client may answer at once.
   let result = vimrelay#util#deferred#later(a:p, function('s:cancel', [token]))
-  if !ale#lsp_linter#StartLSP(a:b, linter, function('s:on_ready', [token]))
+  try
+    let request.state.handle = s:op(a:client, 'send', a:b, a:method, a:params, function('s:on_answer', [token]))
+  catch
     call vimrelay#util#deferred#cancel(token)
-    call vimrelay#util#fail('UNSUPPORTED', 'ALE could not start ' . linter.name . ' for buffer ' . a:b . ' (is '
-          \ . string(ale#linter#GetExecutable(a:b, linter)) . ' installed?).',
-          \ {'reason': 'no_server', 'hint': 'Install the language server ' . linter.name . ' or fix its ALE configuration (:ALEInfo).'})
-  endif
+    throw v:exception
+  endtry
   return result
 endfunction
 
-" ALE's callback once the server is initialized and the buffer's document open: sends the request.
-function! s:on_ready(token, linter, details) abort
-  if !has_key(s:requests, a:token)
-    return
-  endif
-  let request = s:requests[a:token]
-  let conn = a:details.connection_id
-  let request.state.conn = conn
-  if has_key(s:capability, request.method) && !ale#lsp#HasCapability(conn, s:capability[request.method])
-    call s:answer(a:token, function('s:fail_with', ['UNSUPPORTED', a:linter.name . ' does not implement ' . request.method . '.',
-          \ {'reason': 'method', 'hint': s:method_hint}]), [])
-    return
-  endif
-  if !has_key(s:registered, conn)
-    call ale#lsp#RegisterCallback(conn, function('s:on_message'))
-    let s:registered[conn] = 1
-  endif
-  " Every loaded buffer's unsaved text first (ALE sends it only for documents it opened): an
-  " answer about other files sees their changes too.
-  for b in map(filter(getbufinfo(), 'v:val.loaded'), 'v:val.bufnr')
-    call ale#lsp#NotifyForChanges(conn, b)
-  endfor
-  let request.id = ale#lsp#Send(conn, [0, request.method, request.params])
-  let s:by_id[conn . '|' . request.id] = a:token
-endfunction
-
-" Every message of a connection ALE passes on: our responses, by id.
-function! s:on_message(conn, message) abort
-  if has_key(a:message, 'method') || !has_key(a:message, 'id') || !has_key(s:by_id, a:conn . '|' . a:message.id)
-    return
-  endif
-  let token = remove(s:by_id, a:conn . '|' . a:message.id)
-  let request = get(s:requests, token, v:null)
+" The client's answer to request `token` (see "Clients").
+function! s:on_answer(token, message) abort
+  let request = get(s:requests, a:token, v:null)
   if request is v:null
     return
   endif
-  let name = request.state.linter.name
-  if has_key(a:message, 'error')
+  let name = request.state.client.name
+  if has_key(a:message, 'fail')
+    call s:answer(a:token, function('s:fail_with', a:message.fail), [])
+  elseif has_key(a:message, 'lacks')
+    call s:answer(a:token, function('s:fail_with', ['UNSUPPORTED', name . ' does not implement ' . request.method . '.', {'reason': 'method', 'hint': s:method_hint}]), [])
+  elseif has_key(a:message, 'error')
     let code = get(a:message.error, 'code', 0)
     let fail = code == s:method_not_found ? ['UNSUPPORTED', name . ' does not implement ' . request.method . '.', {'reason': 'method', 'hint': s:method_hint}]
           \ : code == s:request_cancelled ? ['CANCELLED', name . ' cancelled the request.', {}]
           \ : ['EDITOR_ERROR', name . ' answered ' . request.method . ' with an error: ' . get(a:message.error, 'message', code),
           \    code == s:content_modified ? {'hint': 'The text changed while the server worked; retry.'} : {}]
-    call s:answer(token, function('s:fail_with', fail), [])
-    return
+    call s:answer(a:token, function('s:fail_with', fail), [])
+  else
+    call s:answer(a:token, request.Shape, [get(a:message, 'result', v:null), request.state])
   endif
-  call s:answer(token, request.Shape, [get(a:message, 'result', v:null), request.state])
 endfunction
 
 function! s:answer(token, Fn, args) abort
@@ -257,10 +228,14 @@ endfunction
 " The agent stopped waiting: the request is dropped, and cancelled in the server once sent.
 function! s:cancel(token) abort
   let request = has_key(s:requests, a:token) ? remove(s:requests, a:token) : {}
-  if has_key(request, 'id')
-    silent! call remove(s:by_id, request.state.conn . '|' . request.id)
-    call ale#lsp#Send(request.state.conn, [1, '$/cancelRequest', {'id': request.id}])
+  if has_key(request, 'state') && has_key(request.state, 'handle')
+    call s:op(request.state.client, 'cancel', request.state.handle)
   endif
+endfunction
+
+" Tells `client`'s server that buffer b was edited (`handle`: the request whose answer the edit made).
+function! vimrelay#util#lsp#changed(client, handle, b) abort
+  call s:op(a:client, 'changed', a:handle, a:b)
 endfunction
 
 " Pages --------------------------------------------------------------------------------------------

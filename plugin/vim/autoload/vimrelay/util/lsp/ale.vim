@@ -1,0 +1,110 @@
+" The ALE client of the lsp_* tools (util/lsp.vim "Clients"), through ALE 3.3's language client
+" (ale#lsp_linter#StartLSP, ale#lsp#RegisterCallback, ale#lsp#Send): which of ALE's linters serves a
+" buffer, sending a request once ALE has started its server and opened the buffer, cancelling it,
+" URIs, and telling the server about edits. ALE negotiates no position encoding (UTF-16), and its
+" own requests send byte columns, so none of them is reused.
+
+" Method -> ALE's name of the capability (ale#lsp#HasCapability knows only these; the others are
+" sent, and a "method not found" error answers UNSUPPORTED).
+let s:capability = {'textDocument/definition': 'definition', 'textDocument/typeDefinition': 'typeDefinition',
+      \ 'textDocument/implementation': 'implementation', 'textDocument/references': 'references',
+      \ 'textDocument/hover': 'hover', 'workspace/symbol': 'symbol_search', 'textDocument/rename': 'rename'}
+
+" conn_id . '|' . message id -> the OnAnswer of that request; connections our callback is registered with.
+let s:by_id = get(s:, 'by_id', {})
+let s:registered = get(s:, 'registered', {})
+
+" ALE's client for buffer b: {name, impl: 'ale', linter}, the first enabled linter (g:ale_linters and
+" the rest of ALE's configuration decide) that speaks LSP; else {fail: [message, hint]}, naming the
+" servers ALE knows for the filetype (else `hint`, the server the agent names for it).
+function! vimrelay#util#lsp#ale#find(b, hint) abort
+  let ft = getbufvar(a:b, '&filetype')
+  let enabled = ale#linter#RemoveIgnored(a:b, ft, ale#linter#Get(ft))
+  let lsp = filter(copy(enabled), {_, l -> index(['stdio', 'socket'], get(l, 'lsp', '')) >= 0})
+  if !empty(lsp)
+    return {'name': lsp[0].name, 'impl': 'ale', 'linter': lsp[0]}
+  endif
+  let tsserver = filter(copy(enabled), {_, l -> get(l, 'lsp', '') is# 'tsserver'})
+  let known = map(filter(ale#linter#GetAll(ale#linter#ResolveFiletype(ft)), {_, l -> index(['stdio', 'socket'], get(l, 'lsp', '')) >= 0}), 'v:val.name')
+  return {'fail': ['ALE has no language server enabled for buffer ' . a:b . ' (filetype ' . (empty(ft) ? 'none' : ft) . ')'
+        \ . (empty(tsserver) ? '.' : '; its ' . tsserver[0].name . ' linter speaks the tsserver protocol, which vimrelay does not use.'),
+        \ empty(known)
+        \   ? 'Define an ALE linter for a language server of this filetype' . (a:hint is v:null ? '' : ' (e.g. ' . a:hint . ')')
+        \   : 'Enable one of ALE''s language servers for ' . ft . ' (' . join(known, ', ') . ') in g:ale_linters, with its executable installed']}
+endfunction
+
+" The URI of buffer b's file, and the path of a file URI.
+function! vimrelay#util#lsp#ale#uri(client, b) abort
+  return ale#util#ToURI(fnamemodify(bufname(a:b), ':p'))
+endfunction
+
+function! vimrelay#util#lsp#ale#path(client, uri) abort
+  return ale#path#FromFileURI(a:uri)
+endfunction
+
+" Sends `method` with `params` to the client's server for buffer b once ALE has started it (now,
+" when it runs) and opened b; OnAnswer(message) gets the server's response ({result} or {error}),
+" or {lacks: 1} when the server does not announce the method. Returns the request's handle for
+" cancel(); fails UNSUPPORTED when ALE cannot start the server.
+function! vimrelay#util#lsp#ale#send(client, b, method, params, OnAnswer) abort
+  let linter = a:client.linter
+  if empty(ale#lsp_linter#FindProjectRoot(a:b, linter))
+    call vimrelay#util#fail('UNSUPPORTED', 'ALE found no project root for buffer ' . a:b . ', so it does not start ' . linter.name . '.',
+          \ {'reason': 'no_server', 'hint': 'Add what ALE''s ' . linter.name . ' linter looks for above the file (e.g. .git, a Makefile, compile_commands.json), or set g:ale_root; :ALEInfo tells more.'})
+  endif
+  let handle = {'method': a:method, 'params': a:params, 'OnAnswer': a:OnAnswer, 'cancelled': 0}
+  " ALE's callback runs at once when the server already runs.
+  if !ale#lsp_linter#StartLSP(a:b, linter, function('s:on_ready', [handle]))
+    call vimrelay#util#fail('UNSUPPORTED', 'ALE could not start ' . linter.name . ' for buffer ' . a:b . ' (is '
+          \ . string(ale#linter#GetExecutable(a:b, linter)) . ' installed?).',
+          \ {'reason': 'no_server', 'hint': 'Install the language server ' . linter.name . ' or fix its ALE configuration (:ALEInfo).'})
+  endif
+  return handle
+endfunction
+
+" ALE's callback once the server is initialized and the buffer's document open: sends the request.
+function! s:on_ready(handle, linter, details) abort
+  if a:handle.cancelled
+    return
+  endif
+  let conn = a:details.connection_id
+  let a:handle.conn = conn
+  if has_key(s:capability, a:handle.method) && !ale#lsp#HasCapability(conn, s:capability[a:handle.method])
+    call a:handle.OnAnswer({'lacks': 1})
+    return
+  endif
+  if !has_key(s:registered, conn)
+    call ale#lsp#RegisterCallback(conn, function('s:on_message'))
+    let s:registered[conn] = 1
+  endif
+  " Every loaded buffer's unsaved text first (ALE sends it only for documents it opened): an
+  " answer about other files sees their changes too.
+  for b in map(filter(getbufinfo(), 'v:val.loaded'), 'v:val.bufnr')
+    call ale#lsp#NotifyForChanges(conn, b)
+  endfor
+  let a:handle.id = ale#lsp#Send(conn, [0, a:handle.method, a:handle.params])
+  let s:by_id[conn . '|' . a:handle.id] = a:handle.OnAnswer
+endfunction
+
+" Every message of a connection ALE passes on: our responses, by id.
+function! s:on_message(conn, message) abort
+  if has_key(a:message, 'method') || !has_key(a:message, 'id') || !has_key(s:by_id, a:conn . '|' . a:message.id)
+    return
+  endif
+  call call(remove(s:by_id, a:conn . '|' . a:message.id), [a:message])
+endfunction
+
+" Drops the request, and cancels it in the server once sent ($/cancelRequest, LSP 3.17).
+function! vimrelay#util#lsp#ale#cancel(client, handle) abort
+  let a:handle.cancelled = 1
+  if has_key(a:handle, 'id')
+    silent! call remove(s:by_id, a:handle.conn . '|' . a:handle.id)
+    call ale#lsp#Send(a:handle.conn, [1, '$/cancelRequest', {'id': a:handle.id}])
+  endif
+endfunction
+
+" Tells the server buffer b changed (ALE sends changes only for the documents it opened).
+function! vimrelay#util#lsp#ale#changed(client, handle, b) abort
+  call ale#lsp#OpenDocument(a:handle.conn, a:b, ale#linter#GetLanguage(a:b, a:client.linter))
+  call ale#lsp#NotifyForChanges(a:handle.conn, a:b)
+endfunction

@@ -1,0 +1,96 @@
+" The vim-lsp client of the lsp_* tools (util/lsp.vim "Clients"), through vim-lsp's public functions
+" (lsp#get_allowed_servers, lsp#request_with_context, lsp#cancel_request, lsp#ensure_flush_all,
+" lsp#capabilities#*, lsp#utils#*): which of its registered servers serves a buffer, sending a
+" request (vim-lsp starts and initializes the server, opens the buffer and sends its unsaved changes
+" first), cancelling it, URIs, and telling the server about edits. vim-lsp negotiates no position
+" encoding, so positions are UTF-16 (LSP 3.17 "Position").
+
+" Method -> vim-lsp's test of the server's capability (the others are sent, and a "method not found"
+" error answers UNSUPPORTED).
+let s:capability = {'textDocument/definition': 'definition', 'textDocument/declaration': 'declaration',
+      \ 'textDocument/typeDefinition': 'type_definition', 'textDocument/implementation': 'implementation',
+      \ 'textDocument/references': 'references', 'textDocument/hover': 'hover', 'textDocument/documentSymbol': 'document_symbol',
+      \ 'workspace/symbol': 'workspace_symbol', 'textDocument/rename': 'rename'}
+
+" Whether vim-lsp is loaded.
+function! vimrelay#util#lsp#vim_lsp#loaded() abort
+  return exists('g:lsp_loaded') || exists('*lsp#get_allowed_servers')
+endfunction
+
+" The command that starts server `name` (its 'cmd', a list or a function of its info), [] for none.
+function! s:command(name) abort
+  let info = lsp#get_server_info(a:name)
+  let Cmd = get(info, 'cmd', [])
+  let cmd = type(Cmd) == v:t_func ? Cmd(info) : Cmd
+  return type(cmd) == v:t_list ? cmd : [cmd]
+endfunction
+
+" Whether vim-lsp can start server `name`: a TCP server, or one whose command is an executable.
+function! s:startable(name) abort
+  let cmd = s:command(a:name)
+  return has_key(lsp#get_server_info(a:name), 'tcp') || (!empty(cmd) && executable(cmd[0]))
+endfunction
+
+" vim-lsp's client for buffer b: {name, impl: 'vim_lsp'}, the first server allowed for its filetype
+" that runs, else that it can start; else {fail: [message, hint]} (`hint`: the server the agent
+" names for the filetype).
+function! vimrelay#util#lsp#vim_lsp#find(b, hint) abort
+  let ft = getbufvar(a:b, '&filetype')
+  let names = sort(lsp#get_allowed_servers(a:b))
+  let usable = filter(copy(names), {_, n -> lsp#is_server_running(n)}) + filter(copy(names), {_, n -> s:startable(n)})
+  if !empty(usable)
+    return {'name': usable[0], 'impl': 'vim_lsp'}
+  elseif !empty(names)
+    return {'fail': ['vim-lsp could not start ' . names[0] . ' for buffer ' . a:b . ' (is ' . string(get(s:command(names[0]), 0, '')) . ' installed?).',
+          \ 'Install the language server ' . names[0] . ' or fix its lsp#register_server (:LspStatus, :LspLog)']}
+  endif
+  return {'fail': ['vim-lsp has no language server allowed for buffer ' . a:b . ' (filetype ' . (empty(ft) ? 'none' : ft) . ').',
+        \ 'Register one with vim-lsp (lsp#register_server with this filetype in its allowlist' . (a:hint is v:null ? '' : ', e.g. ' . a:hint) . ')']}
+endfunction
+
+function! vimrelay#util#lsp#vim_lsp#uri(client, b) abort
+  return lsp#utils#get_buffer_uri(a:b)
+endfunction
+
+function! vimrelay#util#lsp#vim_lsp#path(client, uri) abort
+  return lsp#utils#uri_to_path(a:uri)
+endfunction
+
+" Sends `method` with `params` to the client's server for buffer b; OnAnswer(message) gets the
+" server's response ({result} or {error}), {lacks: 1} when the running server does not announce the
+" method (one still starting is asked, and answers), or {fail: [code, message, details]} when
+" vim-lsp cannot start it. Returns the request's handle for cancel().
+function! vimrelay#util#lsp#vim_lsp#send(client, b, method, params, OnAnswer) abort
+  let name = a:client.name
+  if lsp#is_server_running(name)
+    if has_key(s:capability, a:method) && !lsp#capabilities#has_{s:capability[a:method]}_provider(name)
+      call a:OnAnswer({'lacks': 1})
+      return {}
+    endif
+    " Every other loaded file's unsaved text first (vim-lsp sends it for the request's buffer
+    " itself, and for the others only after their next change in the current window).
+    for info in getbufinfo({'bufloaded': 1})
+      if info.bufnr != a:b && !empty(info.name) && index(lsp#get_allowed_servers(info.bufnr), name) >= 0
+        call lsp#ensure_flush_all(info.bufnr, [name])
+      endif
+    endfor
+  endif
+  let request = lsp#request_with_context(name, {'method': a:method, 'params': a:params, 'bufnr': a:b})
+  call lsp#callbag#pipe(request.callbag, lsp#callbag#subscribe({'next': {d -> a:OnAnswer(d.response)},
+        \ 'error': {e -> a:OnAnswer({'fail': ['UNSUPPORTED', 'vim-lsp could not start ' . name . ' for buffer ' . a:b . ': '
+        \   . get(get(get(e, 'response', {}), 'error', {}), 'message', string(e)) . '.',
+        \   {'reason': 'no_server', 'hint': 'Install the language server ' . name . ' or fix its lsp#register_server (:LspStatus, :LspLog).'}]})}}))
+  return {'ctx': request.ctx}
+endfunction
+
+" Drops the request, and cancels it in the server once sent (vim-lsp sends $/cancelRequest).
+function! vimrelay#util#lsp#vim_lsp#cancel(client, handle) abort
+  if has_key(a:handle, 'ctx')
+    call lsp#cancel_request(a:handle.ctx)
+  endif
+endfunction
+
+" Tells the server buffer b changed (opening it there first).
+function! vimrelay#util#lsp#vim_lsp#changed(client, handle, b) abort
+  call lsp#ensure_flush_all(a:b, [a:client.name])
+endfunction
