@@ -137,8 +137,11 @@ export class RelayLink {
   #connect(): void {
     if (this.#stopped) return;
     this.#setState('connecting');
+    // The hello lists the editors: it waits for the first discovery pass (each of its probes is
+    // bounded), so that a client asking as soon as the link is up sees every editor running.
+    const discovered = this.#opts.editors.ready.catch(() => undefined);
     this.#tokens.get().then(
-      (jwt) => this.#open(jwt),
+      (jwt) => discovered.then(() => this.#open(jwt)),
       (err: unknown) => {
         if (this.#stopped) return;
         if (err instanceof CredentialRefused) this.#reject(err.message);

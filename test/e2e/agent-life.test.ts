@@ -108,6 +108,21 @@ it('reconnects after the relay restarts, and its editors come back', async () =>
   await after.close();
 });
 
+it('lists a Neovim that ran before it started in its hello, slow to answer as it may be: the first list_editors once connected has it', async () => {
+  await agent.stop();
+  // Busy for 1 s from before the agent starts (inside the agent's 2 s bound on a probe, which
+  // starts later): the link to the relay is up long before that, and the hello waits for the probe.
+  void nvim.lua('local t = vim.loop.hrtime() while vim.loop.hrtime() - t < 1e9 do end').catch(() => undefined);
+  agent = startAgentProcess(['--relay', relay.url, '--discover-dir', join(String(env.HOME), 'sockets')], env);
+  await agent.waitFor('connected to relay');
+  const client = await connectMcp(relay.mcpUrl, token);
+  try {
+    expect(await editorCount(client)).toBe(1);
+  } finally {
+    await client.close();
+  }
+});
+
 it('vimrelay status says so when no agent runs', async () => {
   await agent.stop();
   const status = runCli(['status'], env);
