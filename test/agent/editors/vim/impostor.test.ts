@@ -6,7 +6,7 @@
 // and after Vim speaks and a made-up proof: Vim runs none of them, never sends the token (nor
 // anything from which it could be guessed: only a nonce), refuses the listener, and keeps trying.
 // Runs only as root (CI does): only root can act as a second account.
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,10 +15,11 @@ import { EditorRegistry } from '../../../../agent/editors/registry.ts';
 import { VimListener } from '../../../../agent/editors/vim/listener.ts';
 import { vimFiles } from '../../../../agent/editors/vim/rendezvous.ts';
 import { writePrivateFile } from '../../../../agent/config/private-file.ts';
+import { derivedDirs } from '../../../../agent/config/runtime-dirs.ts';
 import { loadOrCreateLocalToken } from '../../../../agent/local/token.ts';
 import { freePort } from '../../../../scripts/local-relay.ts';
 import { isolatedHome } from '../../../helpers/home.ts';
-import { describeAsOther, spawnAsOther } from '../../../helpers/other-user.ts';
+import { asOther, describeAsOther, spawnAsOther } from '../../../helpers/other-user.ts';
 import { startVim, type VimFixture } from '../../../helpers/vim.ts';
 import { waitFor } from '../../../helpers/wait.ts';
 import { tempDir } from '../../../helpers/temp.ts';
@@ -121,6 +122,33 @@ describeAsOther('Vim and a listener that is not its agent', () => {
     await victim();
     expectNothingGiven();
     expect(await status()).toContain(`the listener at unix:${socket} did not prove it is your agent`);
+  });
+
+  // Without a runtime directory the socket's directory is a fixed name in the temporary
+  // directory, which another account can make first (and listen in).
+  it.skipIf(derivedDirs().runtime !== undefined)('where another account made the socket\'s directory first (and listens in it), the agent listens in a fresh one of its own, and Vim reaches it', async () => {
+    const own = { ...env, XDG_RUNTIME_DIR: '', TMPDIR: shared };
+    const squatted = dirname(vimFiles(own).socket);
+    expect(dirname(squatted)).toBe(shared);
+    expect(asOther('mkdir', ['-m', '0777', squatted]).status).toBe(0);
+    attacker = await impostor(join(squatted, 'vim.sock'), marker);
+    const registry = new EditorRegistry();
+    listener = await VimListener.start({ registry, env: own });
+    const address = readFileSync(vimFiles(own).address, 'utf8').trim();
+    expect(address).toMatch(new RegExp(`^unix:${squatted}-[^/]+/vim\\.sock$`));
+    const dir = dirname(address.slice('unix:'.length));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const cwd = join(home, 'work');
+    mkdirSync(cwd, { recursive: true });
+    vim = startVim(own, cwd, { name: 'victim' });
+    await waitFor(() => (registry.list().length === 1 ? true : undefined), 20_000, 'Vim to reach its agent');
+    expect(attacker.connections()).toEqual([]);
+    expect(existsSync(marker)).toBe(false);
+    await vim.stop();
+    vim = undefined;
+    await listener.stop();
+    listener = undefined;
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('relaying the real agent from another port, gets the agent\'s proof refused (it names the agent\'s address)', async () => {
