@@ -19,8 +19,8 @@
  * - `grep_hits`: hits in such buffers are dropped, and a page that stopped inside one goes on past
  *   it (the agent searches on itself), so neither the hits nor where a page stops tell anything
  *   of that buffer's text;
- * - `state`: windows showing such a buffer lose their context lines, and the buffer its
- *   line_count and changedtick;
+ * - `state`: windows showing such a buffer lose their cursor, context lines and view, the buffer
+ *   its line_count and changedtick, and its marks, decorations and a selection in it go;
  * - `shape`: open_file's total_lines and changedtick are null when the file is never_read;
  * - `diagnostics`: the diagnostics of such buffers are dropped (their messages can quote the
  *   text); the counts stay;
@@ -216,18 +216,33 @@ async function keptOf(items: unknown, withheld: BufferCheck, signal: AbortSignal
   return kept;
 }
 
-/** A state result without the context lines of windows showing never_read buffers, nor those buffers' sizes. */
+/** Window fields that tell where in its buffer a window is (get_state adds the view and folds). */
+const WINDOW_PLACE = { cursor: null, context: null } as const;
+const VIEW_PLACE = { top_line: null, bottom_line: null, folds: [], folds_truncated: false } as const;
+
+/**
+ * A state result that tells nothing of what is in never_read buffers nor of their shape: windows
+ * showing one keep their buffer but lose their cursor, context and view; those buffers lose their
+ * line_count and changedtick; their marks, decorations and a selection in one are dropped.
+ */
 async function withoutContext(data: Record<string, unknown>, withheld: BufferCheck, signal: AbortSignal): Promise<Record<string, unknown>> {
+  const secret = async (item: unknown): Promise<boolean> => {
+    const buf = (item as { buf?: unknown } | null)?.buf;
+    return typeof buf === 'number' && (await withheld(buf, signal));
+  };
+  const list = (key: string): Record<string, unknown>[] => (Array.isArray(data[key]) ? (data[key] as Record<string, unknown>[]) : []);
+  const out: Record<string, unknown> = { ...data };
   const windows: unknown[] = [];
-  for (const w of Array.isArray(data.windows) ? (data.windows as Record<string, unknown>[]) : []) {
-    const context = w.context as { start_line: number } | undefined;
-    windows.push(typeof w.buf === 'number' && context && (await withheld(w.buf, signal)) ? { ...w, context: { start_line: context.start_line, lines: [], lines_cut: false } } : w);
+  for (const w of list('windows')) windows.push((await secret(w)) ? { ...w, ...WINDOW_PLACE, ...('top_line' in w ? VIEW_PLACE : {}) } : w);
+  out.windows = windows;
+  if (Array.isArray(data.buffers)) {
+    const buffers: unknown[] = [];
+    for (const b of list('buffers')) buffers.push((await secret(b)) ? { ...b, line_count: null, changedtick: null } : b);
+    out.buffers = buffers;
   }
-  const buffers: unknown[] = [];
-  for (const b of Array.isArray(data.buffers) ? (data.buffers as Record<string, unknown>[]) : []) {
-    buffers.push(typeof b.buf === 'number' && (await withheld(b.buf, signal)) ? { ...b, line_count: null, changedtick: null } : b);
-  }
-  return { ...data, windows, ...(Array.isArray(data.buffers) ? { buffers } : {}) };
+  for (const key of ['marks', 'decorations']) if (Array.isArray(data[key])) out[key] = await keptOf(data[key], withheld, signal);
+  if (await secret(data.selection)) out.selection = null;
+  return out;
 }
 
 /** The buffer number of a grep_buffers cursor (`<buf>:<line>:<byte>`), or null. */

@@ -36,9 +36,9 @@ export const WindowSummary = z.object({
   win: z.number().int().positive(),
   role: z.enum(['active', 'alternate']),
   ...BufferId,
-  cursor: Position,
-  /** The cursor line and up to LIMITS.stateContextLines lines each side of it. */
-  context: WindowContext,
+  cursor: Position.nullable().describe('null: never_read'),
+  /** The cursor line and up to LIMITS.stateContextLines lines each side of it; null with the cursor. */
+  context: WindowContext.nullable(),
 });
 
 export const TerminalSummary = z.object({

@@ -43,8 +43,9 @@ const WindowState = WindowSummary.extend({
   floating: z.boolean(),
   width: z.number().int().nonnegative(),
   height: z.number().int().nonnegative(),
-  top_line: z.number().int().positive(),
-  bottom_line: z.number().int().positive(),
+  /** Null with the cursor (never_read). */
+  top_line: z.number().int().positive().nullable(),
+  bottom_line: z.number().int().positive().nullable(),
   folds: z.array(Fold).describe('closed'),
   folds_truncated: z.boolean(),
   indent: Indent,

@@ -17,7 +17,7 @@ import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
 import { controlWithin } from '../../../agent/editors/call.ts';
 import { testGuard } from '../../helpers/policy.ts';
 import { clearDiagnostics, setDiagnostics, VIM_ALE } from '../../helpers/diagnostics-source.ts';
-import { nvimDriver, validCall, vimDriver, type Driver } from '../../helpers/editors.ts';
+import { nvimDriver, validCall, vimDriver, waitFor, type Driver } from '../../helpers/editors.ts';
 
 const ENV_SECRET = 'API_TOKEN=sk-live-0123456789abcdef';
 const KEY_SECRET = 'TOKEN-PRIVATE-KEY-MATERIAL-XYZ987';
@@ -149,27 +149,34 @@ describe.each([
     for (const name of ['big-a.txt', '.env.big', 'zbig.txt']) await d.command(`bwipeout! ${await d.bufnr(name)}`);
   });
 
-  it('get_state and get_state_brief withhold the context of a window showing .env', async () => {
+  it('get_state and get_state_brief say a window shows .env, and nothing of where in it: no cursor, context, view or marks', async () => {
+    type Win = { role: string; path: string; cursor: unknown; context: { lines: string[] } | null; top_line?: unknown; bottom_line?: unknown; folds?: unknown[] };
     await d.cursor('.env', 2, 0);
+    await d.command('normal! mq');
     for (const tool of ['get_state_brief', 'get_state']) {
       const data = await ok(tool);
-      const active = (data.windows as { role: string; path: string; context: { lines: string[] } }[]).find((w) => w.role === 'active');
-      expect(active?.path).toBe(join(d.cwd, '.env'));
-      expect(active?.context.lines).toEqual([]);
+      const active = (data.windows as Win[]).find((w) => w.role === 'active');
+      expect(active).toMatchObject({ path: join(d.cwd, '.env'), cursor: null, context: null });
+      if (tool === 'get_state') {
+        expect(active).toMatchObject({ top_line: null, bottom_line: null, folds: [] });
+        expect((data.marks as { buf: number }[]).filter((m) => m.buf === buf('.env'))).toEqual([]);
+      }
     }
     await d.cursor('notes.txt', 1, 0);
+    await d.command('normal! mq');
     const brief = await ok('get_state_brief');
-    expect((brief.windows as { context: { lines: string[] } }[])[0]?.context.lines).toEqual(['TOKEN in notes', 'plain']);
+    expect((brief.windows as Win[])[0]).toMatchObject({ cursor: { line: 1, col: 1 }, context: { lines: ['TOKEN in notes', 'plain'] } });
+    expect((await ok('get_state')).marks).toContainEqual(expect.objectContaining({ mark: 'q', buf: buf('notes.txt'), line: 1 }));
     // .env in the alternate window, notes.txt in the active one.
     await d.command('split');
     await d.cursor('.env', 2, 0);
     await d.command('wincmd j');
     try {
       for (const tool of ['get_state_brief', 'get_state']) {
-        const windows = (await ok(tool)).windows as { role: string; path: string; context: { lines: string[] } }[];
-        expect(windows.map((w) => [w.role, w.path, w.context.lines.length > 0])).toEqual([
-          ['active', join(d.cwd, 'notes.txt'), true],
-          ['alternate', join(d.cwd, '.env'), false],
+        const windows = (await ok(tool)).windows as Win[];
+        expect(windows.filter((w) => w.role !== 'other').map((w) => [w.role, w.path, w.cursor !== null, (w.context?.lines.length ?? 0) > 0])).toEqual([
+          ['active', join(d.cwd, 'notes.txt'), true, true],
+          ['alternate', join(d.cwd, '.env'), false, false],
         ]);
       }
     } finally {
@@ -260,7 +267,7 @@ describe.each([
       await d.cursor(link, 2, 0);
       await refused('run_command', { commands: '%print' });
       const brief = await ok('get_state_brief');
-      expect((brief.windows as { path: string; context: { lines: string[] } }[])[0]).toMatchObject({ path: link, context: { lines: [] } });
+      expect((brief.windows as { path: string }[])[0]).toMatchObject({ path: link, cursor: null, context: null });
       // Output that shows its lines is withheld, as for .env.
       await d.cursor('notes.txt', 1, 0);
       const run = await ok('run_command', { commands: `echo getbufline(${linked}, 2)` });
@@ -321,5 +328,41 @@ describe.each([
     expect(read.ok && read.data.lines).toEqual(ENV.split('\n').slice(0, -1));
     const notes = await call('read_buffer', { buffer: 'notes.txt' }, custom);
     expect(notes.ok ? null : notes.error.message).toMatch(/never_read glob "notes\.\*"/);
+  });
+});
+
+// Visual mode needs a Vim in Normal mode (the suite above runs it in Ex mode).
+describe.each([
+  ['Neovim', nvimDriver],
+  ['Vim', vimDriver],
+] as const)('never_read and a selection on %s', (_kind, start) => {
+  let d: Driver;
+  beforeAll(async () => {
+    d = await start({ files: { 'notes.txt': 'one\ntwo\n', '.env': ENV }, open: ['notes.txt', '.env'], vimNormal: true });
+  });
+  afterAll(() => d.stop());
+
+  const state = async (): Promise<Record<string, unknown>> => {
+    const { record, args } = validCall('get_state', {});
+    const control = controlWithin(30_000);
+    const check = await neverReadBefore({ editor: d.editor, tool: record, args, paths: [], globs: DEFAULT_NEVER_READ }, control);
+    if (check.refusal) throw new Error(JSON.stringify(check.refusal));
+    const outcome = await check.after(await d.editor.run(record, args, control), control);
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    return outcome.data;
+  };
+  const selecting = async (file: string): Promise<void> => {
+    await d.cursor(file, 1, 0);
+    await d.type('Vj');
+    await waitFor(async () => ((await d.expr<string>('mode()')) === 'V' ? true : undefined), 5_000, 'visual mode');
+  };
+
+  it('drops a selection inside .env, and keeps one in an ordinary file', async () => {
+    await selecting('notes.txt');
+    expect((await state()).selection).toMatchObject({ kind: 'line', start: { line: 1 }, end: { line: 2 } });
+    await d.type('\x1b');
+    await selecting('.env');
+    expect((await state()).selection).toBeNull();
+    await d.type('\x1b');
   });
 });
