@@ -156,7 +156,14 @@ export class Dispatcher {
       const after = verdict.after;
       // Edits a tool finds while it runs (lsp_rename's apply) are vetted by the same guard, and
       // the call runs on the files the guard decided on.
-      const runControl: CallControl = { ...control, ...(verdict.vetEdits ? { vetEdits: verdict.vetEdits } : {}), ...(verdict.paths ? { expectPaths: verdict.paths } : {}) };
+      const vet = verdict.vetEdits;
+      const vetEdits = vet && (async (paths: readonly string[]): Promise<ToolOutcome | null> => {
+        const vetted = await vet(paths);
+        // The audit line says what decided the edits when they needed deciding again.
+        if (vetted) audit.decision = vetted.decision;
+        return vetted?.refusal ?? null;
+      });
+      const runControl: CallControl = { ...control, ...(vetEdits ? { vetEdits } : {}), ...(verdict.paths ? { expectPaths: verdict.paths } : {}) };
       const running = run(runControl).then((outcome) => (after ? after(outcome, control) : outcome));
       // The deadline may win the race below; a PathsChanged after it is then nobody's.
       running.catch(() => undefined);

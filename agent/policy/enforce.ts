@@ -30,7 +30,7 @@
  * reads, applying writes). For a tool that finds the files it edits while it runs (lsp_rename's
  * apply), `vetEdits` checks those files before it changes them, as 2 to 4 check the files a call
  * names: never_read refuses, the policy's path rules decide (deny refuses; ask asks, unless the
- * user already answered a prompt for this call).
+ * user already answered a prompt for this call); what it decided becomes the call's audit line.
  */
 import { fail, LIMITS, permissionFor, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
@@ -72,8 +72,12 @@ export interface GuardResult {
   decision: AuditDecision;
   /** never_read's filter of the outcome (never_read.ts), before it leaves the agent. */
   after?: (outcome: ToolOutcome, control: CallControl) => Promise<ToolOutcome>;
-  /** The check of files the call finds it would edit (CallControl.vetEdits); see the header. */
-  vetEdits?: (paths: readonly string[]) => Promise<ToolOutcome | null>;
+  /**
+   * The check of files the call finds it would edit (CallControl.vetEdits); see the header. Null
+   * when nothing needed deciding again; else the decision it took (for the audit log: never_read,
+   * deny, the answer to its prompt, offline) and its refusal, if any.
+   */
+  vetEdits?: (paths: readonly string[]) => Promise<GuardResult | null>;
   /** The files the decision was made on (step 2); absent for a call to the agent itself. */
   paths?: readonly string[];
 }
@@ -171,27 +175,31 @@ export class CallGuard {
 
   /**
    * The files `changes` a running call would edit, checked as the header says; `asked`: the user
-   * already allowed this call at a prompt. A refusal, or null.
+   * already allowed this call at a prompt. Null when the call's own decision stands (GuardResult.vetEdits).
    */
-  async #vetEdits(call: GuardedCall, changes: readonly string[], asked: boolean): Promise<ToolOutcome | null> {
+  async #vetEdits(call: GuardedCall, changes: readonly string[], asked: boolean): Promise<GuardResult | null> {
     if (!call.target || changes.length === 0) return null;
     const { editor } = call.target;
+    const editorName = editor.info().name;
     try {
       const policy = this.#opts.policy.current();
       const paths = [...new Set((await Promise.all(changes.map((path) => editor.paths('path', { path }, call.control.signal)))).flat())];
       const hit = await neverReadMatch(paths, policy.never_read, this.#opts.home);
       if (hit) {
         const hint = 'This file is never edited; make the change without it, or ask the user to change never_read in policy.json.';
-        if ('glob' in hit) return fail('PERMISSION_DENIED', `${call.spec.name} would change ${hit.path}, which matches the never_read glob "${hit.glob}"; nothing was changed.`, { glob: hit.glob, hint });
-        return fail('PERMISSION_DENIED', `${call.spec.name} would change ${hit.path}, which has ${hit.links} hard links and so may be a never_read file under another name; nothing was changed.`, { hard_links: hit.links, hint });
+        const refusal =
+          'glob' in hit
+            ? fail('PERMISSION_DENIED', `${call.spec.name} would change ${hit.path}, which matches the never_read glob "${hit.glob}"; nothing was changed.`, { glob: hit.glob, hint })
+            : fail('PERMISSION_DENIED', `${call.spec.name} would change ${hit.path}, which has ${hit.links} hard links and so may be a never_read file under another name; nothing was changed.`, { hard_links: hit.links, hint });
+        return { decision: 'never_read', refusal };
       }
-      const editorName = editor.info().name;
       const verdict = decide(policy, { klass: permissionFor(call.spec, call.args), editorName, chosenName: editor.chosenName(), paths }, this.#opts.home);
-      if (verdict.decision === 'deny') return policyDenied(call, editorName, verdict);
-      if (verdict.decision === 'ask' && !asked) return (await this.#ask(call, editorName, editor.chosenName(), paths)).refusal;
+      if (verdict.decision === 'deny') return { decision: 'deny', refusal: policyDenied(call, editorName, verdict) };
+      if (verdict.decision === 'ask' && !asked) return await this.#ask(call, editorName, editor.chosenName(), paths);
       return null;
     } catch (err) {
-      return fail('PERMISSION_DENIED', `The agent could not check the files ${call.spec.name} would change: ${String(err)}; nothing was changed.`);
+      if (err instanceof EditorGone) return editorGone(call, editorName);
+      return { decision: 'deny', refusal: fail('PERMISSION_DENIED', `The agent could not check the files ${call.spec.name} would change: ${String(err)}; nothing was changed.`) };
     }
   }
 

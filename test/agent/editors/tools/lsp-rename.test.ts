@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type ToolOutcome } from '../../../../protocol/index.ts';
+import { readAudit } from '../../../../agent/audit/log.ts';
 import { Dispatcher } from '../../../../agent/calls/dispatcher.ts';
 import { DEFAULT_NEVER_READ } from '../../../../agent/policy/file.ts';
 import { controlWithin } from '../../../../agent/editors/call.ts';
@@ -162,10 +163,15 @@ describe.each(DRIVERS)('the policy around lsp_* results and renames on %s', (edi
   const total = { buffer: PYRIGHT.call.file, line: PYRIGHT.call.line, col: PYRIGHT.call.col };
   const member = { buffer: PYRIGHT.member.file, line: PYRIGHT.member.line, col: PYRIGHT.member.col };
 
+  /** The audit log of the last `handle`'s guard. */
+  let lastAudit = '';
+  /** The decision and outcome of the last call `handle` ran, as its audit line has them. */
+  const audited = (): { decision: string; outcome: string } | undefined => readAudit(lastAudit, 1)[0];
   /** Runs a call through a Dispatcher and a CallGuard over `rules` (added to the permissive policy). */
   const handle = async (tool: string, args: Record<string, unknown>, rules: ReturnType<typeof permissivePolicy>['rules'] = [], scopes: readonly string[] = ALL_SCOPES): Promise<ToolOutcome> => {
     const policy = permissivePolicy();
-    const { guard } = testGuard({ rules: [...policy.rules, ...rules], never_read: NEVER_READ });
+    const { guard, auditFile } = testGuard({ rules: [...policy.rules, ...rules], never_read: NEVER_READ });
+    lastAudit = auditFile;
     const dispatcher = new Dispatcher({ get: (id) => (id === d.editor.id ? d.editor : undefined) }, guard);
     const outcome = await dispatcher.handle({ id: `lsp-${++seq}`, tool, editor: d.editor.id, args, scopes: [...scopes], client: 'pat:test', deadline_ms: 30_000 });
     if (!outcome) throw new Error('no outcome');
@@ -206,6 +212,7 @@ describe.each(DRIVERS)('the policy around lsp_* results and renames on %s', (edi
     expect((preview.data.files as FileEdits[]).map((f) => rel(f.path))).toEqual(['shapes/geometry.py', 'shapes/main.py']);
     const apply = await handle('lsp_rename', { ...total, new_name: 'sum_of_areas', apply: true, expected_changedtick: await tickOf(PYRIGHT.call.file) });
     expect(apply).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', glob: 'secret_*.py', message: expect.stringContaining('secret_tokens.py') } });
+    expect(audited()).toMatchObject({ decision: 'never_read', outcome: 'PERMISSION_DENIED' });
     await untouched();
   });
 
@@ -224,6 +231,7 @@ describe.each(DRIVERS)('the policy around lsp_* results and renames on %s', (edi
       { klass: 'write', decision: 'deny', path: 'geometry.py' },
     ]);
     expect(apply).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', rule: expect.stringContaining('geometry.py') } });
+    expect(audited()).toMatchObject({ decision: 'deny', outcome: 'PERMISSION_DENIED' });
     await untouched();
   });
 
@@ -235,6 +243,7 @@ describe.each(DRIVERS)('the policy around lsp_* results and renames on %s', (edi
     expect(prompt.join('\n')).toContain(`${d.cwd}/shapes/geometry.py`);
     await d.type('d');
     expect(await asked).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('denied') } });
+    expect(audited()).toMatchObject({ decision: 'ask:deny', outcome: 'PERMISSION_DENIED' });
     await untouched();
   });
 });
