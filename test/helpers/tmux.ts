@@ -4,11 +4,13 @@
  * `screen()` is `tmux capture-pane -p`, the visible text, read without pressing any key;
  * `screenWithAttributes()` the same with the escape sequences of colours and attributes;
  * `cursor()` where the terminal's cursor is. `type()` and `key()` are a user typing. `stop()`
- * kills the server and everything in it, and removes its socket (tmux leaves it behind).
+ * kills the server and everything in it, waits until every program of the pane has exited (an
+ * editor writes its state files as it goes, and the test's directories are removed next), and
+ * removes its socket (tmux leaves it behind).
  * `squeezed()` and `insideBorders()` find text on a screen whatever a window wrapped or framed.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from './wait.ts';
@@ -26,7 +28,7 @@ export interface TmuxScreen {
   key(name: string): void;
   /** Resolves with the screen once `test` holds for it; fails with the last screen otherwise. */
   until(test: (rows: string[]) => boolean, what: string, timeoutMs?: number): Promise<string[]>;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 export interface StartTmuxOptions {
@@ -67,11 +69,31 @@ export function startTmux({ command, cwd, env, cols = 120, rows = 40 }: StartTmu
         throw new Error(`${String(err)}; the screen:\n${last.join('\n')}`);
       });
     },
-    stop: () => {
+    stop: async () => {
+      // Each pane is a session of its own, led by the pane's first process.
+      const sessions = tmux('list-panes', '-a', '-F', '#{pane_pid}').stdout.split('\n').map(Number).filter((pid) => pid > 0);
       tmux('kill-server');
+      await waitFor(() => (sessions.every((sid) => !sessionRuns(sid)) ? true : undefined), 10_000, 'the programs in tmux to exit');
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether a process of session `sid` still runs (a zombie has ended: only its exit status is left). */
+function sessionRuns(sid: number): boolean {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // Gone meanwhile.
+    }
+    // proc(5): pid (comm) state ppid pgrp session ...; comm may hold spaces and parentheses.
+    const [state, , , session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(session) === sid && state !== 'Z') return true;
+  }
+  return false;
 }
 
 /** The screen's text with every space and box-drawing character gone, for finding text a window wrapped. */

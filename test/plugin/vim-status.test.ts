@@ -20,7 +20,7 @@ let term: TmuxScreen | undefined;
 let serve: ServeHttpProcess | undefined;
 
 afterAll(async () => {
-  term?.stop();
+  await term?.stop();
   await serve?.stop();
 });
 

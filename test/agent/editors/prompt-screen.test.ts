@@ -36,7 +36,7 @@ async function nvimOnScreen(): Promise<OnScreen> {
   const term = startTmux({ command: ['nvim', '--clean', '-n', '--listen', socket, 'a.txt'], env, cwd });
   await listeningOn(socket, 10_000, 'Neovim to listen');
   const editor = await NvimEditor.attach(socket, { signal: AbortSignal.timeout(10_000) });
-  return { term, editor, marker: join(home, 'payload-ran'), stop: async () => (await editor.close(), term.stop()) };
+  return { term, editor, marker: join(home, 'payload-ran'), stop: async () => (await editor.close(), await term.stop()) };
 }
 
 /** Vim in tmux, connected to a Vim listener of the test's. */
@@ -47,7 +47,7 @@ async function vimOnScreen(): Promise<OnScreen> {
   writeFileSync(join(cwd, 'a.txt'), 'the user\'s file\n');
   const term = startTmux({ command: ['vim', ...vimArgs({ name: 'screen', normal: true, open: ['a.txt'] })], env: agent.env, cwd });
   const editor = await waitFor(() => agent.registry.list()[0], 10_000, 'Vim to connect');
-  return { term, editor, marker: join(agent.home, 'payload-ran'), stop: async () => (term.stop(), await agent.stop()) };
+  return { term, editor, marker: join(agent.home, 'payload-ran'), stop: async () => (await term.stop(), await agent.stop()) };
 }
 
 describe.each([

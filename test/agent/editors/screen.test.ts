@@ -51,7 +51,7 @@ describe('Vim on the real screen, no key pressed after the call', () => {
     await tmux.until((rows) => rows[0] === 'line 1', 'Vim to show the file');
   });
   afterAll(async () => {
-    tmux?.stop();
+    await tmux?.stop();
     await agent?.stop();
   });
 
@@ -129,7 +129,7 @@ describe('Neovim on the real screen (it redraws by itself)', () => {
   });
   afterAll(async () => {
     await editor?.close();
-    tmux?.stop();
+    await tmux?.stop();
   });
 
   it('shows an edit at once', async () => {

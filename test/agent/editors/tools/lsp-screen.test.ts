@@ -69,7 +69,7 @@ describe('a slow language server, on the screen of a Neovim in tmux', () => {
   afterAll(async () => {
     await editor?.close();
     const server = existsSync(join(home, 'pid')) ? serverPid() : undefined;
-    term?.stop();
+    await term?.stop();
     // The language server outlives Neovim by a moment (its stdin closing ends it), writing in the
     // home until then: the home goes once it has gone.
     if (server !== undefined) await waitFor(() => (alive(server) ? undefined : true), 20_000, 'the language server to exit');
