@@ -15,7 +15,6 @@ import { EditorRegistry } from '../../../../agent/editors/registry.ts';
 import { VimListener } from '../../../../agent/editors/vim/listener.ts';
 import { vimFiles } from '../../../../agent/editors/vim/rendezvous.ts';
 import { writePrivateFile } from '../../../../agent/config/private-file.ts';
-import { derivedDirs } from '../../../../agent/config/runtime-dirs.ts';
 import { loadOrCreateLocalToken } from '../../../../agent/local/token.ts';
 import { freePort } from '../../../../scripts/local-relay.ts';
 import { isolatedHome } from '../../../helpers/home.ts';
@@ -124,10 +123,12 @@ describeAsOther('Vim and a listener that is not its agent', () => {
     expect(await status()).toContain(`the listener at unix:${socket} did not prove it is your agent`);
   });
 
-  // Without a runtime directory the socket's directory is a fixed name in the temporary
-  // directory, which another account can make first (and listen in).
-  it.skipIf(derivedDirs().runtime !== undefined)('where another account made the socket\'s directory first (and listens in it), the agent listens in a fresh one of its own, and Vim reaches it', async () => {
-    const own = { ...env, XDG_RUNTIME_DIR: '', TMPDIR: shared };
+  // Without a runtime directory the socket's directory is a fixed name in the shared temporary
+  // directory (vimrelay-<uid>), which another account can make first (and listen in). The same
+  // here with a runtime directory that is such a shared directory: the place is computed the same
+  // way whatever this machine's /run/user holds meanwhile.
+  it('where another account made the socket\'s directory first (and listens in it), the agent listens in a fresh one of its own, and Vim reaches it', async () => {
+    const own = { ...env, XDG_RUNTIME_DIR: shared };
     const squatted = dirname(vimFiles(own).socket);
     expect(dirname(squatted)).toBe(shared);
     expect(asOther('mkdir', ['-m', '0777', squatted]).status).toBe(0);
