@@ -8,23 +8,19 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser } from '../helpers/browser.ts';
-import { withRelay, type TestRelay } from '../helpers/relay.ts';
+import type { TestBrowser } from '../helpers/browser.ts';
+import { PAGE_SITE_START_MS, startPageSite, stopPageSite } from '../helpers/page-site.ts';
+import type { TestRelay } from '../helpers/relay.ts';
 
 let relay: TestRelay;
 let browser: TestBrowser;
 let page: Page;
 
 beforeAll(async () => {
-  relay = await withRelay();
-  browser = await launchBrowser();
-  page = await browser.newPage();
-}, 150_000);
+  ({ relay, browser, page } = await startPageSite());
+}, PAGE_SITE_START_MS);
 
-afterAll(async () => {
-  await browser?.close();
-  await relay?.stop();
-});
+afterAll(() => stopPageSite({ relay, browser }));
 
 async function signIn(p: Page): Promise<void> {
   await p.goto(`${relay.url}/dashboard`);

@@ -10,25 +10,19 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, layoutWidth, PHONE, type TestBrowser } from '../helpers/browser.ts';
-import { withRelay, type TestRelay } from '../helpers/relay.ts';
+import { layoutWidth, PHONE, type TestBrowser } from '../helpers/browser.ts';
+import { PAGE_SITE_START_MS, startPageSite, stopPageSite } from '../helpers/page-site.ts';
+import type { TestRelay } from '../helpers/relay.ts';
 
 let relay: TestRelay;
 let browser: TestBrowser;
 let page: Page;
 
-// Longer than withRelay's own start deadline, so that a relay that never comes up is stopped by
-// withRelay rather than abandoned by an expired hook.
 beforeAll(async () => {
-  relay = await withRelay();
-  browser = await launchBrowser();
-  page = await browser.newPage();
-}, 150_000);
+  ({ relay, browser, page } = await startPageSite());
+}, PAGE_SITE_START_MS);
 
-afterAll(async () => {
-  await browser?.close();
-  await relay?.stop();
-});
+afterAll(() => stopPageSite({ relay, browser }));
 
 /** POSTs JSON to the relay. */
 function postJson(path: string, body: unknown): Promise<Response> {
