@@ -1,7 +1,8 @@
 /**
  * `vimrelay agent`: serve this machine's editors to the relay until interrupted. With `--service`
  * (how the login service runs it, agent/service/units.ts) it exits 0 when retrying cannot help
- * (the relay refused or revoked the device), so that the service manager does not restart it.
+ * (the relay refused or revoked the device, or a newer agent of this device took its place), so
+ * that the service manager does not restart it: restarted, it would push the newer one out.
  */
 import { defaultRelay, normaliseRelayUrl, relayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
@@ -42,7 +43,7 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
   }
   if (end.kind === 'replaced') {
     process.stderr.write(`vimrelay: ${end.reason}.\n`);
-    return 4;
+    return opts.service ? 0 : 4;
   }
   return 0;
 }

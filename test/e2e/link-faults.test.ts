@@ -123,7 +123,7 @@ describe('two agents for one device', () => {
     // status says so rather than "not running".
     const elsewhere = { ...m.env, XDG_STATE_HOME: join(String(m.env.HOME), 'service-state') };
     mkdirSync(String(elsewhere.XDG_STATE_HOME));
-    const third = startAgentProcess(args, elsewhere);
+    const third = startAgentProcess([...args, '--service'], elsewhere);
     agents.push(third);
     await third.waitFor('connected to relay');
     expect(await second.exited).toBe(4);
@@ -132,6 +132,14 @@ describe('two agents for one device', () => {
     expect(replaced.stdout).toMatch(/^agent: not running \(replaced at .*another agent connected/);
     // The winner stays: it is not replaced back.
     expect(third.output().match(/connected to relay/g)).toHaveLength(1);
+
+    // The login service's agent replaced in turn exits 0, so that its service manager (restart on
+    // failure) leaves it stopped instead of starting it again to push the newer one out.
+    const fourth = startAgentProcess(args, m.env);
+    agents.push(fourth);
+    await fourth.waitFor('connected to relay');
+    expect(await third.exited).toBe(0);
+    expect(third.output()).toMatch(/replaced this one/);
   }, 90_000);
 });
 
