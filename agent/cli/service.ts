@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { defaultRelay, normaliseRelayUrl, relayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
-import { readStatus } from '../config/status.ts';
+import { liveStatus, readStatus } from '../config/status.ts';
 import { serviceManager, type ServiceManager, type ServiceReport } from '../service/manager.ts';
 import { SERVICE_LOG } from '../service/units.ts';
 
@@ -53,11 +53,11 @@ export function serviceCommand(action: string | undefined, opts: ServiceOptions)
     case 'status': {
       const m = manager();
       const state = m.state();
-      const status = readStatus(paths().status);
+      const status = liveStatus(readStatus(paths().status));
       const lines = [
         state.installed ? `service: installed (${m.kind}: ${state.file})` : `service: not installed (vimrelay service install)`,
         `running: ${state.running === null ? `unknown (${state.detail})` : state.running ? `yes (${state.detail})` : `no (${state.detail})`}`,
-        status && status.state !== 'stopped'
+        status
           ? `agent: ${status.state}${status.device ? ` as ${status.device}` : ''} to ${status.relay_url}${status.reason ? ` (${status.reason})` : ''}`
           : 'agent: not running',
       ];

@@ -1,6 +1,6 @@
 /** `vimrelay status`: reads the running agent's status file and checks that it is alive. */
 import { paths } from '../config/paths.ts';
-import { isRunning, readStatus } from '../config/status.ts';
+import { liveStatus, readStatus } from '../config/status.ts';
 
 export function statusCommand(): number {
   const status = readStatus(paths().status);
@@ -10,15 +10,16 @@ export function statusCommand(): number {
     process.stdout.write(`agent: not running (replaced at ${status.updated_at}: ${status.reason ?? 'another agent connected as this device'})\n`);
     return 3;
   }
-  if (!status || !isRunning(status.pid) || status.state === 'stopped') {
+  const live = liveStatus(status);
+  if (!live) {
     process.stdout.write('agent: not running\n');
     return 3;
   }
   const out = [
-    `agent: running (pid ${status.pid})`,
-    `relay: ${status.relay_url} — ${status.state}${status.device ? ` as ${status.device}` : ''}${status.reason ? ` (${status.reason})` : ''}`,
-    `editors: ${status.editors.length}`,
-    ...status.editors.map((e) => `  ${e.id}  ${e.kind}  ${e.name}  ${e.cwd}`),
+    `agent: running (pid ${live.pid})`,
+    `relay: ${live.relay_url} — ${live.state}${live.device ? ` as ${live.device}` : ''}${live.reason ? ` (${live.reason})` : ''}`,
+    `editors: ${live.editors.length}`,
+    ...live.editors.map((e) => `  ${e.id}  ${e.kind}  ${e.name}  ${e.cwd}`),
   ];
   process.stdout.write(out.join('\n') + '\n');
   return 0;

@@ -48,6 +48,11 @@ export function readStatus(file: string): AgentStatus | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+/** The status of an agent that runs now: its process alive and not stopped (a killed agent's file stays behind). */
+export function liveStatus(status: AgentStatus | undefined): AgentStatus | undefined {
+  return status && status.state !== 'stopped' && isRunning(status.pid) ? status : undefined;
+}
+
 /** Whether a process with this pid exists (EPERM: it does, as another user's). */
 export function isRunning(pid: number): boolean {
   try {

@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { saveRelayCredentials } from '../../agent/config/credentials.ts';
 import { paths } from '../../agent/config/paths.ts';
+import { writeStatus } from '../../agent/config/status.ts';
 import { systemdUnit } from '../../agent/service/units.ts';
 import { CLI, isolatedEnv, runCli } from '../helpers/agent-process.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -66,6 +67,20 @@ describe('vimrelay service on Linux', () => {
     const gone = runCli(['service', 'status'], env);
     expect(gone.status).toBe(3);
     expect(gone.stdout).toContain('service: not installed');
+  });
+
+  it('says an agent killed without cleaning up is not running, as vimrelay status does', () => {
+    const env = isolatedEnv();
+    const p = paths(env);
+    mkdirSync(p.stateDir, { recursive: true, mode: 0o700 });
+    // The status file of an agent that was connected when it was killed (its pid exists no more).
+    const gone = spawnSync('true').pid ?? 0;
+    writeStatus(p.status, { pid: gone, relay_url: RELAY, state: 'connected', device: 'laptop', reason: null, editors: [], watching: [], updated_at: new Date().toISOString() });
+    expect(runCli(['service', 'status'], env).stdout).toContain('agent: not running');
+    expect(runCli(['status'], env).stdout).toBe('agent: not running\n');
+    // The same file of a process that runs (this one) says it is connected.
+    writeStatus(p.status, { pid: process.pid, relay_url: RELAY, state: 'connected', device: 'laptop', reason: null, editors: [], watching: [], updated_at: new Date().toISOString() });
+    expect(runCli(['service', 'status'], env).stdout).toContain(`agent: connected as laptop to ${RELAY}`);
   });
 
   it('refuses to install for a relay this machine is not paired with, saying how to pair', () => {
