@@ -63,7 +63,7 @@ export const MCP_INSTRUCTIONS = [
  * (it does not depend on the token or on the editors online), so the scope is `public`; it
  * changes only when vimrelay is updated.
  */
-export const CATALOG_CACHE = { ttlMs: 300_000, cacheScope: 'public' } as const;
+const CATALOG_CACHE = { ttlMs: 300_000, cacheScope: 'public' } as const;
 
 /** The protocol era an instance serves: `legacy` (2025 revisions, `initialize`) or `modern` (2026-07-28). */
 export type McpEra = 'legacy' | 'modern';

@@ -51,7 +51,7 @@ export class PortInUse extends Error {
 }
 
 /** Rejects with PortInUse when something listens on 127.0.0.1:`port`. */
-export async function assertPortFree(port: number): Promise<void> {
+async function assertPortFree(port: number): Promise<void> {
   const free = await new Promise<boolean>((resolve, reject) => {
     const srv = createServer();
     srv.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(false) : reject(err)));

@@ -29,7 +29,7 @@ export interface RelayProcessInput {
 }
 
 /** Makes `dir` and everything under it the user's alone: directories 0700, files 0600 (symlinks left alone). */
-export function tighten(dir: string): void {
+function tighten(dir: string): void {
   const stat = lstatSync(dir, { throwIfNoEntry: false });
   if (!stat || stat.isSymbolicLink()) return;
   if (stat.isDirectory()) {
@@ -56,7 +56,7 @@ function firstLine(onClose: () => void): Promise<string> {
       }
     });
     process.stdin.on('end', () => (answered ? onClose() : reject(new Error('stdin closed before the options arrived'))));
-    process.stdin.on('error', () => onClose());
+    process.stdin.on('error', (error) => (answered ? onClose() : reject(error)));
   });
 }
 

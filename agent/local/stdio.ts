@@ -43,8 +43,14 @@ export async function startLocalStdio(opts: LocalStdioOptions): Promise<LocalStd
   const end = async (): Promise<void> => {
     if (ended) return closed;
     ended = true;
-    await handle.close();
-    resolveClosed();
+    try {
+      await handle.close();
+    } catch (error) {
+      // Closing a transport whose client is gone may fail; the server is over either way.
+      opts.logger.debug('stdio MCP close failed', { error: String(error) });
+    } finally {
+      resolveClosed();
+    }
   };
   opts.stdin.once('end', () => void end());
   opts.stdin.once('close', () => void end());

@@ -7,7 +7,7 @@
 import { Writable } from 'node:stream';
 
 /** Bytes the channel buffers before a writer is asked to wait (Writable's highWaterMark). */
-export const STDOUT_HIGH_WATER_BYTES = 4 * 1024 * 1024;
+const STDOUT_HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
 /** Takes stdout for the protocol; call it before anything else may print. */
 export function reserveStdout(): Writable {

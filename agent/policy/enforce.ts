@@ -38,7 +38,7 @@ import { EditorGone, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import type { EditorTool } from '../editors/tools/tool.ts';
 import { decide, describeRule, type Verdict } from './decide.ts';
-import { neverReadBefore, neverReadMatch, type NeverReadCheck } from './never-read.ts';
+import { neverReadBefore, neverReadMatch, neverReadRefusal, type NeverReadCheck } from './never-read.ts';
 import type { Policy, PolicyStore } from './file.ts';
 import { escapeGlob } from './glob.ts';
 import { previewOf } from './preview.ts';
@@ -187,11 +187,7 @@ export class CallGuard {
       const hit = await neverReadMatch(paths, policy.never_read, this.#opts.home);
       if (hit) {
         const hint = 'This file is never edited; make the change without it, or ask the user to change never_read in policy.json.';
-        const refusal =
-          'glob' in hit
-            ? fail('PERMISSION_DENIED', `${call.spec.name} would change ${hit.path}, which matches the never_read glob "${hit.glob}"; nothing was changed.`, { glob: hit.glob, hint })
-            : fail('PERMISSION_DENIED', `${call.spec.name} would change ${hit.path}, which has ${hit.links} hard links and so may be a never_read file under another name; nothing was changed.`, { hard_links: hit.links, hint });
-        return { decision: 'never_read', refusal };
+        return { decision: 'never_read', refusal: neverReadRefusal(hit, `${call.spec.name} would change it, so nothing was changed`, hint) };
       }
       const verdict = decide(policy, { klass: permissionFor(call.spec, call.args), editorName, chosenName: editor.chosenName(), paths }, this.#opts.home);
       if (verdict.decision === 'deny') return { decision: 'deny', refusal: policyDenied(call, editorName, verdict) };
@@ -329,7 +325,7 @@ function shellQuote(text: string): string {
  * `deadline`, or a quarter of the time left when that is shorter (a call with a short deadline
  * still shows its prompt), so that the denial is the call's answer, not a TIMEOUT.
  */
-export function promptDeadlineOf(deadline: number, now: number): number {
+function promptDeadlineOf(deadline: number, now: number): number {
   const left = Math.max(0, deadline - now);
   return deadline - Math.min(LIMITS.promptMarginMs, Math.floor(left / 4));
 }

@@ -187,7 +187,11 @@ async function withoutLocations(call: NeverReadCall, data: Record<string, unknow
 function refusal(call: NeverReadCall, hit: NeverReadHit): ToolOutcome {
   const tool = call.tool.spec.name;
   const why = call.tool.addresses(call.args) === 'current' ? `${tool} is refused while it is the current buffer` : `${tool} is refused for it`;
-  const hint = 'This file\'s content is never returned nor edited; the user can change never_read in policy.json.';
+  return neverReadRefusal(hit, why, 'This file\'s content is never returned nor edited; the user can change never_read in policy.json.');
+}
+
+/** PERMISSION_DENIED for a never_read file: what matched (the glob, or the hard links), then `why`, and `hint`. */
+export function neverReadRefusal(hit: NeverReadHit, why: string, hint: string): ToolOutcome {
   if ('glob' in hit) return fail('PERMISSION_DENIED', `${hit.path} matches the never_read glob "${hit.glob}": ${why}.`, { glob: hit.glob, hint });
   return fail('PERMISSION_DENIED', `${hit.path} has ${hit.links} hard links, so it may be a never_read file under another name: ${why}.`, { hard_links: hit.links, hint });
 }

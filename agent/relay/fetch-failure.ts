@@ -20,7 +20,7 @@ export class RelayUnreachable extends Error {
 }
 
 /** Default bound on one request to the relay. */
-export const RELAY_TIMEOUT_MS = 15_000;
+const RELAY_TIMEOUT_MS = 15_000;
 
 type Described = { code: string; what: string };
 
@@ -72,7 +72,7 @@ function describe(err: unknown, host: string, timeoutMs: number): Described {
 }
 
 /** What a failed request to `url` says, as `cannot reach the relay at <origin>: <cause>; <what to do>`. */
-export function describeFetchFailure(err: unknown, url: string, timeoutMs: number = RELAY_TIMEOUT_MS): RelayUnreachable {
+function describeFetchFailure(err: unknown, url: string, timeoutMs: number = RELAY_TIMEOUT_MS): RelayUnreachable {
   const target = new URL(url);
   const { code, what } = describe(err, target.hostname, timeoutMs);
   return new RelayUnreachable(`cannot reach the relay at ${target.origin}: ${what}`, code);

@@ -17,13 +17,13 @@
 import { cimdUrlRefusal, publicAddress } from '../auth/cimd-policy.ts';
 
 /** The resolver the guard asks (DNS over HTTPS, JSON answers). */
-export const DOH_RESOLVER = 'https://cloudflare-dns.com/dns-query';
+const DOH_RESOLVER = 'https://cloudflare-dns.com/dns-query';
 
 /** Bound on one resolution. */
 const RESOLVE_TIMEOUT_MS = 3_000;
 
 /** A request the egress policy refused; nothing was sent. */
-export class EgressRefused extends TypeError {
+class EgressRefused extends TypeError {
   constructor(host: string, reason: string) {
     super(`outbound request to ${host} refused: ${reason}`);
     this.name = 'EgressRefused';
@@ -33,7 +33,7 @@ export class EgressRefused extends TypeError {
 type Fetch = typeof fetch;
 
 /** The A and AAAA addresses of `host`, through `send` (the unguarded fetch); empty when it has none or DNS failed. */
-export async function resolveHost(host: string, send: Fetch): Promise<string[]> {
+async function resolveHost(host: string, send: Fetch): Promise<string[]> {
   const ask = async (type: 'A' | 'AAAA'): Promise<string[]> => {
     const url = `${DOH_RESOLVER}?name=${encodeURIComponent(host)}&type=${type}`;
     const res = await send(url, { headers: { Accept: 'application/dns-json' }, signal: AbortSignal.timeout(RESOLVE_TIMEOUT_MS) });
@@ -52,7 +52,7 @@ export async function resolveHost(host: string, send: Fetch): Promise<string[]> 
 }
 
 /** Why the guard refuses `url` (resolving its host through `send`), or null when it may be fetched. */
-export async function egressRefusal(url: URL, send: Fetch): Promise<string | null> {
+async function egressRefusal(url: URL, send: Fetch): Promise<string | null> {
   const byName = cimdUrlRefusal(url);
   if (byName) return byName;
   const addresses = await resolveHost(url.hostname, send);
@@ -62,7 +62,7 @@ export async function egressRefusal(url: URL, send: Fetch): Promise<string | nul
 }
 
 /** `next` behind the egress policy: refused requests throw EgressRefused, the rest go out without following redirects. */
-export function guardedFetch(next: Fetch): Fetch {
+function guardedFetch(next: Fetch): Fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);

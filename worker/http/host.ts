@@ -19,7 +19,7 @@ import { html } from '../pages/html.ts';
 import { page } from '../pages/layout.ts';
 
 /** Why `url` (a request's URL, its host taken from the Host header) is not served; null when it is. */
-export function hostRefusalReason(url: URL): string | null {
+function hostRefusalReason(url: URL): string | null {
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return null;
   return `This relay answers plain HTTP only at a loopback address (127.0.0.1, localhost), not at ${url.host}; use https:// for any other host name.`;

@@ -14,7 +14,7 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS sessions (
 )`;
 
 /** Most sessions kept at once; signing in past it ends the oldest. */
-export const MAX_SESSIONS = 100;
+const MAX_SESSIONS = 100;
 
 export class SessionStore {
   constructor(private readonly storage: DurableObjectStorage) {

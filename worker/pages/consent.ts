@@ -33,7 +33,7 @@ export const DEFAULT_SCOPES: readonly PermissionClass[] = ['read', 'write'];
  * The scopes ticked when the page opens for a request of `requested` (RFC 6749 §3.3: the scopes
  * the client asked for): every known one it asked for plus the baseline, else DEFAULT_SCOPES.
  */
-export function tickedScopes(requested: readonly string[]): Set<PermissionClass> {
+function tickedScopes(requested: readonly string[]): Set<PermissionClass> {
   const asked = ALL_SCOPES.filter((s) => requested.includes(s));
   return new Set(asked.length > 0 ? [...REQUIRED_SCOPES, ...asked] : DEFAULT_SCOPES);
 }
