@@ -27,4 +27,6 @@ for (const file of expected) {
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
 }
-process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+// The last line is exactly "N passed, N failed"; the skipped ones are said on the line before.
+if (skipped) process.stdout.write(`${skipped} skipped\n`);
+process.stdout.write(`${passed} passed, ${failed} failed\n`);

@@ -100,21 +100,25 @@ it('no edit lost, doubled or applied after a refusal, through relay and agent re
     }
   };
   const work = Promise.all([...Array.from({ length: CLIENTS }, (_, k) => editor(k)), typist()]);
-  const pause = (ms: number) => new Promise((res) => setTimeout(res, ms));
+  // Between faults the clients go on editing: each fault comes once `n` more edits have answered.
+  const more = (n: number) => {
+    const from = outcomes.size;
+    return waitFor(() => (outcomes.size >= from + n ? true : undefined), 60_000, `${n} more edits`);
+  };
 
-  await pause(3_000);
+  await more(100);
   const restarting = Date.now();
   await r.restart();
   const relayDown = Date.now() - restarting;
   const afterRelay = await recovered(Date.now());
 
-  await pause(2_000);
+  await more(80);
   await agent.stop();
   const restarted = Date.now();
   agent = startAgentProcess(args, env);
   const afterAgent = await recovered(restarted);
 
-  await pause(2_000);
+  await more(80);
   const frozenAt = Date.now();
   process.kill(agent.proc.pid!, 'SIGSTOP');
   // Frozen until the Hub has dropped it: list_editors no longer shows the editor.
@@ -127,7 +131,7 @@ it('no edit lost, doubled or applied after a refusal, through relay and agent re
   process.kill(agent.proc.pid!, 'SIGCONT');
   const afterFreeze = await recovered(thawed);
 
-  await pause(2_000);
+  await more(80);
   running = false;
   await work;
   // Quiet: whatever was in flight has landed or not; the user's last keys are in.
@@ -169,7 +173,6 @@ it('no edit lost, doubled or applied after a refusal, through relay and agent re
   writeFileSync(join(ROOT, 'test-artifacts', 'chaos.json'), JSON.stringify(report, null, 2) + '\n');
   process.stdout.write(`chaos: ${JSON.stringify(report)}\n`);
 
-  expect(outcomes.size).toBeGreaterThan(200);
   expect(tally.ok).toBeGreaterThan(0);
   expect(tally.refused).toBeGreaterThan(0);
   expect({ lost: tally.lost, doubled: tally.doubled, appliedAfterRefusal: tally.appliedAfterRefusal, userLost }).toEqual({ lost: 0, doubled: 0, appliedAfterRefusal: 0, userLost: [] });

@@ -1,6 +1,6 @@
 // Agents that stop answering (frozen, asleep, cut off) as the Hub sees them: heartbeats are answered
 // by the runtime without waking the Hub, which reads their times when it needs to. A silent agent's
-// call answers EDITOR_OFFLINE within LIMITS.heartbeatTimeoutMs (not at the 30 s deadline), its
+// call answers EDITOR_OFFLINE from the heartbeat watch (not TIMEOUT at the 30 s deadline), its
 // socket is closed with 4004 and list_editors drops it, while an agent that keeps heartbeating stays;
 // afterwards NO_EDITOR and a call naming its editor say that the device is reconnecting.
 import { afterEach, expect, it } from 'vitest';
@@ -25,14 +25,12 @@ it('a silent agent: its call answers EDITOR_OFFLINE before the deadline, it is d
   const beating = await online(uniqueName('beating'), 'nvim-2');
   const heartbeat = setInterval(() => beating.send(HEARTBEAT_PING), LIMITS.heartbeatMs);
   try {
-    const started = Date.now();
     const pending = rawCall(access, 'read_buffer', { editor: `${frozenName}/nvim-1` });
     await frozen.next('call');
     // The frozen agent never answers, nor heartbeats.
     const outcome = outcomeOf(await pending);
     expect(errorCode(outcome)).toBe('EDITOR_OFFLINE');
     expect(!outcome.ok && outcome.error.message).toMatch(/stopped answering heartbeats/);
-    expect(Date.now() - started).toBeLessThan(LIMITS.callDeadlineMs);
     expect((await frozen.closed).code).toBe(4004);
 
     const listed = outcomeOf(await rawCall(access, 'list_editors', {}));

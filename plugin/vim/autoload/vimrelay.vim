@@ -75,7 +75,8 @@ endfunction
 " The agent's answer to the challenge, read in nl mode: {type: 'proof', nonce, proof}, or {}.
 function! s:read_proof(ch) abort
   try
-    let message = json_decode(ch_readraw(a:ch, {'timeout': 5000}))
+    " ch_read, not ch_readraw: on an nl channel only ch_read waits for the whole line.
+    let message = json_decode(ch_read(a:ch, {'timeout': 5000}))
   catch
     return {}
   endtry
@@ -278,6 +279,8 @@ function! vimrelay#call(impl, params, ...) abort
   if has_key(opts, 'expect')
     let changed = s:paths_changed(opts.expect)
     if changed isnot v:null
+      " Nothing runs: the pieces staged for its parameters are dropped.
+      call s:unstage(a:params)
       return {'ok': v:false, 'paths_changed': v:true, 'paths': changed}
     endif
   endif

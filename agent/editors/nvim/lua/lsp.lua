@@ -252,6 +252,7 @@ end
 
 -- JSON-RPC / LSP error codes (LSP 3.17 "ErrorCodes").
 local METHOD_NOT_FOUND, REQUEST_CANCELLED, CONTENT_MODIFIED = -32601, -32800, -32801
+local SERVER_CANCELLED_HINT = 'The server gave up on the request (busy, or the text changed); retry.'
 
 --- Sends `method` to `client` and defers the call's answer (core.lua M.defer): when the server
 --- answers, shape(result) is the tool's data (or the failure it raises). A server error becomes
@@ -267,7 +268,8 @@ function L.request(p, client, method, params, shape)
         if err.code == METHOD_NOT_FOUND then
           M.fail('UNSUPPORTED', client.name .. ' does not implement ' .. method .. '.', { reason = 'method', hint = METHOD_HINT })
         elseif err.code == REQUEST_CANCELLED then
-          M.fail('CANCELLED', client.name .. ' cancelled the request.')
+          -- Not the call's cancellation (its answer is dropped then): the server gave up on its own.
+          M.fail('EDITOR_ERROR', client.name .. ' cancelled the request itself.', { hint = SERVER_CANCELLED_HINT })
         end
         M.fail('EDITOR_ERROR', client.name .. ' answered ' .. method .. ' with an error: ' .. tostring(err.message or err.code), {
           hint = err.code == CONTENT_MODIFIED and 'The text changed while the server worked; retry.' or nil,

@@ -8,7 +8,8 @@
 local M = ...
 local api = vim.api
 
--- STALE_CHANGEDTICK for `path`: it changed since the server computed the rename.
+-- STALE_CHANGEDTICK for `path`: it changed since the server computed the rename. `tick` is the
+-- position's buffer's, whichever file changed: the one the hint's next apply needs.
 local function stale(path, tick)
   M.fail('STALE_CHANGEDTICK', path .. ' changed since the language server computed the rename; nothing was changed.', {
     current_changedtick = tick,
@@ -41,25 +42,28 @@ return function(p)
   if tick ~= kept.tick then
     stale(M.buf_path(kept.buf), tick)
   end
-  for _, f in ipairs(kept.files) do
-    local b = f.buf or M.find_by_path(f.path)
+  -- Each file's buffer now, found once for the check and the edit (a buffer wiped since is none).
+  local bufs = {}
+  for i, f in ipairs(kept.files) do
+    local b = (f.buf and api.nvim_buf_is_valid(f.buf)) and f.buf or M.find_by_path(f.path)
+    bufs[i] = b
     if b and api.nvim_buf_is_loaded(b) then
       if not vim.bo[b].modifiable then
         M.fail('EDITOR_ERROR', f.path .. ' is not modifiable (\'modifiable\' is off); nothing was changed.')
       end
       local now = api.nvim_buf_get_changedtick(b)
       if (kept.ticks[b] or now) ~= now or not same(api.nvim_buf_get_lines(b, 0, -1, false), f.lines) then
-        stale(f.path, now)
+        stale(f.path, tick)
       end
     else
       local ok, lines = pcall(vim.fn.readfile, f.path)
       if not ok or not same(lines, f.lines) then
-        stale(f.path, vim.NIL)
+        stale(f.path, tick)
       end
     end
   end
   for i, f in ipairs(kept.files) do
-    local b = f.buf or M.find_by_path(f.path) or vim.fn.bufadd(f.path)
+    local b = bufs[i] or vim.fn.bufadd(f.path)
     M.ensure_loaded(b)
     vim.bo[b].buflisted = true
     M.break_undo(b)

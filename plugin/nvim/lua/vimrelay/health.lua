@@ -83,7 +83,7 @@ function M.check()
       r.ok('the agent lists this editor, named "' .. vimrelay.current_name() .. '" (:VimRelayName to change it)')
     else
       r.warn('the agent does not list this editor yet', {
-        'It finds new editors within about two seconds; run :checkhealth vimrelay again, and see the agent\'s log (' .. agent.state_dir() .. '/agent.log)',
+        'It finds a new editor at once where it watches (within 30 s elsewhere); run :checkhealth vimrelay again, and see the agent\'s log (' .. agent.state_dir() .. '/agent.log)',
       })
     end
   else

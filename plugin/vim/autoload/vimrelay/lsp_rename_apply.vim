@@ -7,26 +7,38 @@
 " (added, loaded and listed when none holds it) gets its edits bottom-up as one undo step, and its
 " client tells the server (vimrelay#util#lsp#changed); nothing is saved.
 
+" STALE_CHANGEDTICK for `path`; `tick` is the position's buffer's, whichever file changed: the one
+" the hint's next apply needs.
 function! s:stale(path, tick) abort
   call vimrelay#util#fail('STALE_CHANGEDTICK', a:path . ' changed since the language server computed the rename; nothing was changed.',
         \ {'current_changedtick': a:tick, 'hint': 'Call lsp_rename again (read_buffer for the changedtick of the position''s buffer), then apply that.'})
 endfunction
 
-function! s:check(kept) abort
+" Each file's buffer now (0 for none; a buffer wiped since is none), found once for the check and
+" the edit.
+function! s:buffer_of(f) abort
+  return a:f.buf > 0 && bufexists(a:f.buf) ? a:f.buf : vimrelay#util#find_by_path(a:f.path)
+endfunction
+
+" Checks every file as the header says; `tick` is the position's buffer's. Returns their buffers.
+function! s:check(kept, tick) abort
+  let bufs = []
   for f in a:kept.files
-    let b = f.buf > 0 ? f.buf : vimrelay#util#find_by_path(f.path)
+    let b = s:buffer_of(f)
+    call add(bufs, b)
     if b > 0 && bufloaded(b)
       if !getbufvar(b, '&modifiable')
         call vimrelay#util#fail('EDITOR_ERROR', f.path . ' is not modifiable (''modifiable'' is off); nothing was changed.')
       endif
       let now = vimrelay#util#tick(b)
       if get(a:kept.ticks, b, now) != now || getbufline(b, 1, '$') !=# f.lines
-        call s:stale(f.path, now)
+        call s:stale(f.path, a:tick)
       endif
     elseif !filereadable(f.path) || readfile(f.path) !=# f.lines
-      call s:stale(f.path, v:null)
+      call s:stale(f.path, a:tick)
     endif
   endfor
+  return bufs
 endfunction
 
 function! vimrelay#lsp_rename_apply#run(p) abort
@@ -40,13 +52,10 @@ function! vimrelay#lsp_rename_apply#run(p) abort
   if tick != kept.tick
     call s:stale(vimrelay#util#buf_path(kept.buf), tick)
   endif
-  call s:check(kept)
+  let bufs = s:check(kept, tick)
   let i = 0
   for f in kept.files
-    let b = f.buf > 0 ? f.buf : vimrelay#util#find_by_path(f.path)
-    if b <= 0
-      let b = bufadd(f.path)
-    endif
+    let b = bufs[i] > 0 ? bufs[i] : bufadd(f.path)
     call vimrelay#util#ensure_loaded(b)
     call setbufvar(b, '&buflisted', 1)
     call vimrelay#util#break_undo(b)

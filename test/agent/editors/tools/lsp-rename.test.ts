@@ -107,7 +107,8 @@ describe.each(LSP_EDITORS)('lsp_rename on %s', (editor) => {
         },
       };
       const r = await d.call('lsp_rename', { ...rename, apply: true, expected_changedtick: tick }, control);
-      expect(r).toMatchObject({ ok: false, error: { code: 'STALE_CHANGEDTICK', message: expect.stringContaining(pathIn(d, other)) } });
+      // The changedtick given back is the position's buffer's, the one the next apply names.
+      expect(r).toMatchObject({ ok: false, error: { code: 'STALE_CHANGEDTICK', message: expect.stringContaining(pathIn(d, other)), current_changedtick: tick } });
       expect(await d.lines(await d.bufnr(server.rename.file))).toEqual(linesOf(disk[server.rename.file] ?? ''));
       const buf = await d.bufnr(other);
       expect((await d.lines(buf))[changedLine - 1]).toBe(original.replace(server.renameFrom, `${server.renameFrom}_by_the_user`));
@@ -142,6 +143,29 @@ describe.each(LSP_EDITORS)('lsp_rename on %s', (editor) => {
       // One undo step per buffer brings each back to the file's text.
       for (const f of files) {
         const buf = await d.bufnr(rel(f.path));
+        await d.undo(buf);
+        expect(await d.lines(buf), rel(f.path)).toEqual(linesOf(disk[rel(f.path)] ?? ''));
+      }
+    });
+
+    it('applies as well when a buffer the server\'s answer named was wiped while the agent vetted the edits, opening its file again', async () => {
+      const other = server.renamed.find((f) => f !== server.rename.file) ?? '';
+      if (!(await loaded(other))) await d.ok('open_file', { path: other });
+      const tick = await d.tick(await d.bufnr(server.rename.file));
+      const control = {
+        ...controlWithin(30_000),
+        vetEdits: async (): Promise<ToolOutcome | null> => {
+          // Its text is the file's (the tests before put it back), so the file on disk is checked instead.
+          await d.command(`bwipeout! ${await d.bufnr(other)}`);
+          return null;
+        },
+      };
+      const r = await d.call('lsp_rename', { ...rename, apply: true, expected_changedtick: tick }, control);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      for (const f of r.data.files as FileEdits[]) {
+        const buf = await d.bufnr(rel(f.path));
+        expect(f.buf, rel(f.path)).toBe(buf);
+        expect((await d.lines(buf)).join('\n'), rel(f.path)).toContain(server.renameTo);
         await d.undo(buf);
         expect(await d.lines(buf), rel(f.path)).toEqual(linesOf(disk[rel(f.path)] ?? ''));
       }

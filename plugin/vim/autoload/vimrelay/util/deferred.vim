@@ -27,11 +27,6 @@ function! vimrelay#util#deferred#is_later(value) abort
   return a:value is s:later
 endfunction
 
-" Whether the answer `token` is still owed.
-function! vimrelay#util#deferred#owed(token) abort
-  return has_key(s:deferred, a:token)
-endfunction
-
 " Sends the answer `token`: the outcome of Fn(args). Nothing when nobody waits for it.
 function! vimrelay#util#deferred#settle(token, Fn, args) abort
   if !has_key(s:deferred, a:token)

@@ -159,6 +159,8 @@ let s:requests = get(s:, 'requests', {})
 " JSON-RPC / LSP error codes (LSP 3.17 "ErrorCodes").
 let s:method_not_found = -32601
 let s:request_cancelled = -32800
+" Not the call's cancellation (its answer is dropped then): the server gave up on its own.
+let s:server_cancelled_hint = 'The server gave up on the request (busy, or the text changed); retry.'
 let s:content_modified = -32801
 
 let s:method_hint = 'This server cannot answer that; try another kind or tool (grep_buffers finds text).'
@@ -209,7 +211,7 @@ function! s:on_answer(token, message) abort
   elseif has_key(a:message, 'error')
     let code = get(a:message.error, 'code', 0)
     let fail = code == s:method_not_found ? ['UNSUPPORTED', name . ' does not implement ' . request.method . '.', {'reason': 'method', 'hint': s:method_hint}]
-          \ : code == s:request_cancelled ? ['CANCELLED', name . ' cancelled the request.', {}]
+          \ : code == s:request_cancelled ? ['EDITOR_ERROR', name . ' cancelled the request itself.', {'hint': s:server_cancelled_hint}]
           \ : ['EDITOR_ERROR', name . ' answered ' . request.method . ' with an error: ' . get(a:message.error, 'message', code),
           \    code == s:content_modified ? {'hint': 'The text changed while the server worked; retry.'} : {}]
     call s:answer(a:token, function('s:fail_with', fail), [])
