@@ -25,6 +25,7 @@ import {
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import pkg from '../package.json' with { type: 'json' };
 import { fail, type ToolOutcome } from './errors.ts';
+import { LIMITS } from './limits.ts';
 import { callToolResult, listedTool, parseArgs, type ListedTool } from './result.ts';
 import type { ToolSpec } from './tool.ts';
 import { toolByName, TOOLS } from './tools/index.ts';
@@ -47,7 +48,8 @@ export const MCP_INSTRUCTIONS = [
     'The end of a range of characters (`end`, `end_col`) is the position just after its last character, unless it says otherwise.',
   '- Read before you edit, and pass the changedtick you read as `expected_changedtick`: if the buffer changed since, the edit is refused ' +
     '(STALE_CHANGEDTICK, with the current tick) and nothing changes. Each edit is one undo step and stays unsaved until the user (or save_buffer) saves it.',
-  '- Every list and text in a result is capped, and no result is over 100 KB: a result that was cut says so (`truncated`, or a `*_truncated` flag), ' +
+  `- Every list and text in a result is capped, and no result is over ${LIMITS.maxResultBytes / 1024} KB: ` +
+    'a result that was cut says so (`truncated`, or a `*_truncated` flag), ' +
     'and the tool names the argument that fetches the rest.',
   '- A failure is a result with isError and `{error: {code, message, hint}}`; the hint says what to do next.',
   '- The lsp_* tools ask the editor\'s own language server (Neovim vim.lsp, Vim ALE or vim-lsp) about the text as it is, unsaved changes included; ' +

@@ -12,11 +12,9 @@ import { ALL_SCOPES } from '../../protocol/index.ts';
 import { OWNER_ACCOUNT } from '../account.ts';
 import { isCimdClientId } from '../auth/cimd-policy.ts';
 import { oauthHelpers } from '../auth/oauth.ts';
+import { ownerGrants } from '../auth/owner-grants.ts';
 import type { Env } from '../env.ts';
 import type { GrantView } from '../pages/dashboard.ts';
-
-/** Most grants read for the page (the library pages its listings). */
-export const MAX_LISTED_GRANTS = 1000;
 
 /** Prefix of a personal access token's client id (`auth/claims.ts` `patClientId`). */
 const PAT_PREFIX = 'pat:';
@@ -29,11 +27,6 @@ export function redirectHost(uri: string | undefined): string {
   } catch {
     return uri;
   }
-}
-
-/** The owner's grants, as the library lists them. */
-async function ownerGrants(env: Env, origin: string): Promise<GrantSummary[]> {
-  return (await oauthHelpers(env, origin).listUserGrants(OWNER_ACCOUNT, { limit: MAX_LISTED_GRANTS })).items;
 }
 
 /** One row per client, most recently allowed first, with its name, redirect hosts and the scopes of all its grants. */

@@ -10,18 +10,14 @@
  * user, the `client_id` field, and the `iss` of a `client_assertion`. Requests without a CIMD
  * client id pass untouched.
  */
-import { OWNER_ACCOUNT } from '../account.ts';
 import { fromBase64url } from '../auth/base64url.ts';
 import { cimdUrlRefusal, isCimdClientId } from '../auth/cimd-policy.ts';
-import { oauthHelpers } from '../auth/oauth.ts';
+import { ownerGrants } from '../auth/owner-grants.ts';
 import type { Env } from '../env.ts';
 import { readCapped } from '../http/body.ts';
 
 /** Largest token request read here (bytes); a larger one is refused before the library reads it. */
 const MAX_TOKEN_BODY_BYTES = 16 * 1024;
-
-/** Grant pages looked through for the client (the library lists at most 1,000 a page). */
-const MAX_GRANT_PAGES = 10;
 
 function oauthError(status: number, error: string, description: string): Response {
   return new Response(JSON.stringify({ error, error_description: description }), {
@@ -57,15 +53,7 @@ function assertionIssuer(jwt: string | null): string | null {
 
 /** Whether the owner holds a grant for `clientId`. */
 async function ownerApproved(env: Env, origin: string, clientId: string): Promise<boolean> {
-  const oauth = oauthHelpers(env, origin);
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_GRANT_PAGES; page++) {
-    const { items, cursor: next } = await oauth.listUserGrants(OWNER_ACCOUNT, { limit: 1000, ...(cursor ? { cursor } : {}) });
-    if (items.some((g) => g.clientId === clientId)) return true;
-    if (!next) return false;
-    cursor = next;
-  }
-  return false;
+  return (await ownerGrants(env, origin)).some((g) => g.clientId === clientId);
 }
 
 /** The refusal of a token request that would make the library fetch a CIMD it must not; null to pass it on. */
