@@ -52,7 +52,7 @@ export class CallTable {
         if (!pending) return;
         onExpire(pending);
         const hint = timeoutHint === undefined ? {} : { hint: timeoutHint };
-        this.settle(id, fail('TIMEOUT', `The agent did not answer within ${waitMs} ms; the call was cancelled.`, hint));
+        this.settle(id, fail('TIMEOUT', `The agent did not answer by the call's deadline (the relay waited ${waitMs} ms, its grace included); the call was cancelled.`, hint));
       }, waitMs);
       this.pending.set(id, { ...slot, id, resolve, timer });
     });

@@ -71,9 +71,8 @@ function! vimrelay#ask#open(id, lines, opts) abort
         \ })
   let s:asks[a:id] = {'winid': winid, 'state': 'keys', 'lines': len(shown),
         \ 'deny_only': get(a:opts, 'deny_only', v:false) is v:true, 'seen_end': v:false}
-  call s:look(s:asks[a:id])
   " Shown now, not when the user next presses a key: a channel call does not redraw by itself.
-  call vimrelay#util#redraw()
+  call s:look(s:asks[a:id])
   return winid
 endfunction
 
@@ -109,9 +108,10 @@ function! s:answer(id, answer) abort
   call vimrelay#send({'type': 'ask', 'id': a:id, 'answer': a:answer})
 endfunction
 
-" Draws the popup and notes whether its last line is on screen.
+" Draws the popup (as vimrelay#util#redraw does: not over a hit-enter prompt) and notes whether
+" its last line is on screen.
 function! s:look(ask) abort
-  redraw
+  call vimrelay#util#redraw()
   if get(popup_getpos(a:ask.winid), 'lastline', 0) >= a:ask.lines
     let a:ask.seen_end = v:true
   endif
@@ -156,6 +156,8 @@ function! s:filter(id, winid, key) abort
   elseif has_key(s:deny, a:key)
     call s:answer(a:id, s:deny[a:key])
   elseif has_key(s:allow, a:key) && !ask.deny_only
+    " The screen may show more of it now (resized, or drawn since a hit-enter prompt).
+    call s:look(ask)
     if ask.seen_end
       call s:answer(a:id, s:allow[a:key])
     else
