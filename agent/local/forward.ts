@@ -51,9 +51,14 @@ export class LocalForwarder {
   readonly #dispatcher: Dispatcher;
   /** Calls in flight by client key. A key may repeat across clients (see `cancel`). */
   readonly #byKey = new Map<string, Set<AbortController>>();
+  /** Whether the editor source's first discovery pass is over (failed included). */
+  #ready = false;
+
   constructor(opts: LocalForwarderOptions) {
     this.#opts = opts;
     this.#dispatcher = new Dispatcher(opts.editors, opts.guard);
+    const ready = (): void => void (this.#ready = true);
+    opts.editors.ready.then(ready, ready);
   }
 
   /** The editors online, as the relay's registry lists them: public ids, ordered by local id. */
@@ -68,8 +73,9 @@ export class LocalForwarder {
 
   /** Runs one call; resolves with its outcome, never rejects for a tool failure. */
   async run(call: McpToolCall, control: RunControl): Promise<ToolOutcome> {
-    // The first discovery pass (settled at once after it); a failed one lists what it found.
-    await this.#opts.editors.ready.catch(() => undefined);
+    // Awaited only until the first discovery pass settles (a failed one lists what it found):
+    // from then on a call is tracked (cancellable) in the same tick it starts.
+    if (!this.#ready) await this.#opts.editors.ready.catch(() => undefined);
     const device = this.#opts.device;
     const route = routeCall(call.spec, call.args, ALL_SCOPES, { editors: this.online(), devices: [{ deviceId: device, name: device }], noEditor: NO_LOCAL_EDITOR });
     if (route.kind === 'answer') return route.outcome;

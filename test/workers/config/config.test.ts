@@ -88,7 +88,7 @@ describe('CALL_DEADLINE_MS', () => {
     expect(await agent.next('cancel')).toEqual({ type: 'cancel', id: call.id });
     const outcome = outcomeOf(await pending);
     expect(errorCode(outcome)).toBe('TIMEOUT');
-    expect(!outcome.ok && outcome.error.message).toContain(`within ${200 + LIMITS.hubGraceMs} ms`);
+    expect(!outcome.ok && outcome.error.message).toContain(`waited ${200 + LIMITS.hubGraceMs} ms`);
     expect(!outcome.ok && outcome.error.hint).toMatch(/read_buffer/);
 
     // The late result changes nothing; the call is not retried and the link still works.
