@@ -7,6 +7,8 @@
 local M = ...
 local api = vim.api
 
+local FIRST_CHUNK = 256
+
 return function(p)
   local b = M.resolve(p.buffer)
   M.ensure_loaded(b)
@@ -19,27 +21,30 @@ return function(p)
   last = math.min(last, total)
 
   local page_end = math.min(last, first + p.max_lines - 1)
-  local lines = page_end >= first and api.nvim_buf_get_lines(b, first - 1, page_end, true) or {}
-  local bytes, kept = 0, 0
-  local first_size
-  for i, line in ipairs(lines) do
-    local size = #vim.json.encode(line) + 1
-    first_size = first_size or size
-    if bytes + size > p.max_bytes then
-      break
+  -- Fetched in chunks that double (FIRST_CHUNK lines first): a page that the byte cap ends early
+  -- (long lines) never copies out of the buffer the many lines after its end.
+  local lines, bytes, kept = {}, 0, 0
+  local at, chunk, full = first, FIRST_CHUNK, false
+  while at <= page_end and not full do
+    local upto = math.min(page_end, at + chunk - 1)
+    for _, line in ipairs(api.nvim_buf_get_lines(b, at - 1, upto, true)) do
+      local size = #vim.json.encode(line) + 1
+      if bytes + size > p.max_bytes then
+        if kept == 0 then
+          M.fail('UNSUPPORTED', 'Line ' .. first .. ' alone is ' .. size .. ' bytes as JSON, more than the ' .. p.max_bytes .. '-byte result cap.', {
+            line = first,
+            line_bytes = #line,
+            hint = 'Read from start_line ' .. (first + 1) .. ' to skip it, or edit it with find_and_replace using a short, unique old_text.',
+          })
+        end
+        full = true
+        break
+      end
+      bytes = bytes + size
+      kept = kept + 1
+      lines[kept] = line
     end
-    bytes = bytes + size
-    kept = i
-  end
-  if kept == 0 and #lines > 0 then
-    M.fail('UNSUPPORTED', 'Line ' .. first .. ' alone is ' .. first_size .. ' bytes as JSON, more than the ' .. p.max_bytes .. '-byte result cap.', {
-      line = first,
-      line_bytes = #lines[1],
-      hint = 'Read from start_line ' .. (first + 1) .. ' to skip it, or edit it with find_and_replace using a short, unique old_text.',
-    })
-  end
-  for i = #lines, kept + 1, -1 do
-    lines[i] = nil
+    at, chunk = upto + 1, chunk * 2
   end
 
   local returned_end = first + kept - 1
