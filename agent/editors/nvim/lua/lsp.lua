@@ -254,15 +254,32 @@ end
 local METHOD_NOT_FOUND, REQUEST_CANCELLED, CONTENT_MODIFIED = -32601, -32800, -32801
 local SERVER_CANCELLED_HINT = 'The server gave up on the request (busy, or the text changed); retry.'
 
+-- How often a pending request looks whether its server still runs (ms): Neovim does not fail the
+-- requests of a server that exits, so without a look they would wait for the call's deadline.
+local WATCH_MS = 200
+local EXITED_HINT = 'Restart it in the editor (e.g. :LspRestart), then retry.'
+
+--- Whether `client` has stopped (exited, or is shutting down).
+local function stopped(client)
+  return vim.lsp.get_client_by_id(client.id) == nil or L.invoke(client, 'is_stopped')
+end
+
 --- Sends `method` to `client` and defers the call's answer (core.lua M.defer): when the server
 --- answers, shape(result) is the tool's data (or the failure it raises). A server error becomes
---- UNSUPPORTED (method not found), CANCELLED or EDITOR_ERROR. Cancelling the call sends
---- $/cancelRequest. Returns what the tool returns.
+--- UNSUPPORTED (method not found), CANCELLED or EDITOR_ERROR; a server that exits first,
+--- EDITOR_ERROR. Cancelling the call sends $/cancelRequest. Returns what the tool returns.
 function L.request(p, client, method, params, shape)
   local token = p.answer_token
+  local watch = vim.loop.new_timer()
+  local function unwatch()
+    if not watch:is_closing() then
+      watch:close()
+    end
+  end
   -- bufnr nil, not the buffer: flushes the debounced didChange of every buffer the client has,
   -- so that an answer about other files sees their unsaved text too.
   local sent, id = L.invoke(client, 'request', method, params, function(err, result)
+    unwatch()
     M.settle(token, function()
       if err then
         if err.code == METHOD_NOT_FOUND then
@@ -282,9 +299,24 @@ function L.request(p, client, method, params, shape)
     end)
   end, nil)
   if not sent then
-    M.fail('EDITOR_ERROR', 'The language server ' .. client.name .. ' has stopped.', { hint = 'Restart it in the editor (e.g. :LspRestart), then retry.' })
+    unwatch()
+    M.fail('EDITOR_ERROR', 'The language server ' .. client.name .. ' has stopped.', { hint = EXITED_HINT })
   end
+  watch:start(WATCH_MS, WATCH_MS, vim.schedule_wrap(function()
+    if watch:is_closing() then
+      return
+    end
+    if M.deferred[token] == nil then
+      unwatch()
+    elseif stopped(client) then
+      unwatch()
+      M.settle(token, function()
+        M.fail('EDITOR_ERROR', 'The language server ' .. client.name .. ' exited before it answered ' .. method .. '.', { hint = EXITED_HINT })
+      end)
+    end
+  end))
   return M.defer(p, function()
+    unwatch()
     L.invoke(client, 'cancel_request', id)
   end)
 end

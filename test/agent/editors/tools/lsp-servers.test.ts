@@ -4,7 +4,9 @@
 // need; a real server made slow (its process stopped) answers TIMEOUT at the call's deadline, and
 // CANCELLED when the client cancels, while the editor goes on answering other calls, and the
 // editor sends the server $/cancelRequest for the request (seen by test/fixtures/lsp/tap.mjs on the
-// server's stdin); once the server runs again it answers the next call. A Vim with both clients asks ALE when it has a server, else vim-lsp; and
+// server's stdin); once the server runs again it answers the next call. A server killed while a
+// request waits answers EDITOR_ERROR saying it exited, not TIMEOUT at the deadline (on Vim, the
+// next call starts it again and is answered). A Vim with both clients asks ALE when it has a server, else vim-lsp; and
 // every editor sends the server the unsaved text of the request's buffer and of other loaded ones.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,6 +107,34 @@ describe.each(LSP_EDITORS)('a slow language server on %s', (editor) => {
   it('answers the next call once the server runs again', async () => {
     const r = await d.ok('lsp_hover', hoverAt);
     expect(r.text).toMatch(PYRIGHT.signature);
+  });
+});
+
+describe.each(LSP_EDITORS)('a language server that exits mid-request on %s', (editor) => {
+  let d: Driver;
+  let dir: string;
+  const server: ServerCase = { ...PYRIGHT, cmd: [TAP, '--stdio'] };
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vimrelay-tap-'));
+    const env = { VIMRELAY_TAP_SERVER: PYRIGHT.cmd[0] ?? '', VIMRELAY_TAP_LOG: join(dir, 'stdin.log'), VIMRELAY_TAP_PID: join(dir, 'pid') };
+    d = await lspDriver(clientOf(editor), server, { env });
+  }, 90_000);
+  afterAll(async () => {
+    await d?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers EDITOR_ERROR saying the server exited, not TIMEOUT at the deadline', async () => {
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    // Stopped first, so that the request is surely still unanswered when the server dies.
+    process.kill(pid, 'SIGSTOP');
+    const control: CallControl = { signal: new AbortController().signal, deadline: Date.now() + 60_000 };
+    const hover = d.call('lsp_hover', hoverAt, control);
+    await waitFor(() => tapMessages(join(dir, 'stdin.log')).find((m) => m.method === 'textDocument/hover'), 20_000, 'the hover request');
+    process.kill(pid, 'SIGKILL');
+    expect(await hover).toMatchObject({ ok: false, error: { code: 'EDITOR_ERROR', message: expect.stringMatching(/exited before it answered/), hint: expect.stringMatching(clientOf(editor) === 'nvim' ? /:LspRestart/ : /starts the server again/) } });
+    expect(await d.ok('get_state_brief')).toMatchObject({ mode: expect.any(String) });
+    if (clientOf(editor) !== 'nvim') expect((await d.ok('lsp_hover', hoverAt)).text).toMatch(PYRIGHT.signature);
   });
 });
 

@@ -13,6 +13,7 @@
 "                         response ({result} | {error}), {lacks: 1} (the server does not announce
 "                         the method) or {fail: [code, message, details]}; may fail at once
 "   cancel(client, handle)      the agent stopped waiting: drop it, $/cancelRequest once sent
+"   running(client, handle)     whether the request's server may still answer it (not once it exited)
 "   changed(client, handle, b)  buffer b was edited (lsp_rename_apply.vim): tell the server
 function! s:op(client, name, ...) abort
   return call('vimrelay#util#lsp#' . a:client.impl . '#' . a:name, [a:client] + a:000)
@@ -177,11 +178,17 @@ function! vimrelay#util#lsp#target(p) abort
   return [b, vimrelay#util#lsp#client(b, get(a:p.servers, getbufvar(b, '&filetype'), v:null))]
 endfunction
 
+" How often a pending request looks whether its server still runs (ms): neither client fails the
+" requests of a server that exits, so without a look they would wait for the call's deadline.
+let s:watch_ms = 200
+let s:exited_hint = 'Retry: the editor starts the server again. If it exits again, its log says why (:ALEInfo, :LspLog).'
+
 " Sends `method` with `params` to `client`'s language server for buffer b (the client starts it
 " if it is not running), and defers the call's answer: when the server answers, Shape(result,
 " state) is the tool's data (or the failure it raises), `state` holding `client` and `handle` (the
 " request's) besides what the tool put in. A server error becomes UNSUPPORTED (method not found),
-" CANCELLED or EDITOR_ERROR. Cancelling the call cancels the request. Returns what the tool returns.
+" CANCELLED or EDITOR_ERROR; a server that exits first, EDITOR_ERROR. Cancelling the call cancels
+" the request. Returns what the tool returns.
 function! vimrelay#util#lsp#request(p, b, client, method, params, Shape, state) abort
   let token = a:p.answer_token
   let request = {'method': a:method, 'Shape': a:Shape, 'state': extend(a:state, {'client': a:client})}
@@ -194,7 +201,21 @@ function! vimrelay#util#lsp#request(p, b, client, method, params, Shape, state) 
     call vimrelay#util#deferred#cancel(token)
     throw v:exception
   endtry
+  if has_key(s:requests, token)
+    let request.watch = timer_start(s:watch_ms, function('s:watch', [token]), {'repeat': -1})
+  endif
   return result
+endfunction
+
+" The timer of request `token`: answers EDITOR_ERROR once its server has exited.
+function! s:watch(token, timer) abort
+  let request = get(s:requests, a:token, v:null)
+  if request is v:null
+    call timer_stop(a:timer)
+  elseif !s:op(request.state.client, 'running', request.state.handle)
+    call s:answer(a:token, function('s:fail_with', ['EDITOR_ERROR', 'The language server ' . request.state.client.name
+          \ . ' exited before it answered ' . request.method . '.', {'hint': s:exited_hint}]), [])
+  endif
 endfunction
 
 " The client's answer to request `token` (see "Clients").
@@ -221,18 +242,25 @@ function! s:on_answer(token, message) abort
 endfunction
 
 function! s:answer(token, Fn, args) abort
-  if has_key(s:requests, a:token)
-    call remove(s:requests, a:token)
-  endif
+  call s:forget(a:token)
   call vimrelay#util#deferred#settle(a:token, a:Fn, a:args)
 endfunction
 
 " The agent stopped waiting: the request is dropped, and cancelled in the server once sent.
 function! s:cancel(token) abort
-  let request = has_key(s:requests, a:token) ? remove(s:requests, a:token) : {}
+  let request = s:forget(a:token)
   if has_key(request, 'state') && has_key(request.state, 'handle')
     call s:op(request.state.client, 'cancel', request.state.handle)
   endif
+endfunction
+
+" Request `token`, no longer pending (its watch stopped); {} when it was not.
+function! s:forget(token) abort
+  let request = has_key(s:requests, a:token) ? remove(s:requests, a:token) : {}
+  if has_key(request, 'watch')
+    call timer_stop(request.watch)
+  endif
+  return request
 endfunction
 
 " Tells `client`'s server that buffer b was edited (`handle`: the request whose answer the edit made).

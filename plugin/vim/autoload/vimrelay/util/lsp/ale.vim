@@ -10,9 +10,8 @@ let s:capability = {'textDocument/definition': 'definition', 'textDocument/typeD
       \ 'textDocument/implementation': 'implementation', 'textDocument/references': 'references',
       \ 'textDocument/hover': 'hover', 'workspace/symbol': 'symbol_search', 'textDocument/rename': 'rename'}
 
-" conn_id . '|' . message id -> the OnAnswer of that request; connections our callback is registered with.
+" conn_id . '|' . message id -> the OnAnswer of that request.
 let s:by_id = get(s:, 'by_id', {})
-let s:registered = get(s:, 'registered', {})
 
 " ALE's client for buffer b: {name, impl: 'ale', linter}, the first enabled linter (g:ale_linters and
 " the rest of ALE's configuration decide) that speaks LSP; else {fail: [message, hint]}, naming the
@@ -73,10 +72,9 @@ function! s:on_ready(handle, linter, details) abort
     call a:handle.OnAnswer({'lacks': 1})
     return
   endif
-  if !has_key(s:registered, conn)
-    call ale#lsp#RegisterCallback(conn, function('s:on_message'))
-    let s:registered[conn] = 1
-  endif
+  " Every time: a server that exited comes back as a new connection under the same id, and ALE
+  " keeps a callback only once per connection.
+  call ale#lsp#RegisterCallback(conn, function('s:on_message'))
   " Every loaded buffer's unsaved text first (ALE sends it only for documents it opened): an
   " answer about other files sees their changes too.
   for b in map(filter(getbufinfo(), 'v:val.loaded'), 'v:val.bufnr')
@@ -101,6 +99,13 @@ function! vimrelay#util#lsp#ale#cancel(client, handle) abort
     silent! call remove(s:by_id, a:handle.conn . '|' . a:handle.id)
     call ale#lsp#Send(a:handle.conn, [1, '$/cancelRequest', {'id': a:handle.id}])
   endif
+endfunction
+
+" Whether the server of request `handle` may still answer it: not once ALE has dropped its
+" connection, which it does when the server exits (the job's exit_cb, ale#lsp#Stop). Read through
+" ale#lsp#GetConnections, the one view ALE gives of its connections.
+function! vimrelay#util#lsp#ale#running(client, handle) abort
+  return !has_key(a:handle, 'conn') || has_key(ale#lsp#GetConnections(), a:handle.conn)
 endfunction
 
 " Tells the server buffer b changed (ALE sends changes only for the documents it opened).

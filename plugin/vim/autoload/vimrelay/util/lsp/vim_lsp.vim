@@ -90,6 +90,11 @@ function! vimrelay#util#lsp#vim_lsp#cancel(client, handle) abort
   endif
 endfunction
 
+" Whether the server of request `handle` may still answer it: not once vim-lsp saw it exit or fail.
+function! vimrelay#util#lsp#vim_lsp#running(client, handle) abort
+  return index(['exited', 'failed'], lsp#get_server_status(a:client.name)) < 0
+endfunction
+
 " Tells the server buffer b changed (opening it there first).
 function! vimrelay#util#lsp#vim_lsp#changed(client, handle, b) abort
   call lsp#ensure_flush_all(a:b, [a:client.name])
