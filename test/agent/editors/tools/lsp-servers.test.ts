@@ -6,8 +6,9 @@
 // editor sends the server $/cancelRequest for the request (seen by test/fixtures/lsp/tap.mjs on the
 // server's stdin); once the server runs again it answers the next call. A server killed while a
 // request waits answers EDITOR_ERROR saying it exited, not TIMEOUT at the deadline (on Vim, the
-// next call starts it again and is answered). A Vim with both clients asks ALE when it has a server, else vim-lsp; and
-// every editor sends the server the unsaved text of the request's buffer and of other loaded ones.
+// next call starts it again and is answered). A Vim with both clients asks ALE when it has a server
+// installed, else vim-lsp; and every editor sends the server the unsaved text of the request's
+// buffer and of other loaded ones.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,6 +147,7 @@ describe('a Vim with both ALE and vim-lsp', () => {
   it.each([
     ['ALE has a server: ALE answers', PYLSP, {}, 'pylsp', 'plaintext'],
     ['ALE has none: vim-lsp answers', PYRIGHT, { noServer: true }, 'pyright', 'markdown'],
+    ["ALE's is not installed: vim-lsp answers", { ...PYLSP, cmd: ['/nonexistent/pylsp'] }, {}, 'pyright', 'markdown'],
   ] as const)('%s', async (_what, ale, options, name, format) => {
     const d = await lspDriver('ale', ale, { ...options, vimLsp: PYRIGHT });
     try {

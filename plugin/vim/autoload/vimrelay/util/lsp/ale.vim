@@ -14,14 +14,20 @@ let s:capability = {'textDocument/definition': 'definition', 'textDocument/typeD
 let s:by_id = get(s:, 'by_id', {})
 
 " ALE's client for buffer b: {name, impl: 'ale', linter}, the first enabled linter (g:ale_linters and
-" the rest of ALE's configuration decide) that speaks LSP; else {fail: [message, hint]}, naming the
-" servers ALE knows for the filetype (else `hint`, the server the agent names for it).
+" the rest of ALE's configuration decide) that speaks LSP and that ALE can start (a socket, or an
+" installed executable); else {fail: [message, hint]}, naming an enabled server that is not
+" installed, else the servers ALE knows for the filetype (else `hint`, the server the agent names
+" for it). A server that is not installed is no client, so that vim-lsp is asked instead.
 function! vimrelay#util#lsp#ale#find(b, hint) abort
   let ft = getbufvar(a:b, '&filetype')
   let enabled = ale#linter#RemoveIgnored(a:b, ft, ale#linter#Get(ft))
   let lsp = filter(copy(enabled), {_, l -> index(['stdio', 'socket'], get(l, 'lsp', '')) >= 0})
-  if !empty(lsp)
-    return {'name': lsp[0].name, 'impl': 'ale', 'linter': lsp[0]}
+  let startable = filter(copy(lsp), {_, l -> l.lsp is# 'socket' || executable(ale#linter#GetExecutable(a:b, l))})
+  if !empty(startable)
+    return {'name': startable[0].name, 'impl': 'ale', 'linter': startable[0]}
+  elseif !empty(lsp)
+    return {'fail': ['ALE could not start ' . lsp[0].name . ' for buffer ' . a:b . ' (is ' . string(ale#linter#GetExecutable(a:b, lsp[0])) . ' installed?).',
+          \ 'Install the language server ' . lsp[0].name . ' or fix its ALE configuration (:ALEInfo)']}
   endif
   let tsserver = filter(copy(enabled), {_, l -> get(l, 'lsp', '') is# 'tsserver'})
   let known = map(filter(ale#linter#GetAll(ale#linter#ResolveFiletype(ft)), {_, l -> index(['stdio', 'socket'], get(l, 'lsp', '')) >= 0}), 'v:val.name')
