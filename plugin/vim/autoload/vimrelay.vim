@@ -9,7 +9,9 @@
 " token over both nonces and the address (autoload/vimrelay/util/hmac.vim). Only a listener that
 " proves it holds the token gets the channel switched to JSON mode and a hello {type, proof,
 " name, chosen, instance, pid, version, cwd, current_file} with Vim's own proof; the agent answers
-" {ok, name} or closes. The agent then calls vimrelay#call(tool, params) with the channel's "call"
+" {ok, name} or closes. The handshake runs in the channel's callbacks, never waiting: an agent
+" that is stopped (SIGSTOP) still accepts connections and would otherwise hold Vim up to the
+" handshake's limit on every retry. The agent then calls vimrelay#call(tool, params) with the channel's "call"
 " command; each call is one Vim function call, so a tool's changedtick guard and its edit are
 " atomic. Vim tells the agent about cwd and current-file changes with {type: 'info', ...}. When the
 " channel closes without :VimRelayDisconnect, a timer retries every g:vimrelay_reconnect_ms.
@@ -27,6 +29,12 @@ let s:last_error = ''
 " Whether a connection error is on the command line (said by :VimRelayConnect), to be replaced
 " once a retry connects.
 let s:error_shown = v:false
+" The connection attempt whose handshake is under way: {ch, token, address, mine (our nonce),
+" proven (the agent's proof checked, the hello sent), timer (its limit), say (started by
+" :VimRelayConnect, whose failure is said on the command line)}, or {}.
+let s:attempt = {}
+" How long an attempt waits for the agent's proof and then its welcome (ms).
+let s:handshake_ms = 5000
 
 function! s:config_file(name) abort
   let home = empty($XDG_CONFIG_HOME) ? expand('~/.config') : $XDG_CONFIG_HOME
@@ -72,11 +80,10 @@ function! s:address() abort
   return address
 endfunction
 
-" The agent's answer to the challenge, read in nl mode: {type: 'proof', nonce, proof}, or {}.
-function! s:read_proof(ch) abort
+" The agent's answer to the challenge, its first line in nl mode: {type: 'proof', nonce, proof}, or {}.
+function! s:proof_of(line) abort
   try
-    " ch_read, not ch_readraw: on an nl channel only ch_read waits for the whole line.
-    let message = json_decode(ch_read(a:ch, {'timeout': 5000}))
+    let message = json_decode(a:line)
   catch
     return {}
   endtry
@@ -92,13 +99,14 @@ function! s:read_proof(ch) abort
   return answer
 endfunction
 
-" One attempt: open the channel, the handshake, the hello. Throws on failure.
+" One attempt: opens the channel and sends the challenge; the handshake goes on in s:on_proof and
+" s:on_welcome, within s:handshake_ms. Throws when it cannot even start.
 function! s:open() abort
   let token = s:read_first_line(s:config_file('vim-token'))
   let address = s:address()
   " nl mode until the agent has proved itself: a JSON-mode peer could run commands in this Vim.
   " ('waittime' is for TCP only: Vim refuses it for a unix socket.)
-  let options = {'mode': 'nl', 'timeout': 5000}
+  let options = {'mode': 'nl', 'callback': function('s:on_proof'), 'close_cb': function('s:on_attempt_close')}
   if address !~# '^unix:'
     let options.waittime = 1000
   endif
@@ -110,28 +118,94 @@ function! s:open() abort
   if ch_status(ch) !=# 'open'
     throw 'vimrelay: cannot reach the agent at ' . address
   endif
+  let s:attempt = {'ch': ch, 'token': token, 'address': address, 'mine': vimrelay#util#hmac#nonce(), 'proven': v:false,
+        \ 'timer': timer_start(s:handshake_ms, function('s:on_attempt_timeout'))}
   try
-    let mine = vimrelay#util#hmac#nonce()
-    call ch_sendraw(ch, json_encode([0, {'type': 'challenge', 'v': 2, 'nonce': mine}]) . "\n")
-    let answer = s:read_proof(ch)
-    if empty(answer) || answer.proof !=# vimrelay#util#hmac#proof(token, 'vimrelay-agent', address, mine, answer.nonce)
-      throw 'vimrelay: the listener at ' . address . ' did not prove it is your agent; not connecting'
-    endif
-    call ch_setoptions(ch, {'mode': 'json', 'callback': function('s:on_message'), 'close_cb': function('s:on_close')})
-    let vim_version = exists('v:versionlong') ? v:versionlong : v:version * 10000
-    let hello = extend(vimrelay#info(), {'type': 'hello', 'proof': vimrelay#util#hmac#proof(token, 'vimrelay-vim', address, answer.nonce, mine),
-          \ 'name': s:requested, 'chosen': s:chosen, 'instance': s:instance, 'version': string(vim_version)})
-    let reply = ch_evalexpr(ch, hello)
-    if type(reply) != v:t_dict || !get(reply, 'ok', v:false)
-      throw 'vimrelay: the agent refused this Vim (a token it does not share?)'
-    endif
+    call ch_sendraw(ch, json_encode([0, {'type': 'challenge', 'v': 2, 'nonce': s:attempt.mine}]) . "\n")
   catch
-    silent! call ch_close(ch)
-    throw v:exception =~# '^vimrelay:' ? v:exception : 'vimrelay: ' . v:exception
+    call s:end_attempt()
+    throw 'vimrelay: cannot reach the agent at ' . address . ': ' . v:exception
   endtry
-  let s:channel = ch
-  let s:name = reply.name
+endfunction
+
+" The first line of an attempt's channel: the agent's proof. Checked, it switches the channel to
+" JSON mode and sends the hello with Vim's own proof; anything else ends the attempt.
+function! s:on_proof(ch, line) abort
+  let attempt = s:attempt
+  if get(attempt, 'ch', v:null) isnot a:ch || attempt.proven
+    return
+  endif
+  let answer = s:proof_of(a:line)
+  if empty(answer) || answer.proof !=# vimrelay#util#hmac#proof(attempt.token, 'vimrelay-agent', attempt.address, attempt.mine, answer.nonce)
+    return s:attempt_failed('vimrelay: the listener at ' . attempt.address . ' did not prove it is your agent; not connecting')
+  endif
+  let attempt.proven = v:true
+  call ch_setoptions(a:ch, {'mode': 'json', 'callback': function('s:on_message')})
+  let vim_version = exists('v:versionlong') ? v:versionlong : v:version * 10000
+  let hello = extend(vimrelay#info(), {'type': 'hello', 'proof': vimrelay#util#hmac#proof(attempt.token, 'vimrelay-vim', attempt.address, answer.nonce, attempt.mine),
+        \ 'name': s:requested, 'chosen': s:chosen, 'instance': s:instance, 'version': string(vim_version)})
+  call ch_sendexpr(a:ch, hello, {'callback': function('s:on_welcome')})
+endfunction
+
+" The agent's answer to the hello: {ok, name} connects this Vim.
+function! s:on_welcome(ch, reply) abort
+  if get(s:attempt, 'ch', v:null) isnot a:ch
+    return
+  endif
+  if type(a:reply) != v:t_dict || !get(a:reply, 'ok', v:false) || type(get(a:reply, 'name', 0)) != v:t_string
+    return s:attempt_failed('vimrelay: the agent refused this Vim (a token it does not share?)')
+  endif
+  call s:end_attempt(v:true)
+  call ch_setoptions(a:ch, {'close_cb': function('s:on_close')})
+  let s:channel = a:ch
+  let s:name = a:reply.name
   let s:last_error = ''
+  call s:stop_timer()
+  if s:error_shown
+    " The error said at :VimRelayConnect is stale now: say what is true instead.
+    let s:error_shown = v:false
+    redraw
+    echo 'vimrelay: connected as ' . s:name
+  endif
+endfunction
+
+function! s:on_attempt_close(ch) abort
+  if get(s:attempt, 'ch', v:null) is a:ch
+    call s:attempt_failed(s:attempt.proven ? 'vimrelay: the agent refused this Vim (a token it does not share?)'
+          \ : 'vimrelay: the listener at ' . s:attempt.address . ' did not prove it is your agent; not connecting')
+  endif
+endfunction
+
+function! s:on_attempt_timeout(timer) abort
+  if get(s:attempt, 'timer', -1) == a:timer
+    call s:attempt_failed('vimrelay: the listener at ' . s:attempt.address . ' did not answer within ' . s:handshake_ms / 1000
+          \ . ' s (an agent that is stopped?); not connecting')
+  endif
+endfunction
+
+" Ends the attempt under way as `message` says, and retries later.
+function! s:attempt_failed(message) abort
+  let say = get(s:attempt, 'say', v:false)
+  call s:end_attempt()
+  let s:last_error = a:message
+  if say
+    echomsg a:message . '; retrying'
+    let s:error_shown = v:true
+  endif
+  call s:start_timer()
+endfunction
+
+" Forgets the attempt under way: its limit stops, and its channel closes unless `keep` (connected).
+function! s:end_attempt(...) abort
+  let attempt = s:attempt
+  let s:attempt = {}
+  if empty(attempt)
+    return
+  endif
+  call timer_stop(attempt.timer)
+  if !get(a:, 1, v:false)
+    silent! call ch_close(attempt.ch)
+  endif
 endfunction
 
 function! s:try_connect(...) abort
@@ -139,15 +213,11 @@ function! s:try_connect(...) abort
     call s:stop_timer()
     return
   endif
+  if !empty(s:attempt)
+    return
+  endif
   try
     call s:open()
-    call s:stop_timer()
-    if s:error_shown
-      " The error said at :VimRelayConnect is stale now: say what is true instead.
-      let s:error_shown = v:false
-      redraw
-      echo 'vimrelay: connected as ' . s:name
-    endif
   catch /^vimrelay:/
     let s:last_error = v:exception
     call s:start_timer()
@@ -189,8 +259,12 @@ function! vimrelay#connect(name) abort
     silent! call ch_close(s:channel)
     let s:channel = v:null
   endif
+  call s:end_attempt()
   call s:try_connect()
-  if !s:is_open() && !empty(s:last_error)
+  if !empty(s:attempt)
+    " Its handshake says how it went (s:attempt_failed, s:on_welcome).
+    let s:attempt.say = v:true
+  elseif !s:is_open() && !empty(s:last_error)
     echomsg s:last_error . '; retrying'
     let s:error_shown = v:true
   endif
@@ -205,6 +279,7 @@ endfunction
 function! vimrelay#disconnect() abort
   let s:wanted = v:false
   call s:stop_timer()
+  call s:end_attempt()
   if s:channel isnot v:null
     silent! call ch_close(s:channel)
   endif

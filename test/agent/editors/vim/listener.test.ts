@@ -6,8 +6,8 @@
 // dropping its editor.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createConnection, type Socket } from 'node:net';
-import { dirname } from 'node:path';
+import { createConnection, createServer, type Socket } from 'node:net';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEditorSource } from '../../../../agent/editors/source.ts';
 import type { VimEditor } from '../../../../agent/editors/vim/editor.ts';
@@ -256,6 +256,40 @@ describe('Vim listener', () => {
       return e && e !== before ? e : undefined;
     }, 10_000, 'the Vim to reconnect');
     expect(after.info().name).toBe('test');
+  });
+
+  it('is not held up by a listener that accepts and never answers, as a stopped agent\'s does, and connects once the agent is back', async () => {
+    const files = vimFiles(agent.env);
+    await agent.listener.stop();
+    // The kernel accepts connections on a stopped process's socket: this one accepts and is silent.
+    const held: { socket: Socket; ended: boolean }[] = [];
+    const silent = createServer((socket) => {
+      const conn = { socket, ended: false };
+      held.push(conn);
+      socket.on('error', () => {});
+      // Read (and drop) what Vim sends, so that its end is seen.
+      socket.resume();
+      socket.on('end', () => (conn.ended = true));
+      socket.on('close', () => (conn.ended = true));
+    });
+    await new Promise<void>((resolve) => silent.listen(files.socket, resolve));
+    writeFileSync(files.address, `unix:${files.socket}\n`, { mode: 0o600 });
+    const vim = await agent.vim();
+    try {
+      const first = await waitFor(() => held[0], 10_000, 'Vim to dial the silent listener');
+      const marker = join(agent.home, 'alive');
+      vim.ex(`call writefile(['alive'], ${JSON.stringify(marker)})`);
+      await waitFor(() => (existsSync(marker) ? true : undefined), 10_000, 'Vim to run a command');
+      // Vim ran it while its handshake was still waiting for the listener's proof.
+      expect(first.ended).toBe(false);
+      // It gives that listener up at the handshake's limit, and tries again.
+      await waitFor(() => (first.ended && held.length > 1 ? true : undefined), 20_000, 'Vim to give up and dial again');
+    } finally {
+      for (const conn of held) conn.socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+    await agent.restart();
+    expect(nameOf(await agent.editorOf(vim))).toBe('test');
   });
 
   it('drops the editor when the Vim exits, when it is killed, and on :VimRelayDisconnect (no reconnect)', async () => {
