@@ -243,8 +243,10 @@ endfunction
 
 function! s:on_close(channel) abort
   let s:staged = {}
-  " Prompts shown for the agent that went away can no longer be answered (autoload/vimrelay/ask.vim).
+  " Prompts shown for the agent that went away can no longer be answered (autoload/vimrelay/ask.vim),
+  " nor the answers it was owed sent: their requests are cancelled (a language server's too).
   call vimrelay#ask#close_all()
+  call vimrelay#util#deferred#cancel_all()
   let s:channel = v:null
   let s:name = ''
   call s:start_timer()

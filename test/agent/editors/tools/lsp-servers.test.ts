@@ -6,7 +6,8 @@
 // editor sends the server $/cancelRequest for the request (seen by test/fixtures/lsp/tap.mjs on the
 // server's stdin); once the server runs again it answers the next call. A server killed while a
 // request waits answers EDITOR_ERROR saying it exited, not TIMEOUT at the deadline (on Vim, the
-// next call starts it again and is answered). A Vim with both clients asks ALE when it has a server
+// next call starts it again and is answered); an agent that goes away (its channel closed) while a
+// request waits gets it cancelled in the server. A Vim with both clients asks ALE when it has a server
 // installed, else vim-lsp; and every editor sends the server the unsaved text of the request's
 // buffer and of other loaded ones.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -136,6 +137,36 @@ describe.each(LSP_EDITORS)('a language server that exits mid-request on %s', (ed
     expect(await hover).toMatchObject({ ok: false, error: { code: 'EDITOR_ERROR', message: expect.stringMatching(/exited before it answered/), hint: expect.stringMatching(clientOf(editor) === 'nvim' ? /:LspRestart/ : /starts the server again/) } });
     expect(await d.ok('get_state_brief')).toMatchObject({ mode: expect.any(String) });
     if (clientOf(editor) !== 'nvim') expect((await d.ok('lsp_hover', hoverAt)).text).toMatch(PYRIGHT.signature);
+  });
+});
+
+describe.each(LSP_EDITORS)('the agent going away while a request waits on %s', (editor) => {
+  let d: Driver;
+  let dir: string;
+  const server: ServerCase = { ...PYRIGHT, cmd: [TAP, '--stdio'] };
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vimrelay-tap-'));
+    const env = { VIMRELAY_TAP_SERVER: PYRIGHT.cmd[0] ?? '', VIMRELAY_TAP_LOG: join(dir, 'stdin.log'), VIMRELAY_TAP_PID: join(dir, 'pid') };
+    d = await lspDriver(clientOf(editor), server, { env });
+  }, 90_000);
+  afterAll(async () => {
+    await d?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('cancels the request in the server: nobody is left to answer', async () => {
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    const log = join(dir, 'stdin.log');
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const hover = d.call('lsp_hover', hoverAt);
+      const request = await waitFor(() => tapMessages(log).filter((m) => m.method === 'textDocument/hover').at(-1), 20_000, 'the hover request');
+      await d.editor.close();
+      expect(await hover).toMatchObject({ ok: false, error: { code: 'EDITOR_OFFLINE' } });
+      await waitFor(() => tapMessages(log).find((m) => m.method === '$/cancelRequest' && m.params?.id === request.id), 20_000, '$/cancelRequest');
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
   });
 });
 

@@ -55,6 +55,17 @@ function! vimrelay#util#deferred#cancel(token) abort
   return 1
 endfunction
 
+" The agent that was owed these answers went away (its channel closed): every Cancel runs, and
+" what was kept for a second phase goes.
+function! vimrelay#util#deferred#cancel_all() abort
+  let [owed, s:deferred] = [s:deferred, {}]
+  let s:kept = {}
+  let s:kept_order = []
+  for Cancel in values(owed)
+    silent! call Cancel()
+  endfor
+endfunction
+
 " Keeps `value` for the second phase of call `token`; the oldest of more than s:kept_max goes.
 function! vimrelay#util#deferred#keep(token, value) abort
   let s:kept[a:token] = a:value

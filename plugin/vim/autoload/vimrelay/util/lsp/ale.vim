@@ -73,7 +73,8 @@ function! s:on_ready(handle, linter, details) abort
     return
   endif
   let conn = a:details.connection_id
-  let a:handle.conn = conn
+  " The connection itself too: a server that exits comes back as another under the same id.
+  let [a:handle.conn, a:handle.connection] = [conn, get(ale#lsp#GetConnections(), conn, {})]
   if has_key(s:capability, a:handle.method) && !ale#lsp#HasCapability(conn, s:capability[a:handle.method])
     call a:handle.OnAnswer({'lacks': 1})
     return
@@ -107,11 +108,11 @@ function! vimrelay#util#lsp#ale#cancel(client, handle) abort
   endif
 endfunction
 
-" Whether the server of request `handle` may still answer it: not once ALE has dropped its
-" connection, which it does when the server exits (the job's exit_cb, ale#lsp#Stop). Read through
-" ale#lsp#GetConnections, the one view ALE gives of its connections.
+" Whether the server of request `handle` may still answer it: not once ALE has dropped the
+" connection it went to, which it does when the server exits (the job's exit_cb, ale#lsp#Stop).
+" Read through ale#lsp#GetConnections, the one view ALE gives of its connections.
 function! vimrelay#util#lsp#ale#running(client, handle) abort
-  return !has_key(a:handle, 'conn') || has_key(ale#lsp#GetConnections(), a:handle.conn)
+  return !has_key(a:handle, 'conn') || get(ale#lsp#GetConnections(), a:handle.conn, {}) is a:handle.connection
 endfunction
 
 " Tells the server buffer b changed (ALE sends changes only for the documents it opened).

@@ -1,8 +1,9 @@
 " The vim-lsp client of the lsp_* tools (util/lsp.vim "Clients"), through vim-lsp's public functions
 " (lsp#get_allowed_servers, lsp#request_with_context, lsp#cancel_request, lsp#ensure_flush_all,
-" lsp#capabilities#*, lsp#utils#*): which of its registered servers serves a buffer, sending a
-" request (vim-lsp starts and initializes the server, opens the buffer and sends its unsaved changes
-" first), cancelling it, URIs, and telling the server about edits. vim-lsp negotiates no position
+" lsp#stream, lsp#get_server_status, lsp#capabilities#*, lsp#utils#*): which of its registered
+" servers serves a buffer, sending a request (vim-lsp starts and initializes the server, opens the
+" buffer and sends its unsaved changes first), cancelling it, whether its server still runs, URIs,
+" and telling the server about edits. vim-lsp negotiates no position
 " encoding, so positions are UTF-16 (LSP 3.17 "Position").
 
 " Method -> vim-lsp's test of the server's capability (the others are sent, and a "method not found"
@@ -75,24 +76,54 @@ function! vimrelay#util#lsp#vim_lsp#send(client, b, method, params, OnAnswer) ab
       endif
     endfor
   endif
+  if !get(s:, 'watching', 0)
+    call lsp#callbag#pipe(lsp#stream(), lsp#callbag#subscribe({'next': function('s:on_event')}))
+    let s:watching = 1
+  endif
   let request = lsp#request_with_context(name, {'method': a:method, 'params': a:params, 'bufnr': a:b})
-  call lsp#callbag#pipe(request.callbag, lsp#callbag#subscribe({'next': {d -> a:OnAnswer(d.response)},
-        \ 'error': {e -> a:OnAnswer({'fail': ['UNSUPPORTED', 'vim-lsp could not start ' . name . ' for buffer ' . a:b . ': '
+  let handle = {'ctx': request.ctx}
+  let s:pending[name] = add(get(s:pending, name, []), handle)
+  let Answer = {m -> s:answered(name, handle) || a:OnAnswer(m)}
+  call lsp#callbag#pipe(request.callbag, lsp#callbag#subscribe({'next': {d -> Answer(d.response)},
+        \ 'error': {e -> Answer({'fail': ['UNSUPPORTED', 'vim-lsp could not start ' . name . ' for buffer ' . a:b . ': '
         \   . get(get(get(e, 'response', {}), 'error', {}), 'message', string(e)) . '.',
         \   {'reason': 'no_server', 'hint': 'Install the language server ' . name . ' or fix its lsp#register_server (:LspStatus, :LspLog).'}]})}}))
-  return {'ctx': request.ctx}
+  return handle
+endfunction
+
+" Request `handle` to server `name` is answered (or given up): no longer pending. Returns 0.
+function! s:answered(name, handle) abort
+  call filter(get(s:pending, a:name, []), {_, h -> h isnot a:handle})
+  return 0
 endfunction
 
 " Drops the request, and cancels it in the server once sent (vim-lsp sends $/cancelRequest).
 function! vimrelay#util#lsp#vim_lsp#cancel(client, handle) abort
+  call s:answered(a:client.name, a:handle)
   if has_key(a:handle, 'ctx')
     call lsp#cancel_request(a:handle.ctx)
   endif
 endfunction
 
-" Whether the server of request `handle` may still answer it: not once vim-lsp saw it exit or fail.
+" Whether the server of request `handle` may still answer it: not once the server it went to has
+" exited (vim-lsp's $/vimlsp/lsp_server_exit event, seen by s:on_event) or failed to start. (Its
+" status by name says 'exited' also while a later request starts the server again.)
 function! vimrelay#util#lsp#vim_lsp#running(client, handle) abort
-  return index(['exited', 'failed'], lsp#get_server_status(a:client.name)) < 0
+  return !get(a:handle, 'exited', 0) && lsp#get_server_status(a:client.name) !=# 'failed'
+endfunction
+
+" Requests sent and not yet answered, by server name: name -> list of handles.
+let s:pending = get(s:, 'pending', {})
+
+" vim-lsp's events: a server's exit marks the requests sent to it.
+function! s:on_event(x) abort
+  let response = get(a:x, 'response', {})
+  let server = get(get(response, 'params', {}), 'server', '')
+  if get(response, 'method', '') ==# '$/vimlsp/lsp_server_exit' && has_key(s:pending, server)
+    for handle in remove(s:pending, server)
+      let handle.exited = 1
+    endfor
+  endif
 endfunction
 
 " Tells the server buffer b changed (opening it there first).
