@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lspHover } from '../../../../protocol/index.ts';
 import { CallCancelled, CallDeadline, type CallControl } from '../../../../agent/editors/call.ts';
 import { waitFor, type Driver } from '../../../helpers/editors.ts';
-import { clientOf, LSP_EDITORS, lspDriver, SERVERS, TAP, tapMessages, type ServerCase } from '../../../helpers/lsp.ts';
+import { clientOf, LSP_EDITORS, lspDriver, SERVERS, TAP, tapMessages, type LspEditor, type ServerCase, type TapMessage } from '../../../helpers/lsp.ts';
 
 const PYRIGHT = SERVERS.find((s) => s.name === 'pyright') as ServerCase;
 const hoverAt = { buffer: PYRIGHT.call.file, line: PYRIGHT.call.line, col: PYRIGHT.call.col };
@@ -55,36 +55,15 @@ describe.each(LSP_EDITORS)('no language server on %s', (editor) => {
   });
 });
 
-describe.each(LSP_EDITORS)('a slow language server on %s', (editor) => {
-  let d: Driver;
-  let dir: string;
+/**
+ * For the describe it is called in: a driver on `editor` whose pyright runs through the tap (made
+ * before its tests, stopped after), the server's pid, and the tap's log of what the editor sent it.
+ */
+function tappedPyright(editor: LspEditor): { d(): Driver; pid(): number; log(): string } {
+  let d: Driver | undefined;
+  let dir = '';
   // pyright through the tap: ALE's pyright linter, or vim-lsp's server, runs it as its executable.
   const server: ServerCase = { ...PYRIGHT, cmd: [TAP, '--stdio'] };
-  const log = (): string => join(dir, 'stdin.log');
-  const pid = (): number => Number(readFileSync(join(dir, 'pid'), 'utf8'));
-
-  /** Starts a hover with the server stopped, and ends it with `reason`; its outcome, and what the server was sent. */
-  const stalled = async (reason: Error) => {
-    process.kill(pid(), 'SIGSTOP');
-    try {
-      const controller = new AbortController();
-      const control: CallControl = { signal: controller.signal, deadline: Date.now() + 60_000 };
-      let settled = false;
-      const hover = d.call('lsp_hover', hoverAt, control).then((r) => ((settled = true), r));
-      // The request reached the server; the editor still answers, and the hover still waits.
-      const request = await waitFor(() => tapMessages(log()).filter((m) => m.method === 'textDocument/hover').at(-1), 20_000, 'the hover request');
-      expect(await d.ok('get_state_brief')).toMatchObject({ mode: expect.any(String) });
-      expect(await d.lines(await d.bufnr(PYRIGHT.call.file))).toContain(readFileSync(join(d.cwd, PYRIGHT.call.file), 'utf8').split('\n')[0]);
-      expect(settled).toBe(false);
-      controller.abort(reason);
-      const outcome = await hover;
-      const cancel = await waitFor(() => tapMessages(log()).find((m) => m.method === '$/cancelRequest' && m.params?.id === request.id), 20_000, '$/cancelRequest');
-      return { outcome, cancel };
-    } finally {
-      process.kill(pid(), 'SIGCONT');
-    }
-  };
-
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vimrelay-tap-'));
     const env = { VIMRELAY_TAP_SERVER: PYRIGHT.cmd[0] ?? '', VIMRELAY_TAP_LOG: join(dir, 'stdin.log'), VIMRELAY_TAP_PID: join(dir, 'pid') };
@@ -94,6 +73,44 @@ describe.each(LSP_EDITORS)('a slow language server on %s', (editor) => {
     await d?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
+  return {
+    d: () => d as Driver,
+    pid: () => Number(readFileSync(join(dir, 'pid'), 'utf8')),
+    log: () => join(dir, 'stdin.log'),
+  };
+}
+
+/** The last hover request the tap at `log` has seen, once there is one. */
+const hoverRequest = (log: string): Promise<TapMessage> => waitFor(() => tapMessages(log).filter((m) => m.method === 'textDocument/hover').at(-1), 20_000, 'the hover request');
+
+/** The $/cancelRequest of `request` in the tap's `log`, once it is there. */
+const cancelOf = (log: string, request: TapMessage): Promise<TapMessage> =>
+  waitFor(() => tapMessages(log).find((m) => m.method === '$/cancelRequest' && m.params?.id === request.id), 20_000, '$/cancelRequest');
+
+describe.each(LSP_EDITORS)('a slow language server on %s', (editor) => {
+  const tapped = tappedPyright(editor);
+
+  /** Starts a hover with the server stopped, and ends it with `reason`; its outcome, and what the server was sent. */
+  const stalled = async (reason: Error) => {
+    const d = tapped.d();
+    process.kill(tapped.pid(), 'SIGSTOP');
+    try {
+      const controller = new AbortController();
+      const control: CallControl = { signal: controller.signal, deadline: Date.now() + 60_000 };
+      let settled = false;
+      const hover = d.call('lsp_hover', hoverAt, control).then((r) => ((settled = true), r));
+      // The request reached the server; the editor still answers, and the hover still waits.
+      const request = await hoverRequest(tapped.log());
+      expect(await d.ok('get_state_brief')).toMatchObject({ mode: expect.any(String) });
+      expect(await d.lines(await d.bufnr(PYRIGHT.call.file))).toContain(readFileSync(join(d.cwd, PYRIGHT.call.file), 'utf8').split('\n')[0]);
+      expect(settled).toBe(false);
+      controller.abort(reason);
+      const outcome = await hover;
+      return { outcome, cancel: await cancelOf(tapped.log(), request) };
+    } finally {
+      process.kill(tapped.pid(), 'SIGCONT');
+    }
+  };
 
   it('answers TIMEOUT at the deadline, with the request cancelled in the server', async () => {
     const { outcome, cancel } = await stalled(new CallDeadline());
@@ -107,33 +124,22 @@ describe.each(LSP_EDITORS)('a slow language server on %s', (editor) => {
   });
 
   it('answers the next call once the server runs again', async () => {
-    const r = await d.ok('lsp_hover', hoverAt);
+    const r = await tapped.d().ok('lsp_hover', hoverAt);
     expect(r.text).toMatch(PYRIGHT.signature);
   });
 });
 
 describe.each(LSP_EDITORS)('a language server that exits mid-request on %s', (editor) => {
-  let d: Driver;
-  let dir: string;
-  const server: ServerCase = { ...PYRIGHT, cmd: [TAP, '--stdio'] };
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vimrelay-tap-'));
-    const env = { VIMRELAY_TAP_SERVER: PYRIGHT.cmd[0] ?? '', VIMRELAY_TAP_LOG: join(dir, 'stdin.log'), VIMRELAY_TAP_PID: join(dir, 'pid') };
-    d = await lspDriver(clientOf(editor), server, { env });
-  }, 90_000);
-  afterAll(async () => {
-    await d?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const tapped = tappedPyright(editor);
 
   it('answers EDITOR_ERROR saying the server exited, not TIMEOUT at the deadline', async () => {
-    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    const d = tapped.d();
     // Stopped first, so that the request is surely still unanswered when the server dies.
-    process.kill(pid, 'SIGSTOP');
+    process.kill(tapped.pid(), 'SIGSTOP');
     const control: CallControl = { signal: new AbortController().signal, deadline: Date.now() + 60_000 };
     const hover = d.call('lsp_hover', hoverAt, control);
-    await waitFor(() => tapMessages(join(dir, 'stdin.log')).find((m) => m.method === 'textDocument/hover'), 20_000, 'the hover request');
-    process.kill(pid, 'SIGKILL');
+    await hoverRequest(tapped.log());
+    process.kill(tapped.pid(), 'SIGKILL');
     expect(await hover).toMatchObject({ ok: false, error: { code: 'EDITOR_ERROR', message: expect.stringMatching(/exited before it answered/), hint: expect.stringMatching(clientOf(editor) === 'nvim' ? /:LspRestart/ : /starts the server again/) } });
     expect(await d.ok('get_state_brief')).toMatchObject({ mode: expect.any(String) });
     if (clientOf(editor) !== 'nvim') expect((await d.ok('lsp_hover', hoverAt)).text).toMatch(PYRIGHT.signature);
@@ -141,36 +147,26 @@ describe.each(LSP_EDITORS)('a language server that exits mid-request on %s', (ed
 });
 
 describe.each(LSP_EDITORS)('the agent going away while a request waits on %s', (editor) => {
-  let d: Driver;
-  let dir: string;
-  const server: ServerCase = { ...PYRIGHT, cmd: [TAP, '--stdio'] };
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vimrelay-tap-'));
-    const env = { VIMRELAY_TAP_SERVER: PYRIGHT.cmd[0] ?? '', VIMRELAY_TAP_LOG: join(dir, 'stdin.log'), VIMRELAY_TAP_PID: join(dir, 'pid') };
-    d = await lspDriver(clientOf(editor), server, { env });
-  }, 90_000);
-  afterAll(async () => {
-    await d?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const tapped = tappedPyright(editor);
 
   it('cancels the request in the server: nobody is left to answer', async () => {
-    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
-    const log = join(dir, 'stdin.log');
-    process.kill(pid, 'SIGSTOP');
+    const d = tapped.d();
+    process.kill(tapped.pid(), 'SIGSTOP');
     try {
       const hover = d.call('lsp_hover', hoverAt);
-      const request = await waitFor(() => tapMessages(log).filter((m) => m.method === 'textDocument/hover').at(-1), 20_000, 'the hover request');
+      const request = await hoverRequest(tapped.log());
       await d.editor.close();
       expect(await hover).toMatchObject({ ok: false, error: { code: 'EDITOR_OFFLINE' } });
-      await waitFor(() => tapMessages(log).find((m) => m.method === '$/cancelRequest' && m.params?.id === request.id), 20_000, '$/cancelRequest');
+      await cancelOf(tapped.log(), request);
     } finally {
-      process.kill(pid, 'SIGCONT');
+      process.kill(tapped.pid(), 'SIGCONT');
     }
   });
 });
 
 const PYLSP = SERVERS.find((s) => s.name === 'pylsp') as ServerCase;
+/** ALE's pylsp linter, its executable missing. */
+const NO_PYLSP: ServerCase = { ...PYLSP, cmd: ['/nonexistent/pylsp'] };
 
 describe('a Vim with both ALE and vim-lsp', () => {
   // vim-lsp registers pyright; ALE has pylsp, or no server, for Python. pyright through vim-lsp
@@ -178,7 +174,7 @@ describe('a Vim with both ALE and vim-lsp', () => {
   it.each([
     ['ALE has a server: ALE answers', PYLSP, {}, 'pylsp', 'plaintext'],
     ['ALE has none: vim-lsp answers', PYRIGHT, { noServer: true }, 'pyright', 'markdown'],
-    ["ALE's is not installed: vim-lsp answers", { ...PYLSP, cmd: ['/nonexistent/pylsp'] }, {}, 'pyright', 'markdown'],
+    ["ALE's is not installed: vim-lsp answers", NO_PYLSP, {}, 'pyright', 'markdown'],
   ] as const)('%s', async (_what, ale, options, name, format) => {
     const d = await lspDriver('ale', ale, { ...options, vimLsp: PYRIGHT });
     try {
