@@ -6,7 +6,7 @@
  * is answered there, and a call for an editor or for the agent runs in the agent's Dispatcher,
  * which validates again and enforces the deadline. A call waits for the editor source's first
  * discovery pass (`EditorSource.ready`), so that the first list_editors of a fresh `vimrelay
- * serve` shows the editors already running. With no editor, the answer says how to start one for
+ * serve` shows the editors already running; it can be cancelled meanwhile, by its signal or its key. With no editor, the answer says how to start one for
  * local mode (no relay, no `vimrelay agent`). A local client is the user at this machine (stdio:
  * a process the user started; HTTP: a holder of the local token), so it holds every scope.
  */
@@ -73,13 +73,24 @@ export class LocalForwarder {
 
   /** Runs one call; resolves with its outcome, never rejects for a tool failure. */
   async run(call: McpToolCall, control: RunControl): Promise<ToolOutcome> {
-    // Awaited only until the first discovery pass settles (a failed one lists what it found):
-    // from then on a call is tracked (cancellable) in the same tick it starts.
-    if (!this.#ready) await this.#opts.editors.ready.catch(() => undefined);
-    const device = this.#opts.device;
-    const route = routeCall(call.spec, call.args, ALL_SCOPES, { editors: this.online(), devices: [{ deviceId: device, name: device }], noEditor: NO_LOCAL_EDITOR });
-    if (route.kind === 'answer') return route.outcome;
-    return this.#dispatch(call, route.localId, route.args, control);
+    const controller = new AbortController();
+    const stop = (): void => controller.abort();
+    if (control.signal.aborted) stop();
+    else control.signal.addEventListener('abort', stop, { once: true });
+    // Tracked (cancellable) in the tick it starts, also while it waits for the first discovery pass.
+    const untrack = this.#track(control.key, controller);
+    try {
+      // Awaited only until the first discovery pass settles (a failed one lists what it found).
+      if (!this.#ready) await this.#opts.editors.ready.catch(() => undefined);
+      if (controller.signal.aborted) return fail('CANCELLED', 'The call was cancelled before it reached the editor.');
+      const device = this.#opts.device;
+      const route = routeCall(call.spec, call.args, ALL_SCOPES, { editors: this.online(), devices: [{ deviceId: device, name: device }], noEditor: NO_LOCAL_EDITOR });
+      if (route.kind === 'answer') return route.outcome;
+      return await this.#dispatch(call, route.localId, route.args, controller.signal);
+    } finally {
+      control.signal.removeEventListener('abort', stop);
+      untrack();
+    }
   }
 
   /**
@@ -95,15 +106,11 @@ export class LocalForwarder {
     return true;
   }
 
-  /** Runs the call through the Dispatcher on editor `localId` ('' for a call to the agent itself). */
-  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, control: RunControl): Promise<ToolOutcome> {
-    if (control.signal.aborted) return fail('CANCELLED', 'The call was cancelled before it reached the editor.');
+  /** Runs the call through the Dispatcher on editor `localId` ('' for a call to the agent itself) until `signal` aborts. */
+  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
     const id = randomUUID();
-    const controller = new AbortController();
-    controller.signal.addEventListener('abort', () => this.#dispatcher.cancel(id), { once: true });
-    const stop = (): void => controller.abort();
-    control.signal.addEventListener('abort', stop, { once: true });
-    const untrack = this.#track(control.key, controller);
+    const cancel = (): void => this.#dispatcher.cancel(id);
+    signal.addEventListener('abort', cancel, { once: true });
     try {
       // handle() registers the id before its first await, so an abort from here on reaches it.
       const outcome = await this.#dispatcher.handle({
@@ -118,8 +125,7 @@ export class LocalForwarder {
       // Undefined only for an id already running, which a fresh UUID never is.
       return outcome ?? fail('INTERNAL', 'The agent refused a call id it was already running.');
     } finally {
-      control.signal.removeEventListener('abort', stop);
-      untrack();
+      signal.removeEventListener('abort', cancel);
     }
   }
 

@@ -8,12 +8,18 @@
 //     (run_command's timeout_ms, TIMEOUT), never CANCELLED. A lone call is cancelled.
 //   - 2026-07-28 era: A's client closes its response stream, which cancels A's call alone.
 // Over `serve --stdio` (one client per connection) notifications/cancelled cancels in both eras.
+// And a 2025 cancellation that reaches `serve --http` while the call still waits for the first
+// discovery pass (held by a stopped Neovim's socket) cancels it: the call never runs.
+import { mkdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { dirname, join } from 'node:path';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpEra } from '../../protocol/mcp-server.ts';
+import { isolatedEnv } from '../helpers/agent-process.ts';
 import { callOk, ERAS, errorOf, mcpClient } from '../helpers/mcp.ts';
+import { startServeHttp } from '../helpers/serve-process.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { START_CHAIN, type Chain, type ChainKind } from './chains.ts';
@@ -165,5 +171,42 @@ describe.each(ERAS)('cancellation over stdio, %s era', (era) => {
     await blocked(chain.nvim, false);
     const outcomes = chain.audit().filter((l) => l.tool === 'run_command').map((l) => l.outcome);
     expect(outcomes.at(-1)).toBe('CANCELLED');
+  }, 60_000);
+});
+
+describe('a 2025 cancellation while serve --http still looks for editors', () => {
+  it('cancels the call it names, which then never runs', async () => {
+    const env = isolatedEnv();
+    const sockets = join(String(env.HOME), 'sockets');
+    mkdirSync(sockets, { recursive: true });
+    const nvim = await startNvim({ listen: join(sockets, 'nvim.e2e.0') });
+    // A stopped Neovim's socket: probing it holds the first discovery pass for the probe's timeout.
+    const stopped = await startNvim({ listen: join(sockets, 'nvim.e2e.1') });
+    process.kill(stopped.pid, 'SIGSTOP');
+    const serve = await startServeHttp(['--port', '0', '--discover-dir', sockets], env);
+    try {
+      const headers = { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+      const post = async (message: unknown): Promise<string> => (await fetch(serve.mcpUrl, { method: 'POST', headers, body: JSON.stringify(message) })).text();
+      // The call, sent whole before anything else; its answer is read at the end.
+      const answer = new Promise<string>((resolve, reject) => {
+        const req = httpRequest(serve.mcpUrl, { method: 'POST', headers }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve(body));
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: { name: 'run_command', arguments: { commands: ['let g:vimrelay_ran = 1'] } } }));
+      });
+      // A ping answered after the call arrived (so the call waits for discovery by now), then the cancellation.
+      expect(await post({ jsonrpc: '2.0', id: 42, method: 'ping' })).toContain('"id":42');
+      expect(await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 41 } })).toBe('');
+      const body = await answer;
+      const json = body.startsWith('{') ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? 'null');
+      expect(errorOf('run_command', (JSON.parse(json) as { result: CallToolResult }).result).code).toBe('CANCELLED');
+      expect(await nvim.client.request('nvim_eval', ['get(g:, "vimrelay_ran", 0)'])).toBe(0);
+    } finally {
+      await serve.stop();
+      process.kill(stopped.pid, 'SIGCONT');
+      await Promise.all([nvim.stop(), stopped.stop()]);
+    }
   }, 60_000);
 });
