@@ -271,9 +271,9 @@ end
 --- EDITOR_ERROR. Cancelling the call sends $/cancelRequest. Returns what the tool returns.
 function L.request(p, client, method, params, shape)
   local token = p.answer_token
-  local watch = vim.loop.new_timer()
+  local watch -- started once the request is sent
   local function unwatch()
-    if not watch:is_closing() then
+    if watch and not watch:is_closing() then
       watch:close()
     end
   end
@@ -303,6 +303,7 @@ function L.request(p, client, method, params, shape)
     unwatch()
     M.fail('EDITOR_ERROR', 'The language server ' .. client.name .. ' has stopped.', { hint = EXITED_HINT })
   end
+  watch = vim.loop.new_timer()
   watch:start(WATCH_MS, WATCH_MS, vim.schedule_wrap(function()
     if watch:is_closing() then
       return
