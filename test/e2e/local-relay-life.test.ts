@@ -2,11 +2,12 @@
 // takes the relay's process group with it, because the relay's process stops when its stdin, held
 // by the launcher, closes (scripts/relay-process.ts).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/local-relay.ts';
+import { processes } from '../helpers/procs.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'vimrelay-life-'));
@@ -14,15 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Whether any process is in process group `pgid`. */
 function groupAlive(pgid: number): boolean {
-  return readdirSync('/proc').some((entry) => {
-    if (!/^\d+$/.test(entry)) return false;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid;
-    } catch {
-      return false;
-    }
-  });
+  return processes().some((p) => p.pgrp === pgid);
 }
 
 // A launcher that starts the relay, prints its URL and process group, and waits to be killed.

@@ -3,37 +3,22 @@
 // it probes every TCP port the relay's processes listen on for a V8 inspector / DevTools endpoint,
 // tries to read the relay's persisted state (the Hub's SQLite holds the token-signing key), and
 // reads the processes' command lines for the owner secret. Every attempt must fail.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mintToken } from '../../agent/relay/admin.ts';
 import { startLocalRelay, type LocalRelay } from '../../scripts/local-relay.ts';
+import { asOther, describeAsOther } from '../helpers/other-user.ts';
+import { processes } from '../helpers/procs.ts';
 
-const NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups'];
-const canSwitchUser = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
 
-/** Runs `command` as uid 65534; its exit status and output. */
-function asNobody(command: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('setpriv', [...NOBODY, command, ...args], { encoding: 'utf8', timeout: 30_000, cwd: '/' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** The pids of the processes in process group `pgid` (field 5 of /proc/<pid>/stat). */
+/** The pids of the processes in process group `pgid`. */
 function groupPids(pgid: number): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid) pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
+  return processes()
+    .filter((p) => p.pgrp === pgid)
+    .map((p) => p.pid);
 }
 
 /** Every TCP port the processes `pids` listen on (their socket inodes matched in /proc/net/tcp{,6}). */
@@ -85,7 +70,7 @@ for (const port of process.argv.slice(1).map(Number)) {
 console.log(JSON.stringify(found));
 `;
 
-describe.skipIf(!canSwitchUser)('the local relay, attacked from another local account (uid 65534; needs root to switch to it)', () => {
+describeAsOther('the local relay, attacked from another local account (uid 65534)', () => {
   let dir: string;
   let relay: LocalRelay;
   let persistTo: string;
@@ -118,7 +103,7 @@ describe.skipIf(!canSwitchUser)('the local relay, attacked from another local ac
     expect(pids.length).toBeGreaterThan(1);
     const ports = listeningPorts(pids);
     expect(ports).toContain(Number(new URL(relay.url).port));
-    const probe = asNobody(process.execPath, ['--input-type=module', '-e', PROBE, ...ports.map(String)]);
+    const probe = asOther(process.execPath, ['--input-type=module', '-e', PROBE, ...ports.map(String)]);
     expect(probe.status, probe.stderr).toBe(0);
     expect(JSON.parse(probe.stdout)).toEqual([]);
   });
@@ -132,17 +117,17 @@ describe.skipIf(!canSwitchUser)('the local relay, attacked from another local ac
       expect(mode, p).toBe(lstatSync(p).isDirectory() ? 0o700 : 0o600);
     }
     for (const file of sqlite) {
-      const read = asNobody('cat', [file]);
+      const read = asOther('cat', [file]);
       expect(read.status, file).not.toBe(0);
       expect(read.stdout).toBe('');
     }
-    expect(asNobody('ls', [persistTo]).status).not.toBe(0);
-    expect(asNobody('cat', [join(dir, 'relay.log')]).status).not.toBe(0);
+    expect(asOther('ls', [persistTo]).status).not.toBe(0);
+    expect(asOther('cat', [join(dir, 'relay.log')]).status).not.toBe(0);
   });
 
   it('the owner secret is on no command line (every local user can read those)', () => {
     for (const pid of groupPids(relay.process.pid ?? -1)) {
-      const cmdline = asNobody('cat', [`/proc/${pid}/cmdline`]);
+      const cmdline = asOther('cat', [`/proc/${pid}/cmdline`]);
       expect(cmdline.stdout, `pid ${pid}`).not.toContain(secret);
     }
     expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain(secret);

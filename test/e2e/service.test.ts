@@ -13,6 +13,7 @@ import { paths } from '../../agent/config/paths.ts';
 import { writeStatus } from '../../agent/config/status.ts';
 import { systemdUnit } from '../../agent/service/units.ts';
 import { CLI, isolatedEnv, runCli } from '../helpers/agent-process.ts';
+import { asOther, itAsOther, OTHER_UID } from '../helpers/other-user.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const RELAY = 'https://relay.example';
@@ -90,16 +91,16 @@ describe('vimrelay service on Linux', () => {
     expect(r.stderr).toContain(`not paired with ${RELAY}; run: vimrelay pair ${RELAY}`);
   });
 
-  it.skipIf(process.getuid?.() !== 0)('needs nothing but the user\'s own home (run as uid 65534; the suite runs as root)', () => {
+  itAsOther('needs nothing but the user\'s own home (run as uid 65534)', () => {
     const home = tempDir('vimrelay-nobody-');
     mkdirSync(join(home, 'config', 'vimrelay'), { recursive: true });
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state') };
     saveRelayCredentials(paths(env).credentials, RELAY, { device_credential: 'vrd_test' });
-    for (const f of [home, join(home, 'config'), join(home, 'config', 'vimrelay'), paths(env).credentials]) chownSync(f, 65534, 65534);
-    const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, 'service', 'install'], { env, encoding: 'utf8' });
+    for (const f of [home, join(home, 'config'), join(home, 'config', 'vimrelay'), paths(env).credentials]) chownSync(f, OTHER_UID, OTHER_UID);
+    const r = asOther(process.execPath, [CLI, 'service', 'install'], { env });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const unit = join(home, 'config', 'systemd', 'user', 'vimrelay-agent.service');
-    expect(statSync(unit).uid).toBe(65534);
+    expect(statSync(unit).uid).toBe(OTHER_UID);
   });
 });

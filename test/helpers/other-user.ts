@@ -20,9 +20,15 @@ export const OTHER_USER_SKIP: string | null =
       ? 'needs setpriv (util-linux), to act as a second local account'
       : null;
 
-/** Runs `command args` as uid 65534 to its end; its exit status and output. */
-export function asOther(command: string, args: string[], options: { input?: string; cwd?: string } = {}): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('setpriv', [...SETPRIV, command, ...args], { encoding: 'utf8', timeout: 30_000, cwd: options.cwd ?? '/', ...(options.input === undefined ? {} : { input: options.input }) });
+/** Runs `command args` as uid 65534 to its end (in `env`, else this process's); its exit status and output. */
+export function asOther(command: string, args: string[], options: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('setpriv', [...SETPRIV, command, ...args], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    cwd: options.cwd ?? '/',
+    ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

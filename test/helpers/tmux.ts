@@ -10,9 +10,10 @@
  * `squeezed()` and `insideBorders()` find text on a screen whatever a window wrapped or framed.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processes } from './procs.ts';
 import { waitFor } from './wait.ts';
 
 export interface TmuxScreen {
@@ -81,19 +82,7 @@ export function startTmux({ command, cwd, env, cols = 120, rows = 40 }: StartTmu
 
 /** Whether a process of session `sid` still runs (a zombie has ended: only its exit status is left). */
 function sessionRuns(sid: number): boolean {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // Gone meanwhile.
-    }
-    // proc(5): pid (comm) state ppid pgrp session ...; comm may hold spaces and parentheses.
-    const [state, , , session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(session) === sid && state !== 'Z') return true;
-  }
-  return false;
+  return processes().some((p) => p.session === sid && p.state !== 'Z');
 }
 
 /** The screen's text with every space and box-drawing character gone, for finding text a window wrapped. */

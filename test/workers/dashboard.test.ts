@@ -13,9 +13,8 @@ import { ago, duration, utcClock, utcMinute } from '../../worker/pages/dashboard
 import { parseTokenForm } from '../../worker/routes/dashboard.ts';
 import { redirectHost } from '../../worker/routes/dashboard-grants.ts';
 import { approve, type Fetcher } from '../helpers/consent-flow.ts';
-import { admin, BASE, deviceJwt, editor, FakeAgent, mint, outcomeOf, postMcp, rawCall, relay, uniqueName } from './helpers.ts';
+import { admin, BASE, deviceJwt, editor, FakeAgent, mint, outcomeOf, ownerSession, postMcp, rawCall, relay, uniqueName } from './helpers.ts';
 
-const SECRET = env.OWNER_SECRET ?? '';
 const agents: FakeAgent[] = [];
 
 afterEach(async () => {
@@ -29,9 +28,7 @@ function pair(setCookie: string | null): string {
 
 /** Signs in with the owner secret; returns the session's Cookie header value. */
 async function signIn(): Promise<string> {
-  const res = await relay('/signin', { method: 'POST', body: new URLSearchParams({ secret: SECRET, next: '/dashboard' }), redirect: 'manual' });
-  expect(res.status).toBe(303);
-  const cookie = pair(res.headers.get('Set-Cookie'));
+  const cookie = await ownerSession();
   expect(cookie.startsWith(`${SESSION_COOKIE}=`)).toBe(true);
   return cookie;
 }

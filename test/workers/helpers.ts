@@ -17,6 +17,16 @@ export function relay(path: string, init?: RequestInit): Promise<Response> {
   return exports.default.fetch(new Request(`${BASE}${path}`, init));
 }
 
+/**
+ * Signs in as the owner (POST /signin with the owner secret, then `next`), as the sign-in form
+ * does; the session cookie as a Cookie header value. Throws unless the relay answers 303.
+ */
+export async function ownerSession(next = '/dashboard'): Promise<string> {
+  const res = await relay('/signin', { method: 'POST', body: new URLSearchParams({ secret: env.OWNER_SECRET ?? '', next }), redirect: 'manual' });
+  if (res.status !== 303) throw new Error(`sign-in answered ${res.status}`);
+  return (res.headers.get('Set-Cookie') ?? '').split(';')[0] ?? '';
+}
+
 /** A JSON request to the admin API with the owner secret, or `secret` (null: no Authorization). */
 export function admin(method: string, path: string, body?: unknown, secret: string | null = env.OWNER_SECRET ?? null): Promise<Response> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };

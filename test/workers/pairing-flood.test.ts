@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { hubFor } from '../../worker/account.ts';
 import { PAIRING_LIMITS } from '../../worker/auth/pairing.ts';
 import type { Hub } from '../../worker/hub/hub.ts';
-import { relay } from './helpers.ts';
+import { ownerSession, relay } from './helpers.ts';
 
 interface Started {
   device_code: string;
@@ -37,10 +37,7 @@ function cancel(deviceCode: string): Promise<Response> {
   return relay('/pair/cancel', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ device_code: deviceCode }) });
 }
 
-async function signIn(): Promise<string> {
-  const res = await relay('/signin', { method: 'POST', body: new URLSearchParams({ secret: env.OWNER_SECRET ?? '', next: '/pair' }), redirect: 'manual' });
-  return (res.headers.get('Set-Cookie') ?? '').split(';')[0] ?? '';
-}
+const signIn = (): Promise<string> => ownerSession('/pair');
 
 async function ownerPage(path: string, cookie: string): Promise<{ status: number; text: string }> {
   const res = await relay(path, { headers: { Cookie: cookie }, redirect: 'manual' });

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatUserCode, hashSecret, newCredential, newUserCode, normaliseUserCode, PAIRING_LIMITS, pollVerdict, sameHash, USER_CODE_ALPHABET } from '../../worker/auth/pairing.ts';
 import { TokenStore } from '../../worker/auth/tokens.ts';
 import type { Hub } from '../../worker/hub/hub.ts';
-import { admin, agentToken, BASE, editor, FakeAgent, relay, upgrade } from './helpers.ts';
+import { admin, agentToken, BASE, editor, FakeAgent, ownerSession, relay, upgrade } from './helpers.ts';
 
 const hub = (): DurableObjectStub<Hub> => env.HUB.get(env.HUB.idFromName('owner'));
 const CODE = /^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/;
@@ -66,11 +66,7 @@ async function elapse(deviceCode: string, ms: number): Promise<void> {
 }
 
 /** Signs the owner in through POST /signin; returns the Cookie header value. */
-async function signIn(): Promise<string> {
-  const res = await relay('/signin', { method: 'POST', body: new URLSearchParams({ secret: env.OWNER_SECRET ?? '', next: '/pair' }), redirect: 'manual' });
-  expect(res.status).toBe(303);
-  return (res.headers.get('Set-Cookie') ?? '').split(';')[0] ?? '';
-}
+const signIn = (): Promise<string> => ownerSession('/pair');
 
 async function ownerPage(path: string, cookie: string): Promise<{ status: number; text: string; headers: Headers }> {
   const res = await relay(path, { headers: { Cookie: cookie }, redirect: 'manual' });

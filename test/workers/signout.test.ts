@@ -2,17 +2,11 @@
 // out) stops working at once, on every page behind the session; sign-out forms carry the session's
 // CSRF token (a cross-site sign-out is 403 and ends nothing); "sign out everywhere" ends every
 // browser's session. Against the real Worker and its Hub in workerd.
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { relay } from './helpers.ts';
+import { ownerSession, relay } from './helpers.ts';
 
-const SECRET = env.OWNER_SECRET ?? '';
 
-async function signIn(): Promise<string> {
-  const res = await relay('/signin', { method: 'POST', body: new URLSearchParams({ secret: SECRET, next: '/dashboard' }), redirect: 'manual' });
-  expect(res.status).toBe(303);
-  return (res.headers.get('Set-Cookie') ?? '').split(';')[0] ?? '';
-}
+const signIn = (): Promise<string> => ownerSession();
 
 /** GET `path` with `cookie`: the status and the page's CSRF token (empty when signed out). */
 async function visit(path: string, cookie: string): Promise<{ status: number; csrf: string; body: string }> {
