@@ -22,6 +22,11 @@ let fx: NvimDriver;
 let relay: TestRelay | undefined;
 const stops: (() => Promise<unknown>)[] = [];
 
+/** What :VimRelayStatus says in `d`. */
+async function status(d: NvimDriver = fx): Promise<string> {
+  return (await d.nvim.client.request('nvim_exec', ['VimRelayStatus', true])) as string;
+}
+
 /** The report of :checkhealth vimrelay in `d`. */
 async function health(d: NvimDriver = fx): Promise<string> {
   await d.nvim.client.command('checkhealth vimrelay');
@@ -58,6 +63,10 @@ describe(':checkhealth vimrelay', () => {
       }, 15_000, 'serve to list the editor');
       expect(report).toContain(`OK: vimrelay serve (pid ${serve.proc.pid}) serves this machine's editors locally, over HTTP at ${serve.mcpUrl}`);
       expect(report).toContain('named "work"');
+      // :VimRelayStatus says it as Vim's does.
+      const said = await status();
+      expect(said).toContain(`  serve: pid ${serve.proc.pid} serves this machine's editors locally, over ${serve.mcpUrl}`);
+      expect(said).toContain('  this Neovim: listed');
     } finally {
       await serve.stop();
     }
@@ -76,6 +85,7 @@ describe(':checkhealth vimrelay', () => {
     }, 20_000, 'the agent to be waiting and to list the editor');
     expect(report).toMatch(new RegExp(`WARNING: the vimrelay agent \\(pid ${agent.proc.pid}\\) is not connected to the relay at ${dead} \\(`));
     expect(report).toContain('It keeps retrying');
+    expect(await status()).toMatch(new RegExp(`  agent: pid ${agent.proc.pid}, not connected to ${dead} \\(.*\\); it keeps retrying`));
     // Killed: its status file stays, its process is gone.
     agent.proc.kill('SIGKILL');
     await agent.exited;

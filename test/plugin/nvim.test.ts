@@ -1,5 +1,6 @@
 // plugin/nvim in a real Neovim: :VimRelayName names the editor as the agent reports it, and
-// :VimRelayStatus says where it listens (:checkhealth vimrelay: nvim-health.test.ts).
+// :VimRelayStatus says where it listens, and with no agent that none has run and what to do (with
+// one: nvim-health.test.ts, beside :checkhealth vimrelay).
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/local-relay.ts';
@@ -22,7 +23,11 @@ it(':VimRelayName names the editor in the agent\'s info, and :VimRelayName! clea
   await waitFor(() => (fx.editor.info().name === 'work' ? true : undefined), 10_000, 'the name cleared');
 });
 
-it(':VimRelayStatus says where the agent can reach the editor', async () => {
-  const out = await fx.nvim.client.request('nvim_exec', ['VimRelayStatus', true]);
-  expect(out).toBe(`vimrelay: discoverable at ${fx.nvim.socket} as work`);
+it(':VimRelayStatus says where the agent can reach the editor, and that no agent has run', async () => {
+  const out = (await fx.nvim.client.request('nvim_exec', ['VimRelayStatus', true])) as string;
+  expect(out.split('\n')).toEqual([
+    `vimrelay: discoverable at ${fx.nvim.socket} as work`,
+    '  agent: none has run for this user',
+    '    do: vimrelay pair <relay>, then vimrelay agent (or vimrelay service install)',
+  ]);
 });

@@ -11,7 +11,8 @@ vim.api.nvim_create_user_command('VimRelayName', function(opts)
   require('vimrelay').name(opts.args, opts.bang)
 end, { nargs = '?', bang = true, desc = 'vimrelay: name this editor' })
 
--- :VimRelayStatus  whether this editor is discoverable by the agent, and under which name.
+-- :VimRelayStatus  whether this editor is discoverable by the agent, and under which name; which
+--                  agent serves this machine, and whether it lists this editor.
 vim.api.nvim_create_user_command('VimRelayStatus', function()
   require('vimrelay').status()
 end, { nargs = 0, desc = 'vimrelay: status of this editor' })

@@ -62,6 +62,43 @@ function M.lists_me(status)
   return false
 end
 
+--- The lines :VimRelayStatus shows about the agent side, as Vim's does (the twin of
+--- plugin/vim/autoload/vimrelay/util/agent.vim `report`): which process serves this machine's
+--- editors (a connected agent and its relay, or a local `serve`), whether it lists this editor, and
+--- under each problem a line saying what to do.
+function M.report()
+  local lines = {}
+  local serve = M.serve()
+  if serve then
+    lines[#lines + 1] = 'serve: pid ' .. serve.pid .. " serves this machine's editors locally, over " .. (serve.transport == 'http' and tostring(serve.url) or 'stdio')
+  end
+  local agent = M.agent()
+  if not agent then
+    if not serve then
+      lines[#lines + 1] = 'agent: none has run for this user'
+      lines[#lines + 1] = '  do: vimrelay pair <relay>, then vimrelay agent (or vimrelay service install)'
+    end
+  elseif not agent.running then
+    lines[#lines + 1] = 'agent: not running (pid ' .. tostring(agent.pid) .. ' is gone)'
+    lines[#lines + 1] = '  do: vimrelay agent (or vimrelay service install)'
+  elseif agent.state == 'connected' then
+    lines[#lines + 1] = 'agent: pid ' .. agent.pid .. ', connected to ' .. tostring(agent.relay_url) .. (type(agent.device) == 'string' and (' as ' .. agent.device) or '')
+  elseif agent.state == 'rejected' then
+    lines[#lines + 1] = 'agent: the relay at ' .. tostring(agent.relay_url) .. ' refused this machine'
+    lines[#lines + 1] = '  do: vimrelay pair ' .. tostring(agent.relay_url)
+  else
+    lines[#lines + 1] = 'agent: pid ' .. agent.pid .. ', not connected to ' .. tostring(agent.relay_url) .. ' (' .. tostring(agent.state) .. '); it keeps retrying'
+    if type(agent.reason) == 'string' then
+      lines[#lines + 1] = '  why: ' .. agent.reason
+    end
+  end
+  local serving = (agent and agent.running) and agent or serve
+  if serving then
+    lines[#lines + 1] = M.lists_me(serving) and 'this Neovim: listed' or 'this Neovim: not listed yet'
+  end
+  return lines
+end
+
 --- Whether discovery finds `address` (v:servername): a socket under one of `dirs` at most three
 --- levels down, with a path component below the directory that starts with "nvim" (as
 --- agent/editors/nvim/discovery.ts scans).

@@ -31,6 +31,8 @@ function M.address()
   return addr
 end
 
+--- :VimRelayStatus: where the agent can reach this editor and under which name, then what Vim's
+--- :VimRelayStatus says too: which agent serves this machine, and whether it lists this editor.
 function M.status()
   local addr = M.address()
   local lines
@@ -38,6 +40,9 @@ function M.status()
     lines = { { 'vimrelay: discoverable at ' .. addr .. ' as ' .. M.current_name() } }
   else
     lines = { { 'vimrelay: not listening on any socket; the agent cannot find this editor (see :checkhealth vimrelay)', 'WarningMsg' } }
+  end
+  for _, line in ipairs(require('vimrelay.agent').report()) do
+    lines[#lines + 1] = { '\n  ' .. line }
   end
   vim.api.nvim_echo(lines, false, {})
 end
