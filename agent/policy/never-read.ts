@@ -20,7 +20,8 @@
  *   it (the agent searches on itself), so neither the hits nor where a page stops tell anything
  *   of that buffer's text;
  * - `state`: windows showing such a buffer lose their cursor, context lines and view, the buffer
- *   its line_count and changedtick, and its marks, decorations and a selection in it go;
+ *   its line_count and changedtick, and its marks, decorations and a selection in it go, and so
+ *   does its line in the diagnostics summary, whose totals then leave its counts out;
  * - `shape`: open_file's total_lines and changedtick are null when the file is never_read;
  * - `diagnostics`: the diagnostics of such buffers are dropped (their messages can quote the
  *   text); the counts stay;
@@ -40,7 +41,7 @@
  * a buffer it does not make current. That is why exec calls are "ask" by default.
  */
 import { stat } from 'node:fs/promises';
-import { fail, GREP_LIMITS, type ToolOutcome } from '../../protocol/index.ts';
+import { fail, GREP_LIMITS, SEVERITIES, type ToolOutcome } from '../../protocol/index.ts';
 import type { CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { LIST_BUDGET_BYTES } from '../editors/tools/budget.ts';
@@ -246,6 +247,26 @@ async function withoutContext(data: Record<string, unknown>, withheld: BufferChe
   }
   for (const key of ['marks', 'decorations']) if (Array.isArray(data[key])) out[key] = await keptOf(data[key], withheld, signal);
   if (await secret(data.selection)) out.selection = null;
+  const summary = data.diagnostics;
+  if (typeof summary === 'object' && summary !== null && Array.isArray((summary as { buffers?: unknown }).buffers)) out.diagnostics = await summaryWithout(summary as Record<string, unknown>, secret);
+  return out;
+}
+
+/** A diagnostics summary (get_state) without the buffers `secret` says are never_read: their lines go, and their counts leave the totals. */
+async function summaryWithout(summary: Record<string, unknown>, secret: (item: unknown) => Promise<boolean>): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = { ...summary };
+  const kept: unknown[] = [];
+  for (const line of summary.buffers as unknown[]) {
+    if (!(await secret(line))) {
+      kept.push(line);
+      continue;
+    }
+    for (const severity of SEVERITIES) {
+      const count = (line as Record<string, unknown>)[severity];
+      if (typeof out[severity] === 'number' && typeof count === 'number') out[severity] = Math.max(0, (out[severity] as number) - count);
+    }
+  }
+  out.buffers = kept;
   return out;
 }
 

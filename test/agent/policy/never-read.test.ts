@@ -184,13 +184,16 @@ describe.each([
     }
   });
 
-  it('get_diagnostics drops the diagnostics of never_read buffers and refuses to name one', async () => {
+  it('get_diagnostics drops the diagnostics of never_read buffers and refuses to name one; get_state counts none of them', async () => {
     await setDiagnostics(d, buf('.env'), 'lint', [{ lnum: 2, col: 0, severity: 1, message: `bad value ${ENV_SECRET}` }]);
     await setDiagnostics(d, buf('notes.txt'), 'lint', [{ lnum: 1, col: 0, severity: 2, message: 'a note' }]);
     try {
       const data = await ok('get_diagnostics');
       expect((data.diagnostics as { message: string }[]).map((x) => x.message)).toEqual(['a note']);
       await refused('get_diagnostics', { buffer: '.env' });
+      const summary = (await ok('get_state')).diagnostics as { error: number; warn: number; buffers: { buf: number }[] };
+      expect(summary).toMatchObject({ error: 0, warn: 1 });
+      expect(summary.buffers.map((b) => b.buf)).toEqual([buf('notes.txt')]);
     } finally {
       await clearDiagnostics(d, [buf('.env'), buf('notes.txt')], ['lint']);
     }
