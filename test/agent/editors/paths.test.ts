@@ -6,12 +6,9 @@
 import { existsSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nvimDriver, validCall, vimDriver, type Driver } from '../../helpers/editors.ts';
+import { type Driver, DRIVERS, validCall } from '../../helpers/editors.ts';
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('Editor.paths on %s', (_kind, start) => {
+describe.each(DRIVERS)('Editor.paths on %s', (_kind, start) => {
   let d: Driver;
   /** The file's absolute name and, when a symlink makes it differ, its real path. */
   const file = (name: string): string[] => {

@@ -17,7 +17,7 @@ import type { Decision } from '../../../agent/policy/types.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
 import { isolatedEnv, runCli } from '../../helpers/agent-process.ts';
 import { permissivePolicy, testGuard } from '../../helpers/policy.ts';
-import { nvimDriver, vimDriver, type Driver } from '../../helpers/editors.ts';
+import { type Driver, DRIVERS, nvimDriver } from '../../helpers/editors.ts';
 
 const SECRET = 'sk-live-DO-NOT-LOG-4c1d';
 
@@ -33,10 +33,7 @@ const CALLS: Record<PermissionClass, { tool: string; args: Record<string, unknow
 
 const everyClass = (decision: Decision): Policy => ({ rules: PERMISSION_CLASSES.map((klass) => ({ klass, decision })), never_read: [] });
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('the policy on %s', (_kind, start) => {
+describe.each(DRIVERS)('the policy on %s', (_kind, start) => {
   let d: Driver;
   let dispatcher: Dispatcher;
   let policyFile: string;

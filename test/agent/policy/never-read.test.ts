@@ -17,7 +17,7 @@ import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
 import { controlWithin } from '../../../agent/editors/call.ts';
 import { testGuard } from '../../helpers/policy.ts';
 import { clearDiagnostics, setDiagnostics, VIM_ALE } from '../../helpers/diagnostics-source.ts';
-import { nvimDriver, validCall, vimDriver, waitFor, type Driver } from '../../helpers/editors.ts';
+import { type Driver, DRIVERS, validCall, waitFor } from '../../helpers/editors.ts';
 
 const ENV_SECRET = 'API_TOKEN=sk-live-0123456789abcdef';
 const KEY_SECRET = 'TOKEN-PRIVATE-KEY-MATERIAL-XYZ987';
@@ -33,10 +33,7 @@ interface Hit {
 /** The buffer a grep_buffers cursor resumes in. */
 const cursorBuf = (cursor: unknown): number => Number(String(cursor).split(':')[0]);
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('never_read on %s', (_kind, start) => {
+describe.each(DRIVERS)('never_read on %s', (_kind, start) => {
   let d: Driver;
   const bufs: Record<string, number> = {};
   /** The buffer number of `name`, looked up once the editor started. */
@@ -335,10 +332,7 @@ describe.each([
 });
 
 // Visual mode needs a Vim in Normal mode (the suite above runs it in Ex mode).
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('never_read and a selection on %s', (_kind, start) => {
+describe.each(DRIVERS)('never_read and a selection on %s', (_kind, start) => {
   let d: Driver;
   beforeAll(async () => {
     d = await start({ files: { 'notes.txt': 'one\ntwo\n', '.env': ENV }, open: ['notes.txt', '.env'], vimNormal: true });

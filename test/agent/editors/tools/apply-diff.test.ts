@@ -5,15 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APPLY_DIFF_LIMITS } from '../../../../protocol/index.ts';
-import { nvimDriver, vimDriver, type Driver, replaceLines } from '../../../helpers/editors.ts';
+import { type Driver, DRIVERS, replaceLines } from '../../../helpers/editors.ts';
 import { waitFor } from '../../../helpers/editors.ts';
 
 const diff = (...lines: string[]): string => lines.join('\n') + '\n';
-
-const DRIVERS = [
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const;
 
 const TEXT = ['# héllo wörld', 'one', 'two — 日本語', 'three', 'four', 'five', 'six', 'seven 🎉', 'eight', 'nine'];
 

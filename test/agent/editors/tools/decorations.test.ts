@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DECORATION_COLORS, VIRTUAL_TEXT_LIMITS } from '../../../../protocol/index.ts';
-import { nvimDriver, vimDriver, type Driver } from '../../../helpers/editors.ts';
+import { type Driver, DRIVERS } from '../../../helpers/editors.ts';
 
 const UNICODE = 'héllo wörld — 日本語 🎉';
 
@@ -47,10 +47,7 @@ interface VimProp {
 }
 type Mark = [number, number, number, { end_row?: number; end_col?: number; hl_group?: string; virt_text?: [string, string][]; virt_lines?: [string, string][][] }];
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('decorations on %s', (_kind, start) => {
+describe.each(DRIVERS)('decorations on %s', (_kind, start) => {
   let d: Driver;
   let main: number;
   let other: number;

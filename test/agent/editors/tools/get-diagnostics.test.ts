@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIAGNOSTICS_LIMITS, LIMITS } from '../../../../protocol/index.ts';
 import { clearDiagnostics, setDiagnostics, VIM_ALE } from '../../../helpers/diagnostics-source.ts';
-import { nvimDriver, vimDriver, type Driver } from '../../../helpers/editors.ts';
+import { type Driver, DRIVERS, vimDriver } from '../../../helpers/editors.ts';
 import { lspDriver, SERVERS, type ServerCase } from '../../../helpers/lsp.ts';
 
 const PYRIGHT = SERVERS.find((s) => s.name === 'pyright') as ServerCase;
@@ -26,10 +26,7 @@ interface Diagnostic {
 
 const messages = (d: unknown): string[] => (d as Diagnostic[]).map((x) => x.message);
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('get_diagnostics on %s', (_kind, start) => {
+describe.each(DRIVERS)('get_diagnostics on %s', (_kind, start) => {
   let d: Driver;
   let a: number;
   let b: number;

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GREP_LIMITS, LIMITS } from '../../../../protocol/index.ts';
-import { nvimDriver, vimDriver, type Driver } from '../../../helpers/editors.ts';
+import { type Driver, DRIVERS } from '../../../helpers/editors.ts';
 
 interface Hit {
   buf: number;
@@ -31,10 +31,7 @@ async function scratch(d: Driver, lines: string[]): Promise<number> {
   return b;
 }
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('grep_buffers on %s', (_kind, start) => {
+describe.each(DRIVERS)('grep_buffers on %s', (_kind, start) => {
   let d: Driver;
   let uni: number;
   let other: number;
@@ -191,10 +188,7 @@ describe.each([
   });
 });
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('grep_buffers on a 100k-line buffer on %s', (_kind, start) => {
+describe.each(DRIVERS)('grep_buffers on a 100k-line buffer on %s', (_kind, start) => {
   let d: Driver;
   let lines: string[];
   beforeAll(async () => {

@@ -6,12 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nvimDriver, vimDriver, type Driver } from '../../../helpers/editors.ts';
-
-const DRIVERS = [
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const;
+import { type Driver, DRIVERS } from '../../../helpers/editors.ts';
 
 describe.each(DRIVERS)('open_file on %s', (_kind, start) => {
   let d: Driver;

@@ -4,17 +4,14 @@
 // (the current terminal, else the only one); errors list the terminals; an exited job is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEND_TO_TERMINAL_LIMITS } from '../../../../protocol/index.ts';
-import { nvimDriver, vimDriver, type Driver } from '../../../helpers/editors.ts';
+import { type Driver, DRIVERS } from '../../../helpers/editors.ts';
 import { waitFor } from '../../../helpers/editors.ts';
 
 const TEXT = 'héllo wörld — 日本語 🎉';
 /** Sets the terminal's title (OSC 0, as a shell prompt would), then runs its arguments. */
 const TITLED = "printf '\\033]0;build 日本\\007'; exec \"$@\"\n";
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('send_to_terminal on %s', (_kind, start) => {
+describe.each(DRIVERS)('send_to_terminal on %s', (_kind, start) => {
   let d: Driver;
   /** Opens a terminal running `cmd` in a split, goes back to the previous window, returns its buffer. */
   const openTerminal = async (cmd: string): Promise<number> => {

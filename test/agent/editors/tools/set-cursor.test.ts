@@ -5,14 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { nvimDriver, vimDriver, type Driver } from '../../../helpers/editors.ts';
+import { type Driver, DRIVERS } from '../../../helpers/editors.ts';
 
 const UNICODE = 'héllo wörld — 日本語 🎉';
-
-const DRIVERS = [
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const;
 
 describe.each(DRIVERS)('set_cursor on %s', (_kind, start) => {
   let d: Driver;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, STATE_CONTEXT_LINE_BYTES, STATE_LIMITS } from '../../../../protocol/index.ts';
 import { clearDiagnostics, setDiagnostics, VIM_ALE } from '../../../helpers/diagnostics-source.ts';
-import { nvimDriver, vimDriver, type Driver } from '../../../helpers/editors.ts';
+import { type Driver, DRIVERS, vimDriver } from '../../../helpers/editors.ts';
 import { waitFor } from '../../../helpers/editors.ts';
 
 const UNI = 'héllo wörld — 日本語 🎉';
@@ -39,10 +39,7 @@ function jsonBytes(data: unknown): number {
   return Buffer.byteLength(JSON.stringify(data), 'utf8');
 }
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('get_state_brief and get_state on %s', (_kind, start) => {
+describe.each(DRIVERS)('get_state_brief and get_state on %s', (_kind, start) => {
   let d: Driver;
   let a: number;
   let b: number;
@@ -254,10 +251,7 @@ describe.each([
 });
 
 // Vim in Normal mode here: only then can it hold a visual selection while it answers the agent.
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('get_state in visual mode on %s', (_kind, start) => {
+describe.each(DRIVERS)('get_state in visual mode on %s', (_kind, start) => {
   let d: Driver;
   const mode = (): Promise<string> => d.expr<string>('mode()');
   const until = (wanted: string): Promise<boolean> =>
@@ -291,10 +285,7 @@ describe.each([
   });
 });
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('get_state caps on %s', (_kind, start) => {
+describe.each(DRIVERS)('get_state caps on %s', (_kind, start) => {
   let d: Driver;
   beforeAll(async () => {
     d = await start({ files: { 'a.txt': Array.from({ length: 400 }, (_, i) => `line ${i + 1}`).join('\n') + '\n' }, open: ['a.txt'], vimCmds: VIM_CMDS });

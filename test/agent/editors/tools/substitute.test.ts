@@ -3,12 +3,9 @@
 // the user's search state and cursor left alone, the changedtick guard and one undo step.
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { nvimDriver, vimDriver, type Driver, replaceLines } from '../../../helpers/editors.ts';
+import { type Driver, DRIVERS, replaceLines } from '../../../helpers/editors.ts';
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const)('substitute on %s', (_kind, start) => {
+describe.each(DRIVERS)('substitute on %s', (_kind, start) => {
   let d: Driver;
   let buf: number;
   /** Replaces the buffer's text (as the user would) and returns its changedtick. */

@@ -4,12 +4,7 @@
 // errors; and, on a Vim in Normal mode (in Ex mode it draws no window), that window's view.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UNDO_LIMITS } from '../../../../protocol/index.ts';
-import { nvimDriver, vimDriver, type Driver } from '../../../helpers/editors.ts';
-
-const DRIVERS = [
-  ['Neovim', nvimDriver],
-  ['Vim', vimDriver],
-] as const;
+import { type Driver, DRIVERS } from '../../../helpers/editors.ts';
 
 describe.each(DRIVERS)('undo and redo on %s', (_kind, start) => {
   let d: Driver;
