@@ -127,16 +127,36 @@ end
 -- call, as the notification vimrelay_answer(token, outcome). When the agent stops waiting (the
 -- deadline, a cancellation) it calls M.cancel(token): `cancel` runs (e.g. $/cancelRequest) and a
 -- later M.settle of that token sends nothing. M.keep keeps a value under a token for a second
--- phase (tools/tool.ts CommitPhase), M.take takes it; M.cancel drops it.
+-- phase (tools/tool.ts CommitPhase), M.take takes it; M.cancel drops it. An answer owed to a
+-- channel that has closed (the agent went away) is cancelled the same way: while answers are
+-- owed, the editor looks every OWED_WATCH_MS, as Neovim has no event for a closed channel.
 
 M.deferred = M.deferred or {} -- token -> {channel, cancel}
 M.kept = M.kept or {} -- token -> value
 M.kept_order = M.kept_order or {} -- tokens, oldest first
 local KEPT_MAX = 16
+local OWED_WATCH_MS = 200
+
+--- Cancels the answers owed to channels that have closed; stops looking once none are owed.
+local function cancel_unheard()
+  for token, d in pairs(M.deferred) do
+    if d.channel and api.nvim_get_chan_info(d.channel).id == nil then
+      M.cancel(token)
+    end
+  end
+  if next(M.deferred) == nil and M.owed_watch then
+    M.owed_watch:close()
+    M.owed_watch = nil
+  end
+end
 
 --- Defers the answer of the running call; returns what the tool returns.
 function M.defer(p, cancel)
   M.deferred[p.answer_token] = { channel = calling_channel, cancel = cancel }
+  if not M.owed_watch then
+    M.owed_watch = vim.loop.new_timer()
+    M.owed_watch:start(OWED_WATCH_MS, OWED_WATCH_MS, vim.schedule_wrap(cancel_unheard))
+  end
   return LATER
 end
 

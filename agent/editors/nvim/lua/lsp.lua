@@ -255,8 +255,7 @@ local METHOD_NOT_FOUND, REQUEST_CANCELLED, CONTENT_MODIFIED = -32601, -32800, -3
 local SERVER_CANCELLED_HINT = 'The server gave up on the request (busy, or the text changed); retry.'
 
 -- How often a pending request looks whether its server still runs (ms): Neovim does not fail the
--- requests of a server that exits, so without a look they would wait for the call's deadline. It
--- also looks whether the agent's channel is still open: when it closes, nobody waits any more.
+-- requests of a server that exits, so without a look they would wait for the call's deadline.
 local WATCH_MS = 200
 local EXITED_HINT = 'Restart it in the editor (e.g. :LspRestart), then retry.'
 
@@ -308,12 +307,8 @@ function L.request(p, client, method, params, shape)
     if watch:is_closing() then
       return
     end
-    local owed = M.deferred[token]
-    if owed == nil then
+    if M.deferred[token] == nil then
       unwatch()
-    elseif owed.channel and vim.api.nvim_get_chan_info(owed.channel).id == nil then
-      -- The agent that waits for this answer went away: nobody can be told, so it is cancelled.
-      M.cancel(token)
     elseif stopped(client) then
       unwatch()
       M.settle(token, function()
