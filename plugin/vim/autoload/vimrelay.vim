@@ -189,7 +189,13 @@ function! s:attempt_failed(message) abort
   call s:end_attempt()
   let s:last_error = a:message
   if say
-    echomsg a:message . '; retrying'
+    " From a callback, Vim draws no message by itself: it goes to :messages whole, and is drawn
+    " now on one line, cut to fit, so that no hit-enter prompt stops the user (:VimRelayStatus
+    " says it whole too).
+    let line = a:message . '; retrying'
+    echomsg line
+    call vimrelay#util#redraw()
+    echo strchars(line) < &columns ? line : strcharpart(line, 0, &columns - 2) . '…'
     let s:error_shown = v:true
   endif
   call s:start_timer()

@@ -1,0 +1,65 @@
+// plugin/vim on a real screen (Vim in tmux, read with capture-pane) when the socket it dials is
+// held by a listener that accepts and never answers, as a stopped agent's is: the user types and
+// sees the text at once while the handshake waits, and once Vim gives up, the command line says
+// why and that it retries, on one line (no hit-enter prompt), and :messages has it whole.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { dirname, join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { vimFiles } from '../../agent/editors/vim/rendezvous.ts';
+import { isolatedEnv } from '../helpers/agent-process.ts';
+import { squeezed, startTmux, type TmuxScreen } from '../helpers/tmux.ts';
+import { vimArgs } from '../helpers/vim.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const env = isolatedEnv();
+const cwd = join(String(env.HOME), 'notes');
+mkdirSync(cwd);
+const files = vimFiles(env);
+const held: { socket: Socket; ended: boolean }[] = [];
+const silent = createServer((socket) => {
+  const conn = { socket, ended: false };
+  held.push(conn);
+  socket.on('error', () => {});
+  // Read (and drop) what Vim sends, so that its end is seen.
+  socket.resume();
+  socket.on('close', () => (conn.ended = true));
+});
+let term: TmuxScreen | undefined;
+
+afterAll(async () => {
+  await term?.stop();
+  for (const conn of held) conn.socket.destroy();
+  await new Promise<void>((resolve) => silent.close(() => resolve()));
+});
+
+it('types while the handshake waits, then says on the command line that the listener did not answer', async () => {
+  mkdirSync(dirname(files.socket), { recursive: true, mode: 0o700 });
+  await new Promise<void>((resolve) => silent.listen(files.socket, resolve));
+  for (const [file, text] of [
+    [files.token, 'a token this listener cannot prove it holds\n'],
+    [files.address, `unix:${files.socket}\n`],
+  ] as const) {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(file, text, { mode: 0o600 });
+  }
+  // A Normal-mode Vim on a terminal; vimArgs connects it at startup (:VimRelayConnect notes).
+  term = startTmux({ command: ['vim', ...vimArgs({ name: 'notes', normal: true })], env, cwd });
+  const first = await waitFor(() => held[0], 15_000, 'Vim to dial the silent listener');
+  term.type('ityped while it waits');
+  term.key('Escape');
+  await term.until((rows) => rows[0] === 'typed while it waits', 'the typed text on the screen');
+  expect(first.ended).toBe(false);
+  const reason = `vimrelay: the listener at unix:${files.socket} did not answer within 5 s (an agent that is stopped?); not connecting; retrying`;
+  // One line, cut to the screen's width: no hit-enter prompt stops the user.
+  const rows = await term.until((r) => r.some((l) => l.includes('did not answer within')), 'the reason on the command line', 20_000);
+  expect(rows.at(-1)).toBe(`${[...reason].slice(0, 118).join('')}…`);
+  expect(rows[0]).toBe('typed while it waits');
+  // Whole in :messages.
+  term.type(':messages');
+  term.key('Enter');
+  const messages = await term.until((r) => r.some((l) => l.includes('not connecting; retrying')), ':messages');
+  expect(squeezed(messages)).toContain(reason.replaceAll(' ', ''));
+  term.key('Enter');
+  expect(first.ended).toBe(true);
+});
