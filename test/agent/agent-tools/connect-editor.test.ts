@@ -51,9 +51,11 @@ async function connected(args: Record<string, unknown> = {}): Promise<Record<str
   return outcome.data;
 }
 
-/** The pid of the job of a `:terminal <cmd>` opened in `nvim`. */
-function terminalJob(nvim: NvimFixture, cmd: string): Promise<number> {
-  return nvim.lua<number>('vim.cmd("terminal " .. ...); return vim.b.terminal_job_pid', cmd);
+/** The pid of the job of a terminal running `argv`, opened in `nvim`. */
+function terminalJob(nvim: NvimFixture, argv: string[]): Promise<number> {
+  // termopen() with a list execs the program itself: no shell that would exec it once more, while
+  // its environment is read.
+  return nvim.lua<number>('vim.cmd("enew"); vim.fn.termopen(...); return vim.b.terminal_job_pid', argv);
 }
 
 beforeAll(() => {
@@ -192,7 +194,7 @@ describe('connect_editor', () => {
 
   it('finds the Neovim running a process by its $NVIM, even where discovery cannot see it', async () => {
     const nvim = await start(join(root, 'hidden', 'server.sock'));
-    const job = await terminalJob(nvim, 'sleep 600');
+    const job = await terminalJob(nvim, ['sleep', '600']);
     // Read once the job has exec'd (a fresh fork still shows its parent's environment).
     await waitFor(async () => ((await serverAddressesOf(job)).includes(nvim.socket) ? true : undefined), 5_000, 'the job to start');
     expect(await serverAddressesOf(job)).toEqual([nvim.socket]);
