@@ -8,7 +8,8 @@
  * the OAuth provider, which
  * serves the metadata documents, `/oauth/token` and `/oauth/register`, authenticates `/mcp` and
  * hands it to `mcpApi`, and passes everything else to the Hono app below -> CORS completed on
- * `/mcp` and the metadata (http/cors.ts).
+ * `/mcp` and the metadata (http/cors.ts). After the answer, a small body nobody read is read away
+ * (http/body.ts `drainUnread`), so that the client's connection stays usable.
  *
  *   GET  /         what this relay is and the MCP URL (a page; JSON for API clients)
  *   GET  /health   liveness
@@ -30,6 +31,7 @@ import { relayOrigin } from './config.ts';
 import type { Env } from './env.ts';
 import { withMcpCors } from './http/cors.ts';
 import { installEgressGuard } from './http/egress.ts';
+import { drainUnread } from './http/body.ts';
 import { hostRefusal } from './http/host.ts';
 import { wantsHtml } from './http/negotiate.ts';
 import { missingPage } from './pages/home.ts';
@@ -108,13 +110,16 @@ async function serve(request: Request, env: Env, ctx: ExecutionContext): Promise
 
 export default {
   async fetch(request, env, ctx): Promise<Response> {
+    let response: Response;
     try {
-      return await serve(request, env, ctx);
+      response = await serve(request, env, ctx);
     } catch (err) {
       // What the app's onError does, for failures outside it (the OAuth provider's own): never a
       // stack trace or a runtime's error page to the client.
       console.error('vimrelay: unhandled error', err instanceof Error ? err.message : String(err));
-      return jsonError(500, 'INTERNAL', 'Internal error.');
+      response = jsonError(500, 'INTERNAL', 'Internal error.');
     }
+    ctx.waitUntil(drainUnread(request));
+    return response;
   },
 } satisfies ExportedHandler<Env>;

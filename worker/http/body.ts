@@ -32,3 +32,28 @@ export async function readCapped(request: Request, maxBytes: number): Promise<Ca
   }
   return { ok: true, text: text + decoder.decode() };
 }
+
+/** The most of a body nobody read that the relay reads away after answering (drainUnread). */
+export const DRAIN_MAX_BYTES = 64 * 1024;
+
+/**
+ * Reads away a request body the answer did not need (a refusal before the body: a foreign Host,
+ * the wrong content type), up to DRAIN_MAX_BYTES. Local workerd closes a keep-alive connection
+ * whose request body was left unread, without `Connection: close`: the client's next request on
+ * it would fail with a reset. A larger body is left, and its connection with it.
+ */
+export async function drainUnread(request: Request): Promise<void> {
+  if (request.body === null || request.bodyUsed || declaredTooLarge(request, DRAIN_MAX_BYTES)) return;
+  const reader = request.body.getReader();
+  let received = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      received += value.byteLength;
+      if (received > DRAIN_MAX_BYTES) return void (await reader.cancel());
+    }
+  } catch {
+    // The client went away: nothing left to keep.
+  }
+}
