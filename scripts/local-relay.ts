@@ -1,6 +1,6 @@
 /**
  * Runs the relay in local workerd as a child process in its own process group
- * (`relay-process.ts`: wrangler's dev server with no debugger, its state 0600/0700, its secrets
+ * (`relay-process.ts`: Miniflare alone, with no proxy worker and no debugger, its state 0600/0700, its secrets
  * passed on stdin), waits for `/health`, and stops the whole group (wrangler and workerd) on
  * request, so nothing is left running. The child also stops when its stdin, a pipe from here,
  * closes: however this process ends, SIGKILL included, the relay does not outlive it. A port
@@ -123,7 +123,7 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
     }
     if (child.exitCode !== null || child.signalCode !== null) {
       await stop();
-      throw new Error(`the relay (wrangler's dev server) exited (${child.signalCode ?? `code ${child.exitCode}`}); see ${opts.logFile}`);
+      throw new Error(`the relay (local workerd) exited (${child.signalCode ?? `code ${child.exitCode}`}); see ${opts.logFile}`);
     }
     try {
       // Bounded, and cut short by an abort: a relay still starting may hold the request.

@@ -1,26 +1,33 @@
 /**
- * The local relay's own process, started by `local-relay.ts`: workerd through wrangler's
- * `unstable_startWorker`, which is `wrangler dev` without what the command line cannot turn off.
+ * The local relay's own process, started by `local-relay.ts`: the Worker as `wrangler deploy`
+ * bundles it (`--dry-run --outdir`), run by Miniflare in one workerd with the bindings wrangler.toml
+ * declares (`unstable_getMiniflareWorkerOptions`). Not `wrangler dev`, for what it adds:
  *
- * - No debugger: `dev.inspector: false`. `wrangler dev` always opens V8's inspector for the
- *   Worker (on 127.0.0.1, a free port near 9229) and a devtools proxy, with no authentication: any
- *   local account could connect and read the Worker's secrets. Binding it elsewhere cannot help
- *   (every local user reaches 127.0.0.1); only not opening it does.
+ * - No proxy worker: `wrangler dev` puts a second workerd in front of the Worker (to hold requests
+ *   while it rebuilds), one more HTTP hop on every request and every WebSocket message, about
+ *   0.9 ms and 50 MiB; the relay never rebuilds while running, and Cloudflare's edge has no such hop.
+ * - No debugger: Miniflare opens V8's inspector only when asked. `wrangler dev` always opens it for
+ *   the Worker (on 127.0.0.1, a free port near 9229) with no authentication: any local account
+ *   could connect and read the Worker's secrets. Binding it elsewhere cannot help (every local user
+ *   reaches 127.0.0.1); only not opening it does.
  * - Private state: umask 077 before anything is created, so the persisted Durable Object SQLite
- *   (the token-signing key, sessions, devices), KV and wrangler's build output are 0600 files in
- *   0700 directories; state left by an earlier, looser run is tightened the same way first.
+ *   (the token-signing key, sessions, devices), KV and the bundle are 0600 files in 0700
+ *   directories; state left by an earlier, looser run is tightened the same way first.
  * - No secret on a command line (which every local user can read in the process list): the
  *   command line carries only `--port` and `--persist-to`; the Worker's variables, OWNER_SECRET
  *   included, arrive as JSON on stdin.
  *
  * Runs until SIGTERM or SIGINT, or until its stdin closes (the launcher stays connected to it, so
- * a launcher that dies, even by SIGKILL, takes the relay with it), then disposes of the worker
+ * a launcher that dies, even by SIGKILL, takes the relay with it), then disposes of Miniflare
  * (and workerd with it).
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { unstable_startWorker } from 'wrangler';
+import { Log, LogLevel, Miniflare } from 'miniflare';
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import { ROOT } from './local-relay.ts';
 
 /** What `local-relay.ts` sends on stdin: the Worker's variables and secrets. */
@@ -60,20 +67,30 @@ function firstLine(onClose: () => void): Promise<string> {
   });
 }
 
+/** The Worker bundled into `outdir` exactly as `wrangler deploy` would upload it; returns its entry module. */
+function bundle(outdir: string): string {
+  rmSync(outdir, { recursive: true, force: true });
+  const wrangler = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
+  const built = spawnSync(process.execPath, [wrangler, 'deploy', '--dry-run', '--outdir', outdir, '--config', join(ROOT, 'wrangler.toml')], { cwd: ROOT, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`bundling the Worker failed (${built.signal ?? `code ${built.status}`}):\n${built.stdout}${built.stderr}`);
+  return join(outdir, 'index.js');
+}
+
 async function main(): Promise<void> {
   process.umask(0o077);
   const { values } = parseArgs({ options: { port: { type: 'string' }, 'persist-to': { type: 'string' } } });
   const port = Number(values.port);
   const persistTo = values['persist-to'];
   if (!Number.isInteger(port) || port <= 0 || !persistTo) throw new Error('usage: relay-process.ts --port N --persist-to DIR (variables as JSON on stdin)');
-  const started: { worker?: Awaited<ReturnType<typeof unstable_startWorker>> } = {};
+  const started: { relay?: Miniflare } = {};
   let stopping = false;
-  const dispose = (): void => void started.worker?.dispose().finally(() => process.exit(0));
-  // Asked to stop while starting: the worker is disposed of as soon as it exists (below).
+  const dispose = (): void => void started.relay?.dispose().finally(() => process.exit(0));
+  // Asked to stop while starting: the relay is disposed of as soon as it exists (below).
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    if (started.worker) dispose();
+    if (started.relay) dispose();
+    else process.exit(0);
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
@@ -83,22 +100,23 @@ async function main(): Promise<void> {
   const wranglerDir = join(ROOT, '.wrangler');
   mkdirSync(wranglerDir, { recursive: true, mode: 0o700 });
   tighten(wranglerDir);
-  const worker = await unstable_startWorker({
-    config: join(ROOT, 'wrangler.toml'),
-    bindings: Object.fromEntries(Object.entries(opts.vars).map(([name, value]) => [name, { type: 'secret_text', value }])),
-    dev: {
-      inspector: false,
-      remote: false,
-      persist: opts.persistTo,
-      server: { hostname: '127.0.0.1', port: opts.port },
-      logLevel: 'warn',
-      watch: false,
-      liveReload: false,
-    },
+  // Beside the state, not in .wrangler: relays started at once (the tests) each build their own.
+  const scriptPath = bundle(join(opts.persistTo, 'bundle'));
+  const config = unstable_readConfig({ config: join(ROOT, 'wrangler.toml') });
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
+  const relay = new Miniflare({
+    host: '127.0.0.1',
+    port: opts.port,
+    log: new Log(LogLevel.WARN),
+    // The Worker reads nothing of `request.cf`: the placeholder, not a fetch of Cloudflare's.
+    cf: false,
+    // Where `wrangler dev --persist-to` keeps it, so state from earlier runs carries over.
+    defaultPersistRoot: join(opts.persistTo, 'v3'),
+    workers: [{ ...workerOptions, name: config.name, modules: true, scriptPath, modulesRoot: dirname(scriptPath), bindings: { ...workerOptions.bindings, ...opts.vars } }],
   });
-  started.worker = worker;
+  started.relay = relay;
   if (stopping) return dispose();
-  await worker.ready;
+  await relay.ready;
 }
 
 await main();

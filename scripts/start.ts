@@ -111,13 +111,13 @@ async function main(): Promise<void> {
     const relay = await starting;
     relay.process.once('exit', (code, signal) => {
       if (stopped === undefined) {
-        logger.error('the relay (wrangler dev) exited', { code, signal, log: logFile });
+        logger.error('the relay (local workerd) exited', { code, signal, log: logFile });
         void shutdown(1);
       }
     });
     watchRelay(relay.url, () => {
       if (stopped !== undefined) return;
-      logger.error('the relay stopped answering while wrangler still runs (workerd exited?); stopping', { url: relay.url, log: logFile });
+      logger.error('the relay stopped answering while its process still runs (workerd exited?); stopping', { url: relay.url, log: logFile });
       void shutdown(1);
     });
     const credential = await deviceCredential(relay.url, secret);

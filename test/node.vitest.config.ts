@@ -1,4 +1,4 @@
-// Tests that run on Node against real nvim, real wrangler dev and a real MCP client.
+// Tests that run on Node against real nvim, a real relay in local workerd and a real MCP client.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

@@ -1,4 +1,4 @@
-// End to end, real wrangler dev: tokens on /mcp, and device credentials and device JWTs on /agent.
+// End to end, a real relay in local workerd: tokens on /mcp, and device credentials and device JWTs on /agent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveRelayCredentials } from '../../agent/config/credentials.ts';
 import { paths } from '../../agent/config/paths.ts';

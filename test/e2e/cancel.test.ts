@@ -133,9 +133,10 @@ describe.each<ChainKind>(['relay', 'http'])('cancellation over %s', (kind) => {
     await Promise.all([blocked(chain.nvim, false), a.client.close()]);
   }, 60_000);
 
-  // Over the relay, `wrangler dev` does not tell the Worker that a client went away while it has not
-  // started its answer (a JSON answer starts at the end), so this runs on serve --http; the relay's
-  // side, request.signal into the Hub, is tested inside workerd (workers/mcp-modern.test.ts).
+  // Over the relay, local workerd (Miniflare's entry worker in front of the Worker) does not tell the
+  // Worker that a client went away while it has not started its answer (a JSON answer starts at the
+  // end), so this runs on serve --http; the relay's side, request.signal into the Hub, is tested
+  // inside workerd (workers/mcp-modern.test.ts).
   it.skipIf(kind === 'relay')('2026-07-28: A closing its stream cancels its call alone', async () => {
     const { a, b, stopA, callA, callB } = await twins('modern');
     stopA.abort();

@@ -1,7 +1,7 @@
 /**
  * The three ways an MCP client reaches an editor, as fixtures that each yield a connected SDK
  * client and the real headless Neovim behind it, so that one behavioural suite runs over all:
- *   relay  client -> wrangler dev (Worker + Hub) -> `vimrelay agent` process -> nvim
+ *   relay  client -> local workerd (Worker + Hub) -> `vimrelay agent` process -> nvim
  *   http   client -> `vimrelay serve --http` process (127.0.0.1, bearer token) -> nvim
  *   stdio  client -> `vimrelay serve --stdio` process (spawned by the SDK's stdio transport) -> nvim
  * Every process gets an isolated HOME/XDG and discovers editors only in its own directory. The

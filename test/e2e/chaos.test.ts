@@ -1,4 +1,4 @@
-// A compact chaos run through the whole chain (real wrangler dev, a `vimrelay agent` process, a
+// A compact chaos run through the whole chain (a real relay in local workerd, a `vimrelay agent` process, a
 // real Neovim, MCP SDK clients): four clients make tick-guarded edits (read_buffer, then
 // find_and_replace with its changedtick) while a user types into the same buffer over RPC, and
 // meanwhile the relay restarts, the agent restarts, and the agent is frozen (SIGSTOP) past the

@@ -1,5 +1,5 @@
 // The CLI's HTTP clients as a user meets them, with the real `vimrelay` command: Ctrl-C in
-// `vimrelay pair` cancels the request on a real relay (wrangler dev), whose page then says it was
+// `vimrelay pair` cancels the request on a real relay (local workerd), whose page then says it was
 // cancelled and refuses to approve it; a relay that is not there, a host that does not exist, TLS
 // spoken to a plain HTTP server, a server that never answers or hangs up, and a relay that
 // refuses the owner secret each get a message saying what failed and what to do, never "fetch failed".

@@ -1,4 +1,4 @@
-// The pages a user meets, in real headless Chromium against a real relay (wrangler dev): the front
+// The pages a user meets, in real headless Chromium against a real relay (local workerd): the front
 // page and a browser's 404; the consent page of a step-up request (`read exec`) opening with read
 // and exec ticked, allowed untouched, giving a token that holds exec; the pairing page's list of
 // waiting requests, dismissed from the browser; and signing out, everywhere, from the dashboard.

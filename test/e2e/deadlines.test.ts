@@ -1,5 +1,5 @@
 // Deadlines end to end through the relay, with a short CALL_DEADLINE_MS (3 s; the Hub then waits
-// LIMITS.hubGraceMs more for the agent's answer), real wrangler dev, a `vimrelay agent` process,
+// LIMITS.hubGraceMs more for the agent's answer), a real relay in local workerd, a `vimrelay agent` process,
 // real Neovims and the MCP SDK client:
 //   - a prompt nobody answers is the agent's denial: PERMISSION_DENIED saying the user did not
 //     answer within N seconds, audited ask:timeout, the prompt gone and nothing run; never the

@@ -1,4 +1,4 @@
-// The relay link when things go wrong, with real processes: wrangler dev, `vimrelay agent`
+// The relay link when things go wrong, with real processes: the relay in local workerd, `vimrelay agent`
 // processes, a real Neovim and the MCP SDK client.
 //   - A frozen agent (SIGSTOP): the Hub misses its heartbeats, a call answers EDITOR_OFFLINE well
 //     before the configured deadline, list_editors drops it and NO_EDITOR says it is reconnecting;

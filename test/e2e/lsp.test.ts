@@ -1,4 +1,4 @@
-// Code navigation end to end: an MCP SDK client through the relay (wrangler dev + `vimrelay agent`)
+// Code navigation end to end: an MCP SDK client through the relay (local workerd + `vimrelay agent`)
 // and through `vimrelay serve --stdio`, to a real Neovim whose user config (test/fixtures/lsp/
 // init.lua) runs the real pyright on the Python fixture project. Every lsp_* tool is listed and
 // answers with results that match its outputSchema (helpers/mcp.ts callOk): a definition in another

@@ -1,4 +1,4 @@
-// never_read end to end: an MCP SDK client through the relay (wrangler dev + `vimrelay agent`) and
+// never_read end to end: an MCP SDK client through the relay (local workerd + `vimrelay agent`) and
 // through `vimrelay serve --stdio`, to a real Neovim holding `.env`. The processes run with their
 // isolated home's policy file, which keeps the default never_read list: read_buffer of `.env` is
 // PERMISSION_DENIED naming the glob, and grep_buffers, get_state_brief and run_command answer

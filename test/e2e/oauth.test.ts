@@ -1,4 +1,4 @@
-// End to end, real wrangler dev, a real agent process and a real headless Neovim: an MCP SDK
+// End to end, a real relay in local workerd, a real agent process and a real headless Neovim: an MCP SDK
 // client authorizes itself with OAuth (its own `auth()` through an OAuthClientProvider: discovery
 // from the 401, dynamic registration with a loopback redirect URI, PKCE S256, the resource
 // indicator), the owner consents through the real sign-in and consent forms, and the client then

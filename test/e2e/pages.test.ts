@@ -1,4 +1,4 @@
-// The relay's pages in real headless Chromium against a real relay (wrangler dev): signing in,
+// The relay's pages in real headless Chromium against a real relay (local workerd): signing in,
 // the dashboard's sections, a personal access token created (shown once) and revoked, a device
 // paired from the browser and revoked, an OAuth client's consent and its grant revoked, at
 // desktop and phone sizes, with screenshots under test-artifacts/screenshots/.

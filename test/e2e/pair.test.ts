@@ -1,4 +1,4 @@
-// `vimrelay pair` end to end: the real CLI against a real relay (wrangler dev) with an isolated
+// `vimrelay pair` end to end: the real CLI against a real relay (local workerd) with an isolated
 // XDG home, approved by the owner over HTTP (session cookie + CSRF form, as a browser does); then
 // `vimrelay agent` connects with the stored credential and a real Neovim appears through a real
 // MCP client; `vimrelay devices` lists it; revoking it drops its editors at once and the agent

@@ -1,4 +1,4 @@
-// Other parties' tools against both HTTP endpoints, the relay (wrangler dev) and `vimrelay serve
+// Other parties' tools against both HTTP endpoints, the relay (local workerd) and `vimrelay serve
 // --http`, in both protocol eras (helpers/peers.ts):
 //   - the MCP conformance suite, through a loopback proxy that adds the token (it has no auth
 //     option), judged against the committed expected-failures baselines

@@ -167,7 +167,7 @@ it.each([
   await expect(fetch(url.replace('/mcp', '/health'))).rejects.toThrow();
 }, 120_000);
 
-it('workerd dying while wrangler lives: the launcher says so, exits 1, and stops the rest', async () => {
+it('workerd dying while the relay process lives: the launcher says so, exits 1, and stops the rest', async () => {
   const { env, persist, sockets, port } = await launcherHome();
   const launched = launch(env, persist, sockets);
   await launched.printed;
@@ -175,7 +175,7 @@ it('workerd dying while wrangler lives: the launcher says so, exits 1, and stops
   expect(workerd).toHaveLength(1);
   process.kill(workerd[0]!, 'SIGKILL');
   expect(await launched.exited).toBe(1);
-  expect(launched.err()).toMatch(/the relay stopped answering while wrangler still runs/);
+  expect(launched.err()).toMatch(/the relay stopped answering while its process still runs/);
   await gone(persist, port);
   expect(leftovers(persist, port)).toEqual([]);
 }, 120_000);

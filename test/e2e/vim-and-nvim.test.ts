@@ -1,5 +1,5 @@
 /**
- * A Vim and a Neovim online at once, end to end: the MCP SDK client -> `wrangler dev` (Worker +
+ * A Vim and a Neovim online at once, end to end: the MCP SDK client -> local workerd (Worker +
  * Hub) -> one `vimrelay agent` process -> a real headless Neovim (found by discovery) and a real
  * Vim (plugin/vim, connected to that agent's Vim listener through the agent's XDG directories).
  * Proves that both are listed and addressed by id, that the same sequence of tools gives results

@@ -2,7 +2,7 @@
  * The owner's side of an OAuth authorization, driven over HTTP as a browser would (no scripts on
  * these pages: forms post, the server redirects): sign in with the owner secret, open the
  * `/authorize` URL, read the consent form, post it. Runtime-neutral: takes the `fetch` to use, so
- * that workerd tests (the Worker's own fetch) and end-to-end tests (a relay in wrangler dev) share it.
+ * that workerd tests (the Worker's own fetch) and end-to-end tests (a relay in local workerd) share it.
  */
 
 /** A fetch that does not follow redirects (the caller passes `redirect: 'manual'`). */

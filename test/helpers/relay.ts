@@ -1,7 +1,8 @@
 /**
- * `withRelay()`: a real relay in `wrangler dev` on a free port with its own persistence and
- * owner secret, plus helpers to mint tokens through the admin route. Stop it in afterAll: that
- * also removes its directory (persistence and wrangler's log).
+ * `withRelay()`: a real relay in local workerd (`scripts/local-relay.ts`, as `npm start` runs it)
+ * on a free port with its own persistence and owner secret, plus helpers to mint tokens through
+ * the admin route. Stop it in afterAll: that also removes its directory (persistence, the bundle
+ * and the relay's log).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,7 +37,7 @@ export async function withRelay(vars: Record<string, string> = {}): Promise<Test
   const options = {
     port: await freePort(),
     persistTo: join(dir, 'state'),
-    logFile: join(dir, 'wrangler.log'),
+    logFile: join(dir, 'relay.log'),
     vars: { OWNER_SECRET: ownerSecret, ...vars },
   };
   let relay = await startLocalRelay(options);

@@ -1,7 +1,7 @@
 // :checkhealth vimrelay in a real Neovim with plugin/nvim, against the real agent and `serve`
 // processes of the same user (same XDG state directory), in each state a user meets: no agent has
 // ever run; `vimrelay serve` serving locally and listing this editor; an agent that cannot reach
-// its relay; an agent connected to a real relay (wrangler dev); an agent that died; and an editor
+// its relay; an agent connected to a real relay (local workerd); an agent that died; and an editor
 // listening where the agent does not look. Each problem comes with an advice line.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

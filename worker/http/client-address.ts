@@ -1,7 +1,7 @@
 /**
  * The client address a request came from, as a rate-limit bucket name. Cloudflare sets
  * `CF-Connecting-IP` to the connecting client's address on every request and overwrites any value
- * the client sent; `wrangler dev` sets it to the socket's address (a local client can forge it
+ * the client sent; local workerd (Miniflare, under `npm start` or `wrangler dev`) sets it to the socket's address when the client sent none (a local client can forge it
  * there, which is why every per-address limit has an account-wide one beside it). A request
  * without it (a test calling the Worker directly) shares one bucket, `unknown`.
  *
