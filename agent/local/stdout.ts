@@ -17,9 +17,12 @@ export function reserveStdout(): Writable {
     // Room for a few whole answers (one can be 200 KB of JSON): with the default 16 KiB mark every
     // answer waited for 'drain', and the finished calls behind it stayed in memory meanwhile.
     highWaterMark: STDOUT_HIGH_WATER_BYTES,
+    // Strings pass as they are: stdout (a pipe or a socket) encodes them natively, where a
+    // Buffer.from of every answer in JavaScript cost about a tenth of a read_buffer's CPU.
+    decodeStrings: false,
     // One chunk at a time, each handed on once stdout has taken it: back-pressure carries over.
-    write(chunk: Buffer, _encoding, done) {
-      write(chunk, (error) => done(error ?? null));
+    write(chunk: string | Buffer, encoding: BufferEncoding, done) {
+      write(chunk, encoding, (error) => done(error ?? null));
     },
   });
   stdout.write = process.stderr.write.bind(process.stderr) as typeof stdout.write;
