@@ -1,14 +1,15 @@
 // Owner-secret guessing as an attacker does it, against the real Worker and Hub: wrong secrets on
 // /signin and /admin from one address, from many, and all at once. Over the limits every attempt
 // is 429 with Retry-After, the right secret included; once the window has passed (moved by
-// backdating the buckets inside the real Durable Object, never by waiting) it works again.
+// backdating the buckets inside the real Durable Object, never by waiting) it works again. An
+// address that presented the right secret before is not locked out by the others' guesses.
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hubFor } from '../../worker/account.ts';
 import { clientAddress } from '../../worker/http/client-address.ts';
 import type { Hub } from '../../worker/hub/hub.ts';
-import { OWNER_GUESS_LIMITS } from '../../worker/hub/owner-guesses.ts';
+import { KNOWN_ADDRESS_MS, OWNER_GUESS_LIMITS } from '../../worker/hub/owner-guesses.ts';
 import { RATE_WINDOW_MS } from '../../worker/hub/rate-limits.ts';
 import { relay } from './helpers.ts';
 
@@ -86,6 +87,34 @@ describe('guessing from many addresses', () => {
     expect((await adminCall(SECRET, '192.0.2.201')).status).toBe(429);
     await windowPasses();
     expect((await adminCall(SECRET, '192.0.2.201')).status).toBe(200);
+  });
+
+  /** Wrong secrets from as many addresses (`prefix`.1, .2, ...) as fill the account-wide limit. */
+  async function fillAccountLimit(prefix: string): Promise<void> {
+    for (let a = 0; a < OWNER_GUESS_LIMITS.allPerMinute / OWNER_GUESS_LIMITS.perClientPerMinute; a++) {
+      for (let i = 0; i < OWNER_GUESS_LIMITS.perClientPerMinute; i++) expect((await adminCall(`g-${a}-${i}`, `${prefix}.${a + 1}`)).status).toBe(401);
+    }
+  }
+
+  it('an address that presented the right secret before is not locked out by guesses from elsewhere; its own guesses still are limited', async () => {
+    const owner = '198.51.100.50';
+    expect((await signIn(SECRET, owner)).status).toBe(303);
+    await fillAccountLimit('192.0.2');
+    expect((await adminCall(SECRET, '198.51.100.51')).status).toBe(429);
+    expect((await adminCall(SECRET, owner)).status).toBe(200);
+    expect((await signIn(SECRET, owner)).status).toBe(303);
+    for (let i = 0; i < OWNER_GUESS_LIMITS.perClientPerMinute; i++) expect((await adminCall(`owner-typo-${i}`, owner)).status).toBe(401);
+    expect((await adminCall(SECRET, owner)).status).toBe(429);
+  });
+
+  it(`an address last right more than ${KNOWN_ADDRESS_MS / 86_400_000} days ago is held back like any other`, async () => {
+    const owner = '198.51.100.60';
+    expect((await adminCall(SECRET, owner)).status).toBe(200);
+    await runInDurableObject(hubFor(env), (_hub: Hub, state) => {
+      state.storage.sql.exec('UPDATE owner_addresses SET last_ok = last_ok - ? WHERE client = ?', KNOWN_ADDRESS_MS, owner);
+    });
+    await fillAccountLimit('192.0.2');
+    expect((await adminCall(SECRET, owner)).status).toBe(429);
   });
 
   it('IPv6 addresses count by their /64', async () => {

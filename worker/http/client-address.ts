@@ -9,12 +9,15 @@
  * §3), so a per-address limit on the full 128 bits would give each of them 2^64 tries.
  */
 
-/** The bucket name of the request's client address: an IPv4 address, an IPv6 /64 prefix, or `unknown`. */
+/** The bucket of requests that name no client address. */
+export const UNKNOWN_CLIENT = 'unknown';
+
+/** The bucket name of the request's client address: an IPv4 address, an IPv6 /64 prefix, or UNKNOWN_CLIENT. */
 export function clientAddress(request: Request): string {
   const raw = request.headers.get('CF-Connecting-IP')?.trim().toLowerCase() ?? '';
   if (/^\d{1,3}(\.\d{1,3}){3}$/.test(raw)) return raw;
   if (/^[0-9a-f:.]+$/.test(raw) && raw.includes(':')) return `${ipv6Prefix64(raw)}::/64`;
-  return 'unknown';
+  return UNKNOWN_CLIENT;
 }
 
 /** The first four 16-bit groups of an IPv6 address in text form (RFC 4291 §2.2), `::` expanded. */

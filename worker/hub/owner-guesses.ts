@@ -6,10 +6,17 @@
  * a refused guess teaches nothing (OWASP Authentication Cheat Sheet, "Protect Against Automated
  * Attacks"). Right secrets are not counted: the launcher and the CLI call the admin API often.
  *
+ * The account-wide limit alone would let anyone lock the owner out: six addresses guessing (one
+ * IPv6 customer holds hundreds of /64s) fill it every minute. So an address that presented the
+ * right secret in the last KNOWN_ADDRESS_MS is not held back by it, only by its own limit (the
+ * address form of OWASP's "device cookies", Slow Down Online Guessing Attacks); its wrong guesses
+ * still count in both. This module owns the `owner_addresses` table of those addresses.
+ *
  * An attempt reserves its place in both buckets before the comparison and gives it back when the
  * secret matches, so that concurrent guesses cannot all pass the check before any is counted.
  */
 import { ownerSecretMatches } from '../auth/owner.ts';
+import { UNKNOWN_CLIENT } from '../http/client-address.ts';
 import { RateLimits } from './rate-limits.ts';
 
 /** Wrong owner secrets allowed per minute. */
@@ -20,6 +27,14 @@ export const OWNER_GUESS_LIMITS = {
   allPerMinute: 60,
 } as const;
 
+/** How long an address that presented the right secret stays exempt from the account-wide limit. */
+export const KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60 * 1000;
+
+const SCHEMA = `CREATE TABLE IF NOT EXISTS owner_addresses (
+  client TEXT PRIMARY KEY,
+  last_ok INTEGER NOT NULL
+)`;
+
 const ALL = 'owner-secret:all';
 const perClient = (client: string): string => `owner-secret:client:${client}`;
 
@@ -29,16 +44,18 @@ export type OwnerSecretCheck = { ok: true } | { ok: false; limited: false } | { 
 export class OwnerGuesses {
   private readonly limits: RateLimits;
 
-  constructor(sql: SqlStorage) {
+  constructor(private readonly sql: SqlStorage) {
     this.limits = new RateLimits(sql);
+    sql.exec(SCHEMA);
   }
 
   /** Whether `presented` is `secret`, for an attempt from `client` at `nowMs`, or that it is refused unread. */
   async check(presented: string, secret: string, client: string, nowMs: number): Promise<OwnerSecretCheck> {
     // Synchronous from here to the reservation: no other attempt can interleave.
     this.limits.sweep(nowMs);
+    this.sql.exec('DELETE FROM owner_addresses WHERE ? - last_ok >= ?', nowMs, KNOWN_ADDRESS_MS);
     const mine = this.limits.check(perClient(client), OWNER_GUESS_LIMITS.perClientPerMinute, nowMs);
-    const everyone = this.limits.check(ALL, OWNER_GUESS_LIMITS.allPerMinute, nowMs);
+    const everyone = this.known(client) ? ({ ok: true } as const) : this.limits.check(ALL, OWNER_GUESS_LIMITS.allPerMinute, nowMs);
     if (!mine.ok || !everyone.ok) {
       return { ok: false, limited: true, retryAfterS: Math.max(mine.ok ? 0 : mine.retryAfterS, everyone.ok ? 0 : everyone.retryAfterS) };
     }
@@ -47,6 +64,15 @@ export class OwnerGuesses {
     if (!(await ownerSecretMatches(presented, secret))) return { ok: false, limited: false };
     this.limits.refund(perClient(client), nowMs);
     this.limits.refund(ALL, nowMs);
+    // Requests that name no address share one bucket (http/client-address.ts): never exempt.
+    if (client !== UNKNOWN_CLIENT) {
+      this.sql.exec('INSERT INTO owner_addresses (client, last_ok) VALUES (?, ?) ON CONFLICT(client) DO UPDATE SET last_ok = excluded.last_ok', client, nowMs);
+    }
     return { ok: true };
+  }
+
+  /** Whether `client` presented the right secret within KNOWN_ADDRESS_MS (rows older are swept first). */
+  private known(client: string): boolean {
+    return this.sql.exec('SELECT 1 FROM owner_addresses WHERE client = ?', client).toArray().length > 0;
   }
 }
