@@ -1,7 +1,7 @@
 /**
  * The local relay's own process, started by `local-relay.ts`: the Worker as `wrangler deploy`
- * bundles it (`--dry-run --outdir`), run by Miniflare in one workerd with the bindings wrangler.toml
- * declares (`unstable_getMiniflareWorkerOptions`). Not `wrangler dev`, for what it adds:
+ * bundles it (`worker-bundle.ts`), run by Miniflare in one workerd with the bindings wrangler.toml
+ * declares. Not `wrangler dev`, for what it adds:
  *
  * - No proxy worker: `wrangler dev` puts a second workerd in front of the Worker (to hold requests
  *   while it rebuilds), one more HTTP hop on every request and every WebSocket message, about
@@ -21,14 +21,13 @@
  * a launcher that dies, even by SIGKILL, takes the relay with it), then disposes of Miniflare
  * (and workerd with it).
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, parseEnv } from 'node:util';
 import { Log, LogLevel, Miniflare } from 'miniflare';
-import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import { ROOT } from './local-relay.ts';
+import { readOptionalFile } from '../agent/config/private-file.ts';
+import { localWorker } from './worker-bundle.ts';
 
 /** What `local-relay.ts` sends on stdin: the Worker's variables and secrets. */
 export interface RelayProcessInput {
@@ -67,15 +66,6 @@ function firstLine(onClose: () => void): Promise<string> {
   });
 }
 
-/** The Worker bundled into `outdir` exactly as `wrangler deploy` would upload it; returns its entry module. */
-function bundle(outdir: string): string {
-  rmSync(outdir, { recursive: true, force: true });
-  const wrangler = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
-  const built = spawnSync(process.execPath, [wrangler, 'deploy', '--dry-run', '--outdir', outdir, '--config', join(ROOT, 'wrangler.toml')], { cwd: ROOT, encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`bundling the Worker failed (${built.signal ?? `code ${built.status}`}):\n${built.stdout}${built.stderr}`);
-  return join(outdir, 'index.js');
-}
-
 async function main(): Promise<void> {
   process.umask(0o077);
   const { values } = parseArgs({ options: { port: { type: 'string' }, 'persist-to': { type: 'string' } } });
@@ -100,10 +90,10 @@ async function main(): Promise<void> {
   const wranglerDir = join(ROOT, '.wrangler');
   mkdirSync(wranglerDir, { recursive: true, mode: 0o700 });
   tighten(wranglerDir);
-  // Beside the state, not in .wrangler: relays started at once (the tests) each build their own.
-  const scriptPath = bundle(join(opts.persistTo, 'bundle'));
-  const config = unstable_readConfig({ config: join(ROOT, 'wrangler.toml') });
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
+  const worker = await localWorker(ROOT);
+  const devVars = readOptionalFile(join(ROOT, '.dev.vars'));
+  // As wrangler dev has them: wrangler.toml's [vars], then .dev.vars, then the launcher's.
+  const bindings = { ...worker.options.bindings, ...(devVars === undefined ? {} : parseEnv(devVars)), ...opts.vars };
   const relay = new Miniflare({
     host: '127.0.0.1',
     port: opts.port,
@@ -112,7 +102,7 @@ async function main(): Promise<void> {
     cf: false,
     // Where `wrangler dev --persist-to` keeps it, so state from earlier runs carries over.
     defaultPersistRoot: join(opts.persistTo, 'v3'),
-    workers: [{ ...workerOptions, name: config.name, modules: true, scriptPath, modulesRoot: dirname(scriptPath), bindings: { ...workerOptions.bindings, ...opts.vars } }],
+    workers: [{ ...worker.options, name: worker.name, modules: true, scriptPath: worker.scriptPath, modulesRoot: dirname(worker.scriptPath), bindings }],
   });
   started.relay = relay;
   if (stopping) return dispose();

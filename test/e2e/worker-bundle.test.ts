@@ -1,0 +1,36 @@
+// The local relay's Worker bundle (scripts/worker-bundle.ts), built by wrangler's real command line
+// in a copy of the project: built once, reused while its sources are unchanged, built anew when
+// one changes, with the Miniflare options wrangler derives from wrangler.toml beside it.
+import { appendFileSync, cpSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ROOT } from '../../scripts/local-relay.ts';
+import { localWorker } from '../../scripts/worker-bundle.ts';
+
+let root: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'vimrelay-bundle-'));
+  for (const entry of ['worker', 'protocol', 'package.json', 'package-lock.json', 'wrangler.toml', 'tsconfig.json', 'tsconfig.base.json']) cpSync(join(ROOT, entry), join(root, entry), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+it('is built once, reused while its sources are unchanged, and built anew when one changes', async () => {
+  const first = await localWorker(root);
+  expect(first.name).toBe('vimrelay');
+  expect(first.options.durableObjects).toEqual({ HUB: { className: 'Hub', useSQLite: true } });
+  expect(first.options.compatibilityFlags).toContain('enable_request_signal');
+  const built = statSync(first.scriptPath).mtimeMs;
+
+  const again = await localWorker(root);
+  expect(again.scriptPath).toBe(first.scriptPath);
+  expect(statSync(again.scriptPath).mtimeMs).toBe(built);
+
+  appendFileSync(join(root, 'worker', 'env.ts'), '\n// changed\n');
+  const changed = await localWorker(root);
+  expect(changed.scriptPath).not.toBe(first.scriptPath);
+  expect(statSync(changed.scriptPath).size).toBeGreaterThan(100_000);
+}, 60_000);
