@@ -22,7 +22,7 @@ export interface LocalRelayOptions {
   persistTo: string;
   /** Worker variables and secrets, e.g. OWNER_SECRET (sent on the child's stdin, never its command line). */
   vars?: Record<string, string>;
-  /** Where wrangler's own output goes. */
+  /** Where the relay's own output goes (Miniflare's log, a bundling failure). */
   logFile: string;
   /** How long to wait for /health (ms). */
   readyTimeoutMs?: number;

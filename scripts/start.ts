@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   const logger = createLogger();
   const secret = ownerSecret();
   const port = Number(process.env.PORT ?? 8787);
-  // The agent's state directory (its status, logs and wrangler's log) is the user's alone.
+  // The agent's state directory (its status, logs and the relay's log) is the user's alone.
   ensurePrivateDir(paths().stateDir);
   const logFile = join(paths().stateDir, 'relay-dev.log');
   // Ctrl-C may come at any moment, even while wrangler is still starting: every path out goes

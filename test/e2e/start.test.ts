@@ -66,7 +66,7 @@ it('npm start prints a working MCP URL and token, and Ctrl-C leaves nothing runn
   await client.close();
   await new Promise((r) => setTimeout(r, 200));
   expect(err).toMatch(/editor online/);
-  // Its state directory (status, logs, wrangler's log) is private, as the agent's is.
+  // Its state directory (status, logs, the relay's log) is private, as the agent's is.
   const state = join(String(env.XDG_STATE_HOME), 'vimrelay');
   expect(statSync(state).mode & 0o777).toBe(0o700);
   for (const file of readdirSync(state)) expect([file, statSync(join(state, file)).mode & 0o777]).toEqual([file, 0o600]);

@@ -1,9 +1,10 @@
 /**
  * The client address a request came from, as a rate-limit bucket name. Cloudflare sets
  * `CF-Connecting-IP` to the connecting client's address on every request and overwrites any value
- * the client sent; local workerd (Miniflare, under `npm start` or `wrangler dev`) sets it to the socket's address when the client sent none (a local client can forge it
- * there, which is why every per-address limit has an account-wide one beside it). A request
- * without it (a test calling the Worker directly) shares one bucket, `unknown`.
+ * the client sent; local workerd (Miniflare, under `npm start` or `wrangler dev`) sets it to the
+ * socket's address when the client sent none (a local client can forge it there, which is why
+ * every per-address limit has an account-wide one beside it). A request without it (a test
+ * calling the Worker directly) shares one bucket, UNKNOWN_CLIENT.
  *
  * IPv6 clients are bucketed by their /64: one subscriber routinely holds a whole /64 (RFC 6177
  * §3), so a per-address limit on the full 128 bits would give each of them 2^64 tries.
