@@ -40,7 +40,11 @@ export const DRAIN_MAX_BYTES = 64 * 1024;
  * Reads away a request body the answer did not need (a refusal before the body: a foreign Host,
  * the wrong content type), up to DRAIN_MAX_BYTES. Local workerd closes a keep-alive connection
  * whose request body was left unread, without `Connection: close`: the client's next request on
- * it would fail with a reset. A larger body is left, and its connection with it.
+ * it would fail with a reset. A larger body is left, and its connection with it. Best effort:
+ * the caller starts it before its answer goes out and lets it finish in `waitUntil`; workerd ends
+ * a read still waiting for the client when the answer is sent ("Can't read from request stream
+ * after response has been sent"), and that connection closes as before. A small body, which
+ * arrives with its headers, is read at once.
  */
 export async function drainUnread(request: Request): Promise<void> {
   if (request.body === null || request.bodyUsed || declaredTooLarge(request, DRAIN_MAX_BYTES)) return;
