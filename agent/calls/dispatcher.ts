@@ -163,7 +163,8 @@ export class Dispatcher {
         if (vetted) audit.decision = vetted.decision;
         return vetted?.refusal ?? null;
       });
-      const runControl: CallControl = { ...control, ...(vetEdits ? { vetEdits } : {}), ...(verdict.paths ? { expectPaths: verdict.paths } : {}) };
+      const withheldPaths = verdict.withheldPaths;
+      const runControl: CallControl = { ...control, ...(vetEdits ? { vetEdits } : {}), ...(verdict.paths ? { expectPaths: verdict.paths } : {}), ...(withheldPaths ? { withheldPaths } : {}) };
       const running = run(runControl).then((outcome) => (after ? after(outcome, control) : outcome));
       // The deadline may win the race below; a PathsChanged after it is then nobody's.
       running.catch(() => undefined);

@@ -42,6 +42,13 @@ export interface CallControl {
    * check, and the check needs no call of its own when the dispatcher knows the paths already.
    */
   readonly expectPaths?: readonly string[];
+  /**
+   * Files the call leaves out as if they had no diagnostics, in its counts and totals too: the
+   * never_read buffers among those with diagnostics, for a get_diagnostics over every buffer
+   * (policy/never-read.ts). Each is an absolute name or a real path; a buffer is left out when
+   * either of its own is one of them.
+   */
+  readonly withheldPaths?: readonly string[];
 }
 
 /** The call addresses other files than the policy judged it by (CallControl.expectPaths); nothing ran. */

@@ -80,6 +80,13 @@ export interface GuardResult {
   vetEdits?: (paths: readonly string[]) => Promise<GuardResult | null>;
   /** The files the decision was made on (step 2); absent for a call to the agent itself. */
   paths?: readonly string[];
+  /** What never_read has the call leave out when it runs (CallControl.withheldPaths). */
+  withheldPaths?: readonly string[];
+}
+
+/** never_read's part of a guard's answer: the outcome's filter and what the call leaves out. */
+function filterOf(check: GuardResult): Pick<GuardResult, 'after' | 'withheldPaths'> {
+  return { ...(check.after ? { after: check.after } : {}), ...(check.withheldPaths ? { withheldPaths: check.withheldPaths } : {}) };
 }
 
 /** What the dispatcher records of one call, whatever became of it. */
@@ -159,7 +166,7 @@ export class CallGuard {
     if (before.refusal) return mayAsk ? before : null;
     const verdict = decide(policy, { klass, editorName, chosenName, paths }, this.#opts.home);
     if (verdict.decision === 'deny') return mayAsk ? { decision: 'deny', refusal: policyDenied(call, editorName, verdict) } : null;
-    const after = before.after ? { after: before.after } : {};
+    const after = filterOf(before);
     if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, false), ...on };
     // A session allowance is the user's answer for this class in this editor: the files the call
     // finds it would edit are checked as after a prompt.
@@ -170,7 +177,7 @@ export class CallGuard {
     // Checked again after the answer, so that what it reads to redact is the text as it is now.
     const again = await this.#neverRead(call, paths, policy);
     if (again.refusal) return again;
-    return { ...asked, ...(again.after ? { after: again.after } : {}), vetEdits: (p) => this.#vetEdits(call, p, true), ...on };
+    return { ...asked, ...filterOf(again), vetEdits: (p) => this.#vetEdits(call, p, true), ...on };
   }
 
   /**
@@ -212,7 +219,7 @@ export class CallGuard {
       return { decision: 'never_read', refusal: fail('PERMISSION_DENIED', `The agent could not check ${call.spec.name} against never_read: ${String(err)}`) };
     }
     if (check.refusal) return { decision: 'never_read', refusal: check.refusal };
-    return { decision: 'allow', refusal: null, ...(check.after ? { after: check.after } : {}) };
+    return { decision: 'allow', refusal: null, after: check.after, ...(check.withheldPaths ? { withheldPaths: check.withheldPaths } : {}) };
   }
 
   /** Appends the audit line for a finished call. */

@@ -23,8 +23,10 @@
  *   its line_count and changedtick, and its marks, decorations and a selection in it go, and so
  *   does its line in the diagnostics summary, whose totals then leave its counts out;
  * - `shape`: open_file's total_lines and changedtick are null when the file is never_read;
- * - `diagnostics`: the diagnostics of such buffers are dropped (their messages can quote the
- *   text); the counts stay;
+ * - `diagnostics`: over every buffer, the call is told before it runs which files to leave out
+ *   (`withheldPaths`: the never_read ones among the buffers with diagnostics), so that its counts,
+ *   totals and pages are as if they had none; and the diagnostics of such buffers are dropped from
+ *   the result all the same (their messages can quote the text);
  * - `locations`: items of the result's lists whose `path` is such a file are dropped (with their
  *   context lines, reference texts or old text), and `withheld` counts what was dropped: one per
  *   location or symbol, one per reference or edit of a file group;
@@ -42,7 +44,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { fail, GREP_LIMITS, SEVERITIES, type ToolOutcome } from '../../protocol/index.ts';
-import type { CallControl } from '../editors/call.ts';
+import { EditorGone, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { LIST_BUDGET_BYTES } from '../editors/tools/budget.ts';
 import { grepBuffersTool, readBufferTool } from '../editors/tools/index.ts';
@@ -69,7 +71,12 @@ export interface NeverReadCall {
 /** The verdict before a call: a refusal, or the filter its outcome must go through. */
 export type NeverReadCheck =
   | { readonly refusal: ToolOutcome }
-  | { readonly refusal: null; after(outcome: ToolOutcome, call: CallControl): Promise<ToolOutcome> };
+  | {
+      readonly refusal: null;
+      after(outcome: ToolOutcome, call: CallControl): Promise<ToolOutcome>;
+      /** What the call must leave out when it runs (CallControl.withheldPaths). */
+      readonly withheldPaths?: readonly string[];
+    };
 
 /** Lines shorter than this (after trimming) are too common to be told apart from other output. */
 export const REDACT_MIN_CHARS = 6;
@@ -121,9 +128,11 @@ export async function neverReadBefore(call: NeverReadCall, control: CallControl)
   if (hit && call.tool.neverRead.refuses(call.args)) return { refusal: refusal(call, hit) };
   const filter = call.tool.neverRead.filter;
   const secrets = filter === 'command_output' ? await secretLines(call, control) : null;
+  const withheldPaths = filter === 'diagnostics' && call.paths.length === 0 ? await diagnosedSecrets(call, control) : [];
   const withheld = bufferCheck(call);
   return {
     refusal: null,
+    ...(withheldPaths.length > 0 ? { withheldPaths } : {}),
     after: async (outcome, after) => {
       try {
         return await filtered(call, outcome, secrets, withheld, hit !== null, after);
@@ -327,6 +336,23 @@ async function filterGrep(call: NeverReadCall, first: Record<string, unknown>, w
 }
 
 /** The trimmed lines of at least REDACT_MIN_CHARS characters of every loaded never_read buffer. */
+/** The never_read files among those of the buffers with diagnostics (both names of each that is). */
+async function diagnosedSecrets(call: NeverReadCall, control: CallControl): Promise<string[]> {
+  if (call.globs.length === 0) return [];
+  let diagnosed: string[];
+  try {
+    diagnosed = await call.editor.paths('diagnosed', {}, control.signal);
+  } catch (error) {
+    // A Vim plugin older than this agent cannot list them: the counts include them, as they did
+    // then; their diagnostics are dropped from the result either way (filtered).
+    if (error instanceof EditorGone || control.signal.aborted) throw error;
+    return [];
+  }
+  const secret: string[] = [];
+  for (const path of diagnosed) if (await neverReadMatch([path], call.globs, call.home)) secret.push(path);
+  return secret;
+}
+
 async function secretLines(call: NeverReadCall, control: CallControl): Promise<string[]> {
   const loaded = await call.editor.paths('buffers_or_loaded', {}, control.signal);
   const lines = new Set<string>();

@@ -1,8 +1,9 @@
 // never_read end to end: an MCP SDK client through the relay (local workerd + `vimrelay agent`) and
 // through `vimrelay serve --stdio`, to a real Neovim holding `.env`. The processes run with their
 // isolated home's policy file, which keeps the default never_read list: read_buffer of `.env` is
-// PERMISSION_DENIED naming the glob, and grep_buffers, get_state_brief and run_command answer
-// without its text. The secret never appears in any result.
+// PERMISSION_DENIED naming the glob, and grep_buffers, get_state_brief, run_command and
+// get_diagnostics answer without its text (get_diagnostics without its counts either). The secret
+// never appears in any result.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callErr, callOk } from '../helpers/mcp.ts';
 import { START_CHAIN, type Chain } from './chains.ts';
@@ -35,5 +36,20 @@ describe.each(['relay', 'stdio'] as const)('never_read through %s', (kind) => {
     const run = await callOk(chain.client, 'run_command', { editor, commands: 'echo getbufline(bufnr(".env"), 2)' });
     expect((run.results as { output: string }[])[0]?.output).toBe('[withheld: never_read]');
     noSecret(run);
+  });
+
+  it('get_diagnostics over every buffer counts none of .env, its items, counts or total', async () => {
+    const set = (file: string, severity: number, message: string): Promise<unknown> =>
+      chain.nvim.lua('local file, severity, message = ...; vim.diagnostic.set(vim.api.nvim_create_namespace("e2e"), vim.fn.bufnr(file), { { lnum = 0, col = 0, severity = severity, message = message } })', file, severity, message);
+    await set('.env', 1, `bad ${SECRET}`);
+    await set('notes.md', 2, 'a note');
+    try {
+      const all = await callOk(chain.client, 'get_diagnostics', { editor: chain.editorId });
+      expect(all).toMatchObject({ total: 1, counts: { error: 0, warn: 1, info: 0, hint: 0 }, truncated: false });
+      expect((all.diagnostics as { message: string }[]).map((x) => x.message)).toEqual(['a note']);
+      noSecret(all);
+    } finally {
+      await chain.nvim.lua('vim.diagnostic.reset()');
+    }
   });
 });

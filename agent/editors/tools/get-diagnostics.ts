@@ -8,7 +8,7 @@ import { defineEditorTool } from './tool.ts';
 export const getDiagnosticsTool = defineEditorTool({
   spec: getDiagnostics,
   impl: 'get_diagnostics',
-  params: (args) => ({
+  params: (args, call) => ({
     buffer: args.buffer,
     severity: args.severity,
     severity_match: args.severity_match ?? 'at_least',
@@ -16,9 +16,10 @@ export const getDiagnosticsTool = defineEditorTool({
     cursor: args.cursor,
     max_bytes: LIST_BUDGET_BYTES,
     message_bytes: DIAGNOSTICS_LIMITS.messageBytes,
+    withheld: call.withheldPaths ?? [],
   }),
   addresses: 'buffer_or_none',
-  // Messages can quote a file's text: refused for a named never_read buffer, dropped from "all".
+  // Messages can quote a file's text: refused for a named never_read buffer, left out of "all".
   neverRead: { refuses: true, filter: 'diagnostics' },
   preview: (args) => [`read the diagnostics of ${args.buffer === undefined ? 'every buffer' : bufferName(args.buffer)}`],
 });

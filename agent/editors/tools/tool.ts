@@ -23,12 +23,14 @@ import type { CallControl } from '../call.ts';
  * - `current`: the current buffer (commands, keys and terminal text act on it);
  * - `path`: the `path` argument;
  * - `buffers_or_loaded`: each of the `buffers` argument, else every loaded buffer;
+ * - `diagnosed`: every buffer that has diagnostics, loaded or not (no tool's: never_read asks it
+ *   before a get_diagnostics over every buffer, policy/never-read.ts);
  * - `none`.
  * A reference that names no buffer counts as the absolute path it names (relative to the editor's
  * cwd); a buffer number that names none, and buffers that are not files (terminal, quickfix,
  * nofile, prompt), count as nothing. Each file counts with its absolute name and its real path.
  */
-export const ADDRESSING = ['buffer', 'buffer_or_none', 'window_buffer', 'current', 'path', 'buffers_or_loaded', 'none'] as const;
+export const ADDRESSING = ['buffer', 'buffer_or_none', 'window_buffer', 'current', 'path', 'buffers_or_loaded', 'diagnosed', 'none'] as const;
 export type Addressing = (typeof ADDRESSING)[number];
 
 /** The only arguments the editors' `paths` function reads (text and diffs never cross for it). */

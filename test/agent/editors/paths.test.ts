@@ -2,10 +2,12 @@
 // addresses (each tool's record says how: agent/editors/tools/tool.ts `Addressing`), for the permission policy's path rules and
 // never_read — the buffer named by number or relative path, the current buffer by default, a path
 // that names no buffer yet, every loaded buffer for grep_buffers, none for state tools and unnamed
-// buffers, and a symlink counted with its real path too.
+// buffers, and a symlink counted with its real path too; and every buffer with diagnostics, for
+// never_read.
 import { existsSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearDiagnostics, setDiagnostics, VIM_ALE } from '../../helpers/diagnostics-source.ts';
 import { type Driver, DRIVERS, validCall } from '../../helpers/editors.ts';
 
 describe.each(DRIVERS)('Editor.paths on %s', (_kind, start) => {
@@ -22,7 +24,7 @@ describe.each(DRIVERS)('Editor.paths on %s', (_kind, start) => {
   };
 
   beforeAll(async () => {
-    d = await start({ files: { 'a.txt': 'a\n', 'b.txt': 'b\n', 'target.txt': 't\n' }, open: ['a.txt', 'b.txt'] });
+    d = await start({ files: { 'a.txt': 'a\n', 'b.txt': 'b\n', 'target.txt': 't\n' }, open: ['a.txt', 'b.txt'], vimCmds: VIM_ALE });
     symlinkSync(join(d.cwd, 'target.txt'), join(d.cwd, 'link.txt'));
     await d.command('badd link.txt');
     await d.expr(`bufload(${await d.bufnr('link.txt')})`);
@@ -75,6 +77,20 @@ describe.each(DRIVERS)('Editor.paths on %s', (_kind, start) => {
     expect(await paths('get_state')).toEqual([]);
     expect(await paths('get_state_brief')).toEqual([]);
     expect(await paths('clear_decorations', { all_buffers: true })).toEqual([]);
+  });
+
+  it("never_read's look before a get_diagnostics over every buffer: each buffer with diagnostics, loaded or not", async () => {
+    const signal = AbortSignal.timeout(30_000);
+    expect(await d.editor.paths('diagnosed', {}, signal)).toEqual([]);
+    await d.command('badd c.txt');
+    const bufs = [await d.bufnr('b.txt'), await d.bufnr('link.txt'), await d.bufnr('c.txt')];
+    for (const buf of bufs) await setDiagnostics(d, buf, 'lint', [{ lnum: 1, col: 0, severity: 2, message: 'm' }]);
+    try {
+      const got = await d.editor.paths('diagnosed', {}, signal);
+      expect([...got].sort()).toEqual([...file('b.txt'), join(d.cwd, 'link.txt'), realpathSync(join(d.cwd, 'target.txt')), join(d.cwd, 'c.txt')].sort());
+    } finally {
+      await clearDiagnostics(d, bufs, ['lint']);
+    }
   });
 
   it('exec and terminal tools: the current buffer', async () => {

@@ -49,7 +49,9 @@ describe.each(DRIVERS)('never_read on %s', (_kind, start) => {
     const control = controlWithin(30_000);
     const paths = await d.editor.paths(record.addresses(valid), valid, control.signal);
     const check = await neverReadBefore({ editor: d.editor, tool: record, args: valid, paths, globs }, control);
-    const outcome = check.refusal ?? (await check.after(await d.editor.run(record, valid, control), control));
+    // As the dispatcher runs it: with what never_read has the call leave out.
+    const run = (): Promise<ToolOutcome> => d.editor.run(record, valid, check.refusal === null && check.withheldPaths ? { ...control, withheldPaths: check.withheldPaths } : control);
+    const outcome = check.refusal ?? (await check.after(await run(), control));
     if (globs === DEFAULT_NEVER_READ) for (const s of SECRETS) expect(JSON.stringify(outcome), `${tool} leaks ${s}`).not.toContain(s);
     return outcome;
   };
@@ -181,18 +183,33 @@ describe.each(DRIVERS)('never_read on %s', (_kind, start) => {
     }
   });
 
-  it('get_diagnostics drops the diagnostics of never_read buffers and refuses to name one; get_state counts none of them', async () => {
-    await setDiagnostics(d, buf('.env'), 'lint', [{ lnum: 2, col: 0, severity: 1, message: `bad value ${ENV_SECRET}` }]);
+  it('get_diagnostics leaves never_read buffers out, their counts and totals too, and refuses to name one; get_state counts none of them', async () => {
+    await setDiagnostics(d, buf('.env'), 'lint', [
+      { lnum: 2, col: 0, severity: 1, message: `bad value ${ENV_SECRET}` },
+      { lnum: 3, col: 0, severity: 2, message: 'second' },
+    ]);
+    // A never_read file a linter reports on without its buffer being loaded.
+    await d.command('badd .env.unloaded');
+    const unloaded = Number(await d.expr('bufnr(".env.unloaded")'));
+    expect(Number(await d.expr(`bufloaded(${unloaded})`))).toBe(0);
+    await setDiagnostics(d, unloaded, 'lint', [{ lnum: 1, col: 0, severity: 3, message: 'unloaded' }]);
     await setDiagnostics(d, buf('notes.txt'), 'lint', [{ lnum: 1, col: 0, severity: 2, message: 'a note' }]);
     try {
       const data = await ok('get_diagnostics');
       expect((data.diagnostics as { message: string }[]).map((x) => x.message)).toEqual(['a note']);
+      expect(data).toMatchObject({ total: 1, counts: { error: 0, warn: 1, info: 0, hint: 0 }, truncated: false });
+      // A page of one cannot stop inside them either.
+      expect(await ok('get_diagnostics', { max_results: 1 })).toMatchObject({ total: 1, truncated: false, cursor: null });
+      expect(await ok('get_diagnostics', { severity: 'error' })).toMatchObject({ diagnostics: [], total: 0 });
+      // With no never_read globs, they are listed and counted.
+      const open = await call('get_diagnostics', {}, []);
+      expect(open.ok && open.data).toMatchObject({ total: 4, counts: { error: 1, warn: 2, info: 1 } });
       await refused('get_diagnostics', { buffer: '.env' });
       const summary = (await ok('get_state')).diagnostics as { error: number; warn: number; buffers: { buf: number }[] };
       expect(summary).toMatchObject({ error: 0, warn: 1 });
       expect(summary.buffers.map((b) => b.buf)).toEqual([buf('notes.txt')]);
     } finally {
-      await clearDiagnostics(d, [buf('.env'), buf('notes.txt')], ['lint']);
+      await clearDiagnostics(d, [buf('.env'), Number(await d.expr('bufnr(".env.unloaded")')), buf('notes.txt')], ['lint']);
     }
   });
 

@@ -1,7 +1,9 @@
 -- get_diagnostics: one page of vim.diagnostic's diagnostics, for one buffer or all.
 -- params: buffer (ref, optional; default all), severity ('error' | 'warn' | 'info' | 'hint',
 -- optional), severity_match ('at_least' | 'exact'), max_results, cursor
--- ('<buf>:<line>:<col>:<skip>', optional), max_bytes, message_bytes.
+-- ('<buf>:<line>:<col>:<skip>', optional), max_bytes, message_bytes, withheld (files whose buffers
+-- count as having no diagnostics at all: a buffer is left out when its name or its real path is
+-- one of them; the agent's never_read, agent/editors/call.ts `withheldPaths`).
 -- Diagnostics are sorted by buffer, line, column (0-based bytes as Neovim keeps them), then
 -- severity, end and message. The cursor names the first diagnostic not returned: its buffer, line
 -- and byte column, and how many diagnostics at that same place precede it; the next call resumes
@@ -10,6 +12,7 @@
 -- characters with the buffer's text, or with its file's when the buffer is not loaded.
 local M = ...
 local api = vim.api
+local uv = vim.uv or vim.loop
 
 local SEVERITY_NUMBER = { error = 1, warn = 2, info = 3, hint = 4 }
 local SEVERITY_NAME = { 'error', 'warn', 'info', 'hint' }
@@ -98,6 +101,24 @@ local function column(read, b, row, col)
   return line and M.char_col(line, col) or col + 1
 end
 
+-- A function telling whether buffer `b` is one of `withheld`'s files (asked once per buffer).
+local function withheld_buffers(withheld)
+  local files, known = {}, {}
+  for _, path in ipairs(withheld or {}) do
+    files[path] = true
+  end
+  return function(b)
+    if next(files) == nil then
+      return false
+    end
+    if known[b] == nil then
+      local path = api.nvim_buf_is_valid(b) and M.buf_path(b) or vim.NIL
+      known[b] = path ~= vim.NIL and (files[path] or files[uv.fs_realpath(path) or ''] or false) or false
+    end
+    return known[b]
+  end
+end
+
 return function(p)
   if not vim.diagnostic then
     M.fail('UNSUPPORTED', 'This Neovim has no vim.diagnostic.')
@@ -109,10 +130,13 @@ return function(p)
   local wanted = p.severity and SEVERITY_NUMBER[p.severity]
   local counts = { error = 0, warn = 0, info = 0, hint = 0 }
   local list = {}
+  local held = withheld_buffers(p.withheld)
   for _, d in ipairs(vim.diagnostic.get(scope)) do
-    counts[SEVERITY_NAME[d.severity]] = counts[SEVERITY_NAME[d.severity]] + 1
-    if not wanted or d.severity == wanted or (p.severity_match == 'at_least' and d.severity < wanted) then
-      list[#list + 1] = d
+    if not held(d.bufnr) then
+      counts[SEVERITY_NAME[d.severity]] = counts[SEVERITY_NAME[d.severity]] + 1
+      if not wanted or d.severity == wanted or (p.severity_match == 'at_least' and d.severity < wanted) then
+        list[#list + 1] = d
+      end
     end
   end
   table.sort(list, less)

@@ -1,7 +1,7 @@
 -- paths: the absolute file paths a tool call addresses, for the agent's permission policy (path
 -- rules and never_read). Not a catalog tool: the agent calls it before a call runs.
 -- params: addressing (agent/editors/tools/tool.ts `Addressing`: buffer, buffer_or_none,
--- window_buffer, current, path, buffers_or_loaded, none) and only the call's buffer, buffers,
+-- window_buffer, current, path, buffers_or_loaded, diagnosed, none) and only the call's buffer, buffers,
 -- path and window arguments. Returns {paths = {...}}: each addressed file's absolute name and,
 -- when it differs, its real path (symlinks resolved). Buffer references resolve as the tools
 -- resolve them (M.find_by_path), but a reference that names no buffer never fails here: a path
@@ -80,6 +80,14 @@ return function(p)
     end
   elseif how == 'current' then
     add_buf(api.nvim_get_current_buf())
+  elseif how == 'diagnosed' then
+    local done = {}
+    for _, d in ipairs(vim.diagnostic and vim.diagnostic.get() or {}) do
+      if not done[d.bufnr] then
+        done[d.bufnr] = true
+        add_buf(d.bufnr)
+      end
+    end
   elseif how ~= 'none' then
     M.fail('INVALID_ARGUMENT', 'paths: unknown addressing ' .. tostring(how) .. '.')
   end

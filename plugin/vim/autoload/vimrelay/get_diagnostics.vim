@@ -3,7 +3,8 @@
 " Sorted by buffer, line, column (in the plugin's units), then severity, end and message; the cursor
 " '<buf>:<line>:<col>:<skip>' names the first diagnostic not returned by its place and how many at
 " that same place precede it; a page ends before max_results items or max_bytes of JSON. Columns
-" are converted to characters with the buffer's text, or its file's when it is not loaded.
+" are converted to characters with the buffer's text, or its file's when it is not loaded. The
+" buffers of the files in `withheld` (by name or real path) count as having no diagnostics at all.
 
 let s:severity_names = ['error', 'warn', 'info', 'hint']
 
@@ -119,7 +120,21 @@ function! vimrelay#get_diagnostics#run(p) abort
   let wanted = get(a:p, 'severity', v:null) is v:null ? 0 : index(s:severity_names, a:p.severity) + 1
   let counts = {'error': 0, 'warn': 0, 'info': 0, 'hint': 0}
   let list = []
+  let withheld = {}
+  for path in get(a:p, 'withheld', [])
+    let withheld[path] = 1
+  endfor
+  let held = {}
   for d in all
+    if !empty(withheld)
+      if !has_key(held, d.bufnr)
+        let path = bufexists(d.bufnr) ? vimrelay#util#buf_path(d.bufnr) : v:null
+        let held[d.bufnr] = path isnot v:null && (has_key(withheld, path) || has_key(withheld, resolve(path)))
+      endif
+      if held[d.bufnr]
+        continue
+      endif
+    endif
     let counts[s:severity_names[d.severity - 1]] += 1
     if !wanted || d.severity == wanted || (a:p.severity_match ==# 'at_least' && d.severity < wanted)
       call add(list, d)

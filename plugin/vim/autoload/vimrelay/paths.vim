@@ -1,7 +1,7 @@
 " paths: the absolute file paths a tool call addresses, for the agent's permission policy (path
 " rules and never_read); the twin of agent/editors/nvim/lua/paths.lua. Not a catalog tool: the
 " agent calls it before a call runs. params: addressing (agent/editors/tools/tool.ts `Addressing`:
-" buffer, buffer_or_none, window_buffer, current, path, buffers_or_loaded, none) and only the call's
+" buffer, buffer_or_none, window_buffer, current, path, buffers_or_loaded, diagnosed, none) and only the call's
 " buffer, buffers, path and window arguments. Returns {paths: [...]}: each addressed file's
 " absolute name and, when it differs, its real path (resolve(): symlinks resolved). Buffer
 " references resolve as the tools resolve them (vimrelay#util#find_by_path), but a reference that
@@ -73,6 +73,15 @@ function! vimrelay#paths#run(p) abort
     endif
   elseif how ==# 'current'
     call s:add_buf(out, bufnr('%'))
+  elseif how ==# 'diagnosed'
+    " ALE's or vim-lsp's (util/diagnostics.vim); with neither, no buffer has any.
+    let [all, done] = [vimrelay#util#diagnostics#collect(0), {}]
+    for d in all is v:null ? [] : all
+      if !has_key(done, d.bufnr)
+        let done[d.bufnr] = 1
+        call s:add_buf(out, d.bufnr)
+      endif
+    endfor
   elseif how !=# 'none'
     call vimrelay#util#fail('INVALID_ARGUMENT', 'paths: unknown addressing ' . string(how) . '.')
   endif
