@@ -3,13 +3,14 @@
  * Miniflare options wrangler derives from wrangler.toml (`unstable_getMiniflareWorkerOptions`:
  * bindings, compatibility, module rules), for the local relay (`relay-process.ts`). Bundling takes
  * wrangler's command line about a second and a half and loading wrangler's API most of another,
- * so both are kept under `.wrangler/bundles/<digest>/` (`index.js`, `options.json`), the digest being that of what it
- * is built from (BUNDLE_INPUTS: the Worker's sources, the protocol it shares, the lock file that
- * pins wrangler and every dependency, the configuration); a relay started on unchanged sources
- * reuses it. Relays started at once (the tests) may each build one: each builds in a directory of
- * its own and renames it into place, and a rename that finds the place taken leaves the one there.
- * Bundles of other digests are removed when a new one is in place, once they are STALE_MS old (a
- * running workerd has its script in memory already; a relay starting on one has long read it).
+ * so both are kept under `.wrangler/bundles/<digest>/` (`index.js`, `options.json`), the digest
+ * being that of what they are built from (BUNDLE_INPUTS: the Worker's sources, the protocol it
+ * shares, the lock file that pins wrangler and every dependency, the configuration); a relay
+ * started on unchanged sources reuses them. Relays started at once (the tests) may each build:
+ * each in a directory of its own, renamed into place; a rename that finds the place taken leaves
+ * the one there. When a new bundle is in place, other bundles and unfinished builds (a relay
+ * stopped while building) go once they are STALE_MS old (a running workerd has its script in
+ * memory already; a relay starting on one has long read it).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -31,7 +32,8 @@ export interface LocalWorker {
 /** What the bundle is built from, relative to the project root. */
 const BUNDLE_INPUTS = ['worker', 'protocol', 'package.json', 'package-lock.json', 'wrangler.toml', 'tsconfig.json', 'tsconfig.base.json'];
 
-const DIGEST = /^[0-9a-f]{16}$/;
+/** A kept bundle's directory name, or (with the suffix mkdtemp adds) a build's. */
+const BUNDLE_DIR = /^[0-9a-f]{16}(-[\w]{6})?$/;
 
 /** How old a bundle of other sources must be to be removed. */
 const STALE_MS = 10 * 60_000;
@@ -84,7 +86,7 @@ export async function localWorker(root: string): Promise<LocalWorker> {
     }
     for (const name of readdirSync(dir)) {
       const old = join(dir, name);
-      if (DIGEST.test(name) && name !== digest && Date.now() - (lstatSync(old, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > STALE_MS) rmSync(old, { recursive: true, force: true });
+      if (BUNDLE_DIR.test(name) && name !== digest && Date.now() - (lstatSync(old, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > STALE_MS) rmSync(old, { recursive: true, force: true });
     }
   }
   // Written by build() above from wrangler's own Miniflare options.
