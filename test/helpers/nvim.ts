@@ -2,8 +2,8 @@
  * `startNvim()`: a real `nvim --headless --clean -n --listen <socket>` in an isolated temporary
  * home (HOME, XDG_* and TMPDIR all inside it, so nothing lands in the user's home), with files
  * written into its working directory, and a direct `neovim` client for driving and asserting.
- * `stop()` quits it (`qa!`), waits for the exit, kills it if it lingers, and removes the temporary
- * directory; `kill()` simulates a crash. Shared by the agent and end-to-end tests.
+ * `stop()` quits it (`qa!`), waits for the exit, kills it if it lingers, waits for the processes
+ * it started (language servers) to end too, and removes the temporary directory; `kill()` simulates a crash. Shared by the agent and end-to-end tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { createConnection, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { isolatedHome } from './home.ts';
+import { descendants, ended } from './procs.ts';
 import { attach, type NeovimClient } from 'neovim';
 
 export interface StartNvimOptions {
@@ -102,6 +103,9 @@ export async function startNvim(options: StartNvimOptions = {}): Promise<NvimFix
   const client = attach({ reader, writer: conn, options: { logger: quietLogger as never } });
 
   const alive = (): boolean => proc.exitCode === null && proc.signalCode === null;
+  // What the editor started (language servers, terminal jobs), found before it goes: they are
+  // orphans after, and may still write into its home (a compile cache in its TMPDIR).
+  let family: number[] = [];
   const fixture: NvimFixture = {
     socket,
     pid,
@@ -112,12 +116,16 @@ export async function startNvim(options: StartNvimOptions = {}): Promise<NvimFix
     exited,
     lua: <T>(code: string, ...args: unknown[]) => client.request('nvim_exec_lua', [code, args]) as Promise<T>,
     async kill(signal = 'SIGKILL') {
-      if (alive()) proc.kill(signal);
+      if (alive()) {
+        family = descendants(pid);
+        proc.kill(signal);
+      }
       await exited;
       conn.destroy();
     },
     async stop() {
       if (alive()) {
+        family = descendants(pid);
         // `qa!` never gets an answer (the editor exits): notify, then wait for the exit.
         if (!conn.destroyed) client.notify('nvim_command', ['qa!']);
         const timer = setTimeout(() => proc.kill('SIGKILL'), QUIT_GRACE_MS);
@@ -125,6 +133,7 @@ export async function startNvim(options: StartNvimOptions = {}): Promise<NvimFix
         clearTimeout(timer);
       }
       conn.destroy();
+      await ended(family, QUIT_GRACE_MS);
       rmSync(home, { recursive: true, force: true });
     },
   };

@@ -16,6 +16,7 @@ import type { VimEditor } from '../../agent/editors/vim/editor.ts';
 import { VimListener } from '../../agent/editors/vim/listener.ts';
 import { waitFor } from './wait.ts';
 import { isolatedHome } from './home.ts';
+import { descendants, ended } from './procs.ts';
 
 /** The plugin directory (what a `pack/<name>/start/vimrelay` package or vim-plug would add to 'runtimepath'). */
 export const VIM_PLUGIN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../plugin/vim');
@@ -97,6 +98,8 @@ export function startVim(env: NodeJS.ProcessEnv, cwd: string, options: StartVimO
   const pid = proc.pid;
   if (pid === undefined) throw new Error('vim did not start');
   const alive = (): boolean => proc.exitCode === null && proc.signalCode === null;
+  // What Vim started (ALE's and vim-lsp's servers, jobs), found before it goes; see nvim.ts.
+  let family: number[] = [];
   const vim: VimFixture = {
     pid,
     cwd,
@@ -104,16 +107,21 @@ export function startVim(env: NodeJS.ProcessEnv, cwd: string, options: StartVimO
     exited,
     ex: (command) => void proc.stdin?.write(options.normal ? `\x1b:${command}\r` : `${command}\n`),
     async kill(signal = 'SIGKILL') {
-      if (alive()) proc.kill(signal);
+      if (alive()) {
+        family = descendants(pid);
+        proc.kill(signal);
+      }
       await exited;
     },
     async stop() {
       if (alive()) {
+        family = descendants(pid);
         vim.ex('qa!');
         const timer = setTimeout(() => proc.kill('SIGKILL'), QUIT_GRACE_MS);
         await exited;
         clearTimeout(timer);
       }
+      await ended(family, QUIT_GRACE_MS);
     },
   };
   return vim;
