@@ -1,7 +1,8 @@
 /**
  * Sums vitest JSON reports into one closing line, "N passed, N failed[, N skipped]": the workers
  * and node suites' reports in each directory named on the command line (test-artifacts when
- * none is). A suite that produced no report counts as one failure, so a crash cannot pass silently.
+ * none is). A suite that produced no report counts as one failure, so a crash cannot pass silently;
+ * so does a test file that failed with all its tests passed (a hook that threw: its afterAll, say).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,9 +23,15 @@ for (const file of expected) {
     numFailedTests: number;
     numPendingTests: number;
     numTodoTests: number;
+    testResults: { name: string; status: string; assertionResults: { status: string }[] }[];
   };
   passed += report.numPassedTests;
   failed += report.numFailedTests;
+  for (const result of report.testResults) {
+    if (result.status !== 'failed' || result.assertionResults.some((a) => a.status === 'failed')) continue;
+    process.stdout.write(`${result.name}: failed outside its tests (a hook)\n`);
+    failed += 1;
+  }
   skipped += report.numPendingTests + report.numTodoTests;
 }
 // The last line is exactly "N passed, N failed"; the skipped ones are said on the line before.
