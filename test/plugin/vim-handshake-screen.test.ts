@@ -3,12 +3,12 @@
 // sees the text at once while the handshake waits, and once Vim gives up, the command line says
 // why and that it retries, on one line (no hit-enter prompt), and :messages has it whole.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { vimFiles } from '../../agent/editors/vim/rendezvous.ts';
 import { isolatedEnv } from '../helpers/agent-process.ts';
 import { squeezed, startTmux, type TmuxScreen } from '../helpers/tmux.ts';
+import { silentListener, type SilentListener } from '../helpers/silent-listener.ts';
 import { vimArgs } from '../helpers/vim.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -16,26 +16,18 @@ const env = isolatedEnv();
 const cwd = join(String(env.HOME), 'notes');
 mkdirSync(cwd);
 const files = vimFiles(env);
-const held: { socket: Socket; ended: boolean }[] = [];
-const silent = createServer((socket) => {
-  const conn = { socket, ended: false };
-  held.push(conn);
-  socket.on('error', () => {});
-  // Read (and drop) what Vim sends, so that its end is seen.
-  socket.resume();
-  socket.on('close', () => (conn.ended = true));
-});
+let silent: SilentListener | undefined;
 let term: TmuxScreen | undefined;
 
 afterAll(async () => {
   await term?.stop();
-  for (const conn of held) conn.socket.destroy();
-  await new Promise<void>((resolve) => silent.close(() => resolve()));
+  await silent?.close();
 });
 
 it('types while the handshake waits, then says on the command line that the listener did not answer', async () => {
   mkdirSync(dirname(files.socket), { recursive: true, mode: 0o700 });
-  await new Promise<void>((resolve) => silent.listen(files.socket, resolve));
+  silent = await silentListener(files.socket);
+  const { held } = silent;
   for (const [file, text] of [
     [files.token, 'a token this listener cannot prove it holds\n'],
     [files.address, `unix:${files.socket}\n`],

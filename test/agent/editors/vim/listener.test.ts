@@ -6,7 +6,7 @@
 // dropping its editor.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer, type Socket } from 'node:net';
+import { createConnection, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEditorSource } from '../../../../agent/editors/source.ts';
@@ -16,6 +16,7 @@ import { VimListener, vimFiles } from '../../../../agent/editors/vim/listener.ts
 import { EditorRegistry } from '../../../../agent/editors/registry.ts';
 import { VimNames } from '../../../../agent/editors/vim/names.ts';
 import { splitPieces, stageParams } from '../../../../agent/editors/vim/staging.ts';
+import { silentListener } from '../../../helpers/silent-listener.ts';
 import { startVimAgent, type VimAgentFixture } from '../../../helpers/vim.ts';
 import { waitFor } from '../../../helpers/wait.ts';
 
@@ -261,18 +262,8 @@ describe('Vim listener', () => {
   it('is not held up by a listener that accepts and never answers, as a stopped agent\'s does, and connects once the agent is back', async () => {
     const files = vimFiles(agent.env);
     await agent.listener.stop();
-    // The kernel accepts connections on a stopped process's socket: this one accepts and is silent.
-    const held: { socket: Socket; ended: boolean }[] = [];
-    const silent = createServer((socket) => {
-      const conn = { socket, ended: false };
-      held.push(conn);
-      socket.on('error', () => {});
-      // Read (and drop) what Vim sends, so that its end is seen.
-      socket.resume();
-      socket.on('end', () => (conn.ended = true));
-      socket.on('close', () => (conn.ended = true));
-    });
-    await new Promise<void>((resolve) => silent.listen(files.socket, resolve));
+    const silent = await silentListener(files.socket);
+    const { held } = silent;
     writeFileSync(files.address, `unix:${files.socket}\n`, { mode: 0o600 });
     const vim = await agent.vim();
     try {
@@ -285,8 +276,7 @@ describe('Vim listener', () => {
       // It gives that listener up at the handshake's limit, and tries again.
       await waitFor(() => (first.ended && held.length > 1 ? true : undefined), 20_000, 'Vim to give up and dial again');
     } finally {
-      for (const conn of held) conn.socket.destroy();
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await silent.close();
     }
     await agent.restart();
     expect(nameOf(await agent.editorOf(vim))).toBe('test');
