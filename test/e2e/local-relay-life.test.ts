@@ -1,8 +1,9 @@
 // The local relay cannot outlive its launcher: a launcher killed outright (SIGKILL, no cleanup)
 // takes the relay's process group with it, because the relay's process stops when its stdin, held
-// by the launcher, closes (scripts/relay-process.ts).
+// by the launcher, closes (scripts/relay-process.ts). And it runs one workerd: no proxy worker in
+// front of the Worker, as wrangler dev has.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -26,12 +27,14 @@ console.log(JSON.stringify({ url: relay.url, pgid: relay.process.pid }));
 setInterval(() => {}, 1000);
 `;
 
-it('a launcher killed with SIGKILL leaves no relay running', async () => {
+it('runs one workerd, and a launcher killed with SIGKILL leaves no relay running', async () => {
   const launcher = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', LAUNCHER], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   launcher.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
   const started = await waitFor(async () => (out.includes('\n') ? (JSON.parse(out) as { url: string; pgid: number }) : undefined), 60_000, () => `the launcher to start the relay; it wrote ${out}`);
   expect((await fetch(`${started.url}/health`)).status).toBe(200);
+  const workerds = processes().filter((p) => p.pgrp === started.pgid && readFileSync(`/proc/${p.pid}/comm`, 'utf8').trim() === 'workerd');
+  expect(workerds).toHaveLength(1);
   launcher.kill('SIGKILL');
   await waitFor(async () => (groupAlive(started.pgid) ? undefined : true), 30_000, 'the relay to stop with its launcher').catch(() => {});
   expect(groupAlive(started.pgid)).toBe(false);
