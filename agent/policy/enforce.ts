@@ -85,7 +85,7 @@ export interface GuardResult {
 }
 
 /** never_read's part of a guard's answer: the outcome's filter and what the call leaves out. */
-function filterOf(check: GuardResult): Pick<GuardResult, 'after' | 'withheldPaths'> {
+function filterOf(check: Pick<GuardResult, 'after' | 'withheldPaths'>): Pick<GuardResult, 'after' | 'withheldPaths'> {
   return { ...(check.after ? { after: check.after } : {}), ...(check.withheldPaths ? { withheldPaths: check.withheldPaths } : {}) };
 }
 
@@ -219,7 +219,7 @@ export class CallGuard {
       return { decision: 'never_read', refusal: fail('PERMISSION_DENIED', `The agent could not check ${call.spec.name} against never_read: ${String(err)}`) };
     }
     if (check.refusal) return { decision: 'never_read', refusal: check.refusal };
-    return { decision: 'allow', refusal: null, after: check.after, ...(check.withheldPaths ? { withheldPaths: check.withheldPaths } : {}) };
+    return { decision: 'allow', refusal: null, ...filterOf(check) };
   }
 
   /** Appends the audit line for a finished call. */

@@ -335,7 +335,6 @@ async function filterGrep(call: NeverReadCall, first: Record<string, unknown>, w
   }
 }
 
-/** The trimmed lines of at least REDACT_MIN_CHARS characters of every loaded never_read buffer. */
 /** The never_read files among those of the buffers with diagnostics (both names of each that is). */
 async function diagnosedSecrets(call: NeverReadCall, control: CallControl): Promise<string[]> {
   if (call.globs.length === 0) return [];
@@ -353,6 +352,7 @@ async function diagnosedSecrets(call: NeverReadCall, control: CallControl): Prom
   return secret;
 }
 
+/** The trimmed lines of at least REDACT_MIN_CHARS characters of every loaded never_read buffer. */
 async function secretLines(call: NeverReadCall, control: CallControl): Promise<string[]> {
   const loaded = await call.editor.paths('buffers_or_loaded', {}, control.signal);
   const lines = new Set<string>();
