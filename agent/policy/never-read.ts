@@ -21,12 +21,14 @@
  *   of that buffer's text;
  * - `state`: windows showing such a buffer lose their cursor, context lines and view, the buffer
  *   its line_count and changedtick, and its marks, decorations and a selection in it go, and so
- *   does its line in the diagnostics summary, whose totals then leave its counts out;
+ *   does its line in the diagnostics summary (get_state), whose counts leave such buffers out as
+ *   get_diagnostics' do (below);
  * - `shape`: open_file's total_lines and changedtick are null when the file is never_read;
- * - `diagnostics`: over every buffer, the call is told before it runs which files to leave out
- *   (`withheldPaths`: the never_read ones among the buffers with diagnostics), so that its counts,
- *   totals and pages are as if they had none; and the diagnostics of such buffers are dropped from
- *   the result all the same (their messages can quote the text);
+ * - `diagnostics`: the diagnostics of such buffers are dropped from the result (their messages
+ *   can quote the text);
+ * and a call that `countsDiagnostics` over every buffer is told before it runs which files to
+ * leave out (`withheldPaths`: the never_read ones among the buffers with diagnostics), so that its
+ * counts, totals and pages are as if they had none, the buffers beyond its listed ones too.
  * - `locations`: items of the result's lists whose `path` is such a file are dropped (with their
  *   context lines, reference texts or old text), and `withheld` counts what was dropped: one per
  *   location or symbol, one per reference or edit of a file group;
@@ -128,7 +130,7 @@ export async function neverReadBefore(call: NeverReadCall, control: CallControl)
   if (hit && call.tool.neverRead.refuses(call.args)) return { refusal: refusal(call, hit) };
   const filter = call.tool.neverRead.filter;
   const secrets = filter === 'command_output' ? await secretLines(call, control) : null;
-  const withheldPaths = filter === 'diagnostics' && call.paths.length === 0 ? await diagnosedSecrets(call, control) : [];
+  const withheldPaths = call.tool.neverRead.countsDiagnostics && call.paths.length === 0 ? await diagnosedSecrets(call, control) : [];
   const withheld = bufferCheck(call);
   return {
     refusal: null,

@@ -20,6 +20,6 @@ export const getDiagnosticsTool = defineEditorTool({
   }),
   addresses: 'buffer_or_none',
   // Messages can quote a file's text: refused for a named never_read buffer, left out of "all".
-  neverRead: { refuses: true, filter: 'diagnostics' },
+  neverRead: { refuses: true, filter: 'diagnostics', countsDiagnostics: true },
   preview: (args) => [`read the diagnostics of ${args.buffer === undefined ? 'every buffer' : bufferName(args.buffer)}`],
 });

@@ -13,7 +13,7 @@ export const BRIEF_SHARE_BYTES = Math.floor(LIST_BUDGET_BYTES / 2);
 export const getStateTool = defineEditorTool({
   spec: getState,
   impl: 'get_state',
-  params: () => ({
+  params: (_args, call) => ({
     max_buffers: LIMITS.stateMaxBuffers,
     context_lines: LIMITS.stateContextLines,
     context_line_bytes: STATE_CONTEXT_LINE_BYTES,
@@ -26,8 +26,9 @@ export const getStateTool = defineEditorTool({
     max_decorations: STATE_LIMITS.decorations,
     max_diagnostic_buffers: STATE_LIMITS.diagnosticBuffers,
     decoration_text_bytes: STATE_LIMITS.decorationTextBytes,
+    withheld: call.withheldPaths ?? [],
   }),
   addresses: 'none',
-  neverRead: { refuses: false, filter: 'state' },
+  neverRead: { refuses: false, filter: 'state', countsDiagnostics: true },
   preview: () => ['read the editor\'s whole state: windows, tabs, marks, the lines around each cursor'],
 });

@@ -58,6 +58,13 @@ export interface NeverReadRule {
   refuses(args: Record<string, unknown>): boolean;
   /** How its result is filtered before it leaves the agent, when it can show such text. */
   readonly filter?: NeverReadFilter;
+  /**
+   * Whether the call counts diagnostics over every buffer (get_diagnostics without a buffer,
+   * get_state's summary): it is told before it runs which files to leave out of its counts
+   * (CallControl.withheldPaths, its `withheld` parameter), since the agent cannot subtract the
+   * counts of buffers the result does not list.
+   */
+  readonly countsDiagnostics?: boolean;
 }
 
 /**
@@ -119,7 +126,7 @@ export interface EditorToolDefinition<S extends ToolSpec> {
   };
   params(args: ToolInput<S>, call: CallControl): Record<string, unknown>;
   addresses: Addressing | ((args: ToolInput<S>) => Addressing);
-  neverRead: { refuses: boolean | ((args: ToolInput<S>) => boolean); filter?: NeverReadFilter };
+  neverRead: { refuses: boolean | ((args: ToolInput<S>) => boolean); filter?: NeverReadFilter; countsDiagnostics?: boolean };
   preview(args: ToolInput<S>): string[];
 }
 
@@ -148,6 +155,7 @@ export function defineEditorTool<S extends ToolSpec>(tool: EditorToolDefinition<
     neverRead: {
       refuses: typeof refuses === 'boolean' ? () => refuses : (args) => refuses(typed(args)),
       ...(neverRead.filter === undefined ? {} : { filter: neverRead.filter }),
+      ...(neverRead.countsDiagnostics === undefined ? {} : { countsDiagnostics: neverRead.countsDiagnostics }),
     },
     preview: (args) => tool.preview(typed(args)),
   };

@@ -10,7 +10,7 @@
 import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_SCOPES, LIMITS, type ToolOutcome } from '../../../protocol/index.ts';
+import { ALL_SCOPES, LIMITS, STATE_LIMITS, type ToolOutcome } from '../../../protocol/index.ts';
 import { DEFAULT_NEVER_READ } from '../../../agent/policy/file.ts';
 import { neverReadBefore, WITHHELD } from '../../../agent/policy/never-read.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
@@ -210,6 +210,28 @@ describe.each(DRIVERS)('never_read on %s', (_kind, start) => {
       expect(summary.buffers.map((b) => b.buf)).toEqual([buf('notes.txt')]);
     } finally {
       await clearDiagnostics(d, [buf('.env'), Number(await d.expr('bufnr(".env.unloaded")')), buf('notes.txt')], ['lint']);
+    }
+  });
+
+  it('get_state\'s summary counts no never_read buffer, the ones beyond its listed buffers either', async () => {
+    const fillers = Array.from({ length: STATE_LIMITS.diagnosticBuffers }, (_, i) => `filler${i}.txt`);
+    await d.command(fillers.map((name) => `badd ${name}`).join(' | '));
+    await d.command('badd .env.late');
+    const numbers = await Promise.all(fillers.map((name) => d.bufnr(name)));
+    const late = await d.bufnr('.env.late');
+    expect(late).toBeGreaterThan(Math.max(...numbers));
+    try {
+      for (const n of numbers) await setDiagnostics(d, n, 'lint', [{ lnum: 1, col: 0, severity: 2, message: 'filler' }]);
+      await setDiagnostics(d, late, 'lint', [{ lnum: 1, col: 0, severity: 1, message: 'late' }]);
+      const summary = (await ok('get_state')).diagnostics as { error: number; warn: number; buffers: { buf: number }[]; buffers_truncated: boolean };
+      // Counted, the late one would be the 51st buffer: left out of the list, its error in the totals.
+      expect(summary).toMatchObject({ error: 0, warn: fillers.length, buffers_truncated: false });
+      expect(summary.buffers.map((b) => b.buf)).toEqual(numbers);
+      const open = await call('get_state', {}, []);
+      expect(open.ok && open.data.diagnostics).toMatchObject({ error: 1, warn: fillers.length, buffers_truncated: true });
+    } finally {
+      await clearDiagnostics(d, [...numbers, late], ['lint']);
+      await d.command(`bwipeout ${[...numbers, late].join(' ')}`);
     }
   });
 

@@ -12,7 +12,6 @@
 -- characters with the buffer's text, or with its file's when the buffer is not loaded.
 local M = ...
 local api = vim.api
-local uv = vim.uv or vim.loop
 
 local SEVERITY_NUMBER = { error = 1, warn = 2, info = 3, hint = 4 }
 local SEVERITY_NAME = { 'error', 'warn', 'info', 'hint' }
@@ -101,24 +100,6 @@ local function column(read, b, row, col)
   return line and M.char_col(line, col) or col + 1
 end
 
--- A function telling whether buffer `b` is one of `withheld`'s files (asked once per buffer).
-local function withheld_buffers(withheld)
-  local files, known = {}, {}
-  for _, path in ipairs(withheld or {}) do
-    files[path] = true
-  end
-  return function(b)
-    if next(files) == nil then
-      return false
-    end
-    if known[b] == nil then
-      local path = api.nvim_buf_is_valid(b) and M.buf_path(b) or vim.NIL
-      known[b] = path ~= vim.NIL and (files[path] or files[uv.fs_realpath(path) or ''] or false) or false
-    end
-    return known[b]
-  end
-end
-
 return function(p)
   if not vim.diagnostic then
     M.fail('UNSUPPORTED', 'This Neovim has no vim.diagnostic.')
@@ -130,7 +111,7 @@ return function(p)
   local wanted = p.severity and SEVERITY_NUMBER[p.severity]
   local counts = { error = 0, warn = 0, info = 0, hint = 0 }
   local list = {}
-  local held = withheld_buffers(p.withheld)
+  local held = M.withheld_buffers(p.withheld)
   for _, d in ipairs(vim.diagnostic.get(scope)) do
     if not held(d.bufnr) then
       counts[SEVERITY_NAME[d.severity]] = counts[SEVERITY_NAME[d.severity]] + 1

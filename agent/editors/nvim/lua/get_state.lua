@@ -3,7 +3,8 @@
 -- diagnostics summary and the decorations in M.decoration_ns.
 -- params: the brief's (max_buffers, context_lines, context_line_bytes), brief_max_bytes,
 -- max_bytes, max_windows, max_tabs, max_folds, max_marks, max_decorations,
--- max_diagnostic_buffers, decoration_text_bytes. Each list stops at its cap, or when the result
+-- max_diagnostic_buffers, decoration_text_bytes, withheld (files whose buffers the diagnostics
+-- summary leaves out, as get_diagnostics does). Each list stops at its cap, or when the result
 -- would pass max_bytes of JSON (the active and alternate windows are never left out), and says so
 -- in its *_truncated flag. Lines are 1-based, columns 1-based characters.
 local M = ...
@@ -154,11 +155,14 @@ local function diagnostics_summary(p, budget)
   end
   local summary = { error = 0, warn = 0, info = 0, hint = 0, buffers = {}, buffers_truncated = false }
   local per_buf = {}
+  local held = M.withheld_buffers(p.withheld)
   for _, d in ipairs(vim.diagnostic.get(nil)) do
-    local severity = vim.diagnostic.severity[d.severity]:lower()
-    summary[severity] = summary[severity] + 1
-    per_buf[d.bufnr] = per_buf[d.bufnr] or { buf = d.bufnr, error = 0, warn = 0, info = 0, hint = 0 }
-    per_buf[d.bufnr][severity] = per_buf[d.bufnr][severity] + 1
+    if not held(d.bufnr) then
+      local severity = vim.diagnostic.severity[d.severity]:lower()
+      summary[severity] = summary[severity] + 1
+      per_buf[d.bufnr] = per_buf[d.bufnr] or { buf = d.bufnr, error = 0, warn = 0, info = 0, hint = 0 }
+      per_buf[d.bufnr][severity] = per_buf[d.bufnr][severity] + 1
+    end
   end
   local bufs = vim.tbl_keys(per_buf)
   table.sort(bufs)

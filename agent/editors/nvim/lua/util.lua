@@ -105,6 +105,25 @@ function M.find_by_path(p)
   return nil, target
 end
 
+--- A function telling whether buffer `b` holds one of the files `withheld` lists (absolute names or
+--- real paths; the agent's never_read, agent/editors/call.ts `withheldPaths`), asked once per buffer.
+function M.withheld_buffers(withheld)
+  local files, known = {}, {}
+  for _, path in ipairs(withheld or {}) do
+    files[path] = true
+  end
+  return function(b)
+    if next(files) == nil then
+      return false
+    end
+    if known[b] == nil then
+      local path = api.nvim_buf_is_valid(b) and M.buf_path(b) or vim.NIL
+      known[b] = path ~= vim.NIL and (files[path] or files[uv.fs_realpath(path) or ''] or false) or false
+    end
+    return known[b]
+  end
+end
+
 --- The buffer a tool argument names: nil = the current buffer, a number, or a path.
 --- Fails with BUFFER_NOT_FOUND.
 function M.resolve(ref)

@@ -120,21 +120,7 @@ function! vimrelay#get_diagnostics#run(p) abort
   let wanted = get(a:p, 'severity', v:null) is v:null ? 0 : index(s:severity_names, a:p.severity) + 1
   let counts = {'error': 0, 'warn': 0, 'info': 0, 'hint': 0}
   let list = []
-  let withheld = {}
-  for path in get(a:p, 'withheld', [])
-    let withheld[path] = 1
-  endfor
-  let held = {}
-  for d in all
-    if !empty(withheld)
-      if !has_key(held, d.bufnr)
-        let path = bufexists(d.bufnr) ? vimrelay#util#buf_path(d.bufnr) : v:null
-        let held[d.bufnr] = path isnot v:null && (has_key(withheld, path) || has_key(withheld, resolve(path)))
-      endif
-      if held[d.bufnr]
-        continue
-      endif
-    endif
+  for d in vimrelay#util#diagnostics#without(all, get(a:p, 'withheld', []))
     let counts[s:severity_names[d.severity - 1]] += 1
     if !wanted || d.severity == wanted || (a:p.severity_match ==# 'at_least' && d.severity < wanted)
       call add(list, d)

@@ -7,7 +7,8 @@
 " params.max_bytes of JSON (the active and alternate windows are never left out), and says so in
 " its *_truncated flag. Lines are 1-based, columns 1-based characters. Vim's popup windows are not
 " windows of a tab page and are not listed, unless one is the current window (a focused terminal
-" popup): that one is `floating`.
+" popup): that one is `floating`. The summary leaves out the buffers of the files params.withheld
+" lists (the agent's never_read).
 
 " Appends `item` to `list` when both the cap and the budget ({used, max}) allow; returns whether it did.
 function! s:add(list, cap, budget, item) abort
@@ -162,7 +163,7 @@ function! vimrelay#get_state#run(p) abort
   let state.selection = s:selection()
   let budget.used += vimrelay#util#json_size(state.selection)
   let [state.windows, state.windows_truncated, state.tabs, state.tabs_truncated] = s:windows_and_tabs(brief_windows, a:p, budget)
-  let state.diagnostics = vimrelay#util#diagnostics#summary(a:p.max_diagnostic_buffers, budget)
+  let state.diagnostics = vimrelay#util#diagnostics#summary(a:p.max_diagnostic_buffers, budget, get(a:p, 'withheld', []))
   let [state.marks, state.marks_truncated] = s:marks(a:p, budget)
   let [state.decorations, state.decorations_truncated] = s:decorations(a:p, budget)
   return state

@@ -93,13 +93,40 @@ function! vimrelay#util#diagnostics#collect(scope) abort
   return v:null
 endfunction
 
+" The diagnostics of `all` (collect's) but those of buffers holding one of the files `withheld`
+" lists (absolute names or real paths; the agent's never_read, agent/editors/call.ts
+" `withheldPaths`): such buffers count as having none.
+function! vimrelay#util#diagnostics#without(all, withheld) abort
+  if empty(a:withheld)
+    return a:all
+  endif
+  let files = {}
+  for path in a:withheld
+    let files[path] = 1
+  endfor
+  let held = {}
+  let kept = []
+  for d in a:all
+    if !has_key(held, d.bufnr)
+      let path = bufexists(d.bufnr) ? vimrelay#util#buf_path(d.bufnr) : v:null
+      let held[d.bufnr] = path isnot v:null && (has_key(files, path) || has_key(files, resolve(path)))
+    endif
+    if !held[d.bufnr]
+      call add(kept, d)
+    endif
+  endfor
+  return kept
+endfunction
+
 " get_state's summary: counts per severity, in total and per buffer (by number, at most
-" `max_buffers`, each taken from `budget` ({used, max}, bytes of JSON)); v:null with no plugin.
-function! vimrelay#util#diagnostics#summary(max_buffers, budget) abort
+" `max_buffers`, each taken from `budget` ({used, max}, bytes of JSON)), leaving out the buffers
+" of the files `withheld` lists (#without); v:null with no plugin.
+function! vimrelay#util#diagnostics#summary(max_buffers, budget, withheld) abort
   let all = vimrelay#util#diagnostics#collect(0)
   if all is v:null
     return v:null
   endif
+  let all = vimrelay#util#diagnostics#without(all, a:withheld)
   let summary = {'error': 0, 'warn': 0, 'info': 0, 'hint': 0, 'buffers': [], 'buffers_truncated': v:false}
   let per_buf = {}
   for d in all
