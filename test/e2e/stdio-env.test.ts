@@ -21,6 +21,8 @@ const madeRuntime = !existsSync(RUNTIME) && ownUid() === 0;
 const skip = existsSync(RUNTIME) || madeRuntime ? null : `${RUNTIME} does not exist and only root may make it`;
 
 let home: string;
+/** The /tmp/nvimXXXXXX the second Neovim listens in (Neovim's own layout, made here: removed after). */
+let tmpSocketDir: string | undefined;
 let nvims: NvimFixture[] = [];
 let connection: StdioConnection | undefined;
 
@@ -35,11 +37,13 @@ afterAll(async () => {
   await connection?.client.close();
   await Promise.all(nvims.map((n) => n.stop()));
   if (madeRuntime) rmSync(RUNTIME, { recursive: true, force: true });
+  if (tmpSocketDir !== undefined) rmSync(tmpSocketDir, { recursive: true, force: true });
 });
 
 it.skipIf(skip !== null)(`lists Neovims in ${RUNTIME} and in /tmp/nvimXXXXXX/0 when started with HOME, PATH, SHELL and TERM only${skip ? ` (skipped: ${skip})` : ''}`, async () => {
   const runtimeNvim = await startNvim({ listen: join(RUNTIME, `nvim.${process.pid}.0`) });
-  const tmpNvim = await startNvim({ listen: join(mkdtempSync(join(tmpdir(), 'nvim')), '0') });
+  tmpSocketDir = mkdtempSync(join(tmpdir(), 'nvim'));
+  const tmpNvim = await startNvim({ listen: join(tmpSocketDir, '0') });
   nvims = [runtimeNvim, tmpNvim];
   const env = { HOME: home, PATH: process.env.PATH, SHELL: process.env.SHELL ?? '/bin/sh', TERM: process.env.TERM ?? 'xterm' };
   connection = await connectStdio(process.execPath, [CLI, 'serve', '--stdio'], env);
