@@ -80,9 +80,9 @@ it.each([
   // The editor answers which files the call addresses, then blocks (a busy plugin, say) longer than
   // the deadline and the Hub's grace: the tool's own request waits in its queue until then.
   await busy.lua(`
-    local paths = __vimrelay.tools.paths
-    __vimrelay.tools.paths = function(p)
-      __vimrelay.tools.paths = paths
+    local paths = __vimrelay.latest.tools.paths
+    __vimrelay.latest.tools.paths = function(p)
+      __vimrelay.latest.tools.paths = paths
       vim.schedule(function() (vim.uv or vim.loop).sleep(${3 * DEADLINE_MS}) end)
       return paths(p)
     end`);

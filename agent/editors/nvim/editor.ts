@@ -20,7 +20,7 @@ import { EditorPrompts } from '../prompts.ts';
 import type { Addressing, EditorTool } from '../tools/tool.ts';
 import { NvimConnection } from './connection.ts';
 import { LuaInfo, parseApiInfo, wireEditor } from './info.ts';
-import { ASK_LUA, CALL_LUA, CANCEL_LUA, CORE_LUA, HELPER_SOURCES, INFO_LUA, TOOL_SOURCES } from './lua.ts';
+import { ASK_LUA, CALL_LUA, CANCEL_LUA, CORE_LUA, HELPER_SOURCES, INFO_LUA, INSTALL_KEY, TOOL_SOURCES } from './lua.ts';
 
 /** How to attach. */
 export interface AttachOptions {
@@ -85,7 +85,7 @@ export class NvimEditor implements Editor {
     try {
       const api = parseApiInfo(await connection.request('nvim_get_api_info', [], signal));
       if (api.missing.length > 0) throw new Error(`Neovim ${api.version} lacks ${api.missing.join(', ')}`);
-      const info = LuaInfo.parse(await connection.request('nvim_exec_lua', [CORE_LUA, [HELPER_SOURCES, TOOL_SOURCES, api.channel]], signal));
+      const info = LuaInfo.parse(await connection.request('nvim_exec_lua', [CORE_LUA, [HELPER_SOURCES, TOOL_SOURCES, api.channel, INSTALL_KEY]], signal));
       return new NvimEditor(connection, address, api.version, info, logger, api.channel);
     } catch (error) {
       await connection.close();

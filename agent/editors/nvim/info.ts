@@ -1,6 +1,6 @@
 /**
  * The editor description the agent reports (WireEditor), built from what Neovim says about
- * itself: `nvim_get_api_info` (channel, version, API functions) and `__vimrelay.info()` (name, cwd,
+ * itself: `nvim_get_api_info` (channel, version, API functions) and `__vimrelay.installs[key].info()` (name, cwd,
  * current file, pid). Pure: parses and shapes values.
  */
 import { z } from 'zod';

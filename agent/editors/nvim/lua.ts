@@ -3,6 +3,7 @@
  * module: lua/core.lua (the installer and the call dispatcher), lua/util.lua (the helpers every
  * tool shares), one file per tool implementation (tools/tool.ts `impl`) and lua/paths.lua.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { EDITOR_IMPLS } from '../tools/index.ts';
 
@@ -13,7 +14,7 @@ export function luaSource(file: string): string {
   return readFileSync(new URL(file, LUA_DIR), 'utf8');
 }
 
-/** The installer: `(helper_sources, tool_sources, channel)` -> editor info; see lua/core.lua. */
+/** The installer: `(helper_sources, tool_sources, channel, INSTALL_KEY)` -> editor info; see lua/core.lua. */
 export const CORE_LUA = luaSource('core.lua');
 
 /** The helpers, installed in this order before the tools: lua/util.lua, and lua/lsp.lua for the lsp_* tools. */
@@ -27,16 +28,29 @@ export const HELPER_SOURCES: readonly (readonly [string, string])[] = ['util', '
 export const TOOL_SOURCES: Readonly<Record<string, string>> = Object.fromEntries([...EDITOR_IMPLS, 'paths'].map((impl) => [impl, luaSource(`${impl}.lua`)]));
 
 /**
+ * This version of the Lua, as the name of its install inside Neovim (`__vimrelay.installs[key]`,
+ * lua/core.lua): another agent on the machine, of another version, installs its own beside it,
+ * and each calls only its own.
+ */
+export const INSTALL_KEY = createHash('sha256')
+  .update(JSON.stringify([CORE_LUA, HELPER_SOURCES, TOOL_SOURCES]))
+  .digest('hex')
+  .slice(0, 16);
+
+/** This agent's install, in Lua. */
+const INSTALL = `__vimrelay.installs['${INSTALL_KEY}']`;
+
+/**
  * Runs one installed implementation: `(impl, params, channel?)` -> `{ok, data}` or `{ok, error}`,
  * or `{ok, pending}` when the answer will be the notification `vimrelay_answer` on `channel`.
  */
-export const CALL_LUA = 'return __vimrelay.call(...)';
+export const CALL_LUA = `return ${INSTALL}.call(...)`;
 
 /** `(token)`: nobody waits for that deferred answer any more; see lua/core.lua `M.cancel`. */
-export const CANCEL_LUA = 'return __vimrelay.cancel(...)';
+export const CANCEL_LUA = `return ${INSTALL}.cancel(...)`;
 
 /** The permission prompt: `(op, channel, id, lines)`; see lua/ask.lua. */
 export const ASK_LUA = luaSource('ask.lua');
 
 /** Re-reads the editor info the installer returned. */
-export const INFO_LUA = 'return __vimrelay.info()';
+export const INFO_LUA = `return ${INSTALL}.info()`;

@@ -1,21 +1,31 @@
 -- vimrelay core, installed into a running Neovim by the agent with one nvim_exec_lua per attach.
 --
--- Contract: `...` is (helper_sources, tool_sources, channel). Updates the global table
--- _G.__vimrelay in place (so the set of subscribed channels, and deferred answers still owed,
--- survive a reinstall), installs the helpers (helper_sources: {name, source} pairs in order,
--- util.lua first) into it, compiles each tool chunk, subscribes the channel to editor events and returns
--- the editor's info. Every tool call is then ONE nvim_exec_lua of `__vimrelay.call(impl, params,
--- channel)`: nothing else runs inside Neovim between a tool's changedtick guard and its edit.
+-- Contract: `...` is (helper_sources, tool_sources, channel, key). `key` names this agent's
+-- version of the Lua (agent/editors/nvim/lua.ts INSTALL_KEY). The install is the table
+-- _G.__vimrelay.installs[key] (M below), made anew: the helpers (helper_sources: {name, source}
+-- pairs in order, util.lua first) are installed into it, each tool chunk compiled with it. What
+-- every agent attached to this Neovim must share, whatever its version, lives in _G.__vimrelay
+-- itself (M.shared), updated in place so that it survives a reinstall: the subscribed channels,
+-- deferred answers still owed and what was kept for them, the permission prompts (ask.lua),
+-- the failure marker and the watchdog's count (util.lua). Two agents of different versions (one
+-- upgraded while the other still runs) thus each run their own tools, and see the same prompts.
+-- The latest install is also _G.__vimrelay.latest. Subscribes the channel to editor events and
+-- returns the editor's info. Every tool call is then ONE nvim_exec_lua of
+-- `__vimrelay.installs[key].call(impl, params, channel)`: nothing else runs inside Neovim between
+-- a tool's changedtick guard and its edit.
 -- Tools signal failures with M.fail (util.lua); call() turns them, and any other Lua error (as
 -- EDITOR_ERROR), into {ok = false, error = {...}}. A tool that must wait (a language server's
 -- answer) returns M.defer(...) instead, and its answer comes later (below, "Deferred answers").
 -- Works on Neovim 0.7 and newer: features are detected, nothing here depends on a version.
-local helper_sources, tool_sources, channel = ...
+local helper_sources, tool_sources, channel, key = ...
 
-local M = _G.__vimrelay or {}
-_G.__vimrelay = M
-M.channels = M.channels or {}
-M.tools = {}
+local S = _G.__vimrelay or {}
+_G.__vimrelay = S
+S.installs = S.installs or {}
+S.channels = S.channels or {}
+local M = { shared = S, tools = {} }
+S.installs[key] = M
+S.latest = M
 for _, helper in ipairs(helper_sources) do
   assert(loadstring(helper[2], '@vimrelay/' .. helper[1] .. '.lua'))(M)
 end
@@ -32,7 +42,7 @@ end
 -- When a permission prompt (ask.lua) is the current window: that prompt, and the window it came from.
 local function current_prompt()
   local win = api.nvim_get_current_win()
-  for _, ask in pairs(M.asks or {}) do
+  for _, ask in pairs(S.asks or {}) do
     if ask.win == win and api.nvim_win_is_valid(ask.prev) then
       return ask
     end
@@ -40,8 +50,8 @@ local function current_prompt()
 end
 
 -- A tool's pcall results as the answer the agent reads. `failed`: the error is a tool failure
--- (util.lua M.Failure), told apart by the caller right after its pcall, before anything can let
--- another install in.
+-- (util.lua M.shared.Failure), told apart by the caller right after its pcall, before anything
+-- can let another install in.
 local function outcome(ok, result, failed)
   if ok then
     -- One JSON string, parsed once by the agent: far cheaper than msgpack's one object per line.
@@ -101,7 +111,7 @@ function M.call(name, params, chan, expect)
     calling_channel = chan
     ok, result = pcall(tool, params)
     calling_channel = nil
-    -- Told apart at once, before anything below can let another install in (see util.lua M.Failure).
+    -- Told apart at once, before anything below can let another install in (util.lua Failure).
     failed = not ok and M.is_failure(result)
   end
   if prompt and api.nvim_win_is_valid(prompt.win) then
@@ -131,51 +141,51 @@ end
 -- channel that has closed (the agent went away) is cancelled the same way: while answers are
 -- owed, the editor looks every OWED_WATCH_MS, as Neovim has no event for a closed channel.
 
-M.deferred = M.deferred or {} -- token -> {channel, cancel}
-M.kept = M.kept or {} -- token -> value
-M.kept_order = M.kept_order or {} -- tokens, oldest first
+S.deferred = S.deferred or {} -- token -> {channel, cancel}
+S.kept = S.kept or {} -- token -> value
+S.kept_order = S.kept_order or {} -- tokens, oldest first
 local KEPT_MAX = 16
 local OWED_WATCH_MS = 200
 
 --- Cancels the answers owed to channels that have closed; stops looking once none are owed.
 local function cancel_unheard()
-  for token, d in pairs(M.deferred) do
+  for token, d in pairs(S.deferred) do
     if d.channel and api.nvim_get_chan_info(d.channel).id == nil then
       M.cancel(token)
     end
   end
-  if next(M.deferred) == nil and M.owed_watch then
-    M.owed_watch:close()
-    M.owed_watch = nil
+  if next(S.deferred) == nil and S.owed_watch then
+    S.owed_watch:close()
+    S.owed_watch = nil
   end
 end
 
 --- Defers the answer of the running call; returns what the tool returns.
 function M.defer(p, cancel)
-  M.deferred[p.answer_token] = { channel = calling_channel, cancel = cancel }
-  if not M.owed_watch then
-    M.owed_watch = vim.loop.new_timer()
-    M.owed_watch:start(OWED_WATCH_MS, OWED_WATCH_MS, vim.schedule_wrap(cancel_unheard))
+  S.deferred[p.answer_token] = { channel = calling_channel, cancel = cancel }
+  if not S.owed_watch then
+    S.owed_watch = vim.loop.new_timer()
+    S.owed_watch:start(OWED_WATCH_MS, OWED_WATCH_MS, vim.schedule_wrap(cancel_unheard))
   end
   return LATER
 end
 
 --- Sends the deferred answer `token`: the outcome of fn(...). Nothing when nobody waits for it.
 function M.settle(token, fn, ...)
-  local d = M.deferred[token]
+  local d = S.deferred[token]
   if not d then
     return
   end
-  M.deferred[token] = nil
+  S.deferred[token] = nil
   local ok, result = pcall(fn, ...)
   pcall(vim.rpcnotify, d.channel, 'vimrelay_answer', token, outcome(ok, result, not ok and M.is_failure(result)))
 end
 
 --- Nobody waits for `token` any more: its cancel function runs, what was kept for it goes.
 function M.cancel(token)
-  local d = M.deferred[token]
-  M.deferred[token] = nil
-  M.kept[token] = nil
+  local d = S.deferred[token]
+  S.deferred[token] = nil
+  S.kept[token] = nil
   if d and d.cancel then
     pcall(d.cancel)
   end
@@ -184,17 +194,17 @@ end
 
 --- Keeps `value` for the second phase of call `token`; the oldest of more than KEPT_MAX goes.
 function M.keep(token, value)
-  M.kept[token] = value
-  table.insert(M.kept_order, token)
-  while #M.kept_order > KEPT_MAX do
-    M.kept[table.remove(M.kept_order, 1)] = nil
+  S.kept[token] = value
+  table.insert(S.kept_order, token)
+  while #S.kept_order > KEPT_MAX do
+    S.kept[table.remove(S.kept_order, 1)] = nil
   end
 end
 
 --- What M.keep kept for `token` (once), or nil.
 function M.take(token)
-  local value = M.kept[token]
-  M.kept[token] = nil
+  local value = S.kept[token]
+  S.kept[token] = nil
   return value
 end
 
@@ -206,11 +216,11 @@ end
 --- the CTRL-C as a plain key and let its command go on. The agents' periodic refresh asks for this
 --- during a prompt's wait.
 function M.info()
-  if (M.interrupting or 0) > 0 and M.last_info then
-    return M.last_info
+  if (S.interrupting or 0) > 0 and S.last_info then
+    return S.last_info
   end
-  M.last_info = M.info_now()
-  return M.last_info
+  S.last_info = M.info_now()
+  return S.last_info
 end
 
 --- The info, read now.
@@ -237,9 +247,9 @@ end
 
 -- Sends an event to every subscribed channel, forgetting channels that are gone.
 local function broadcast(method, ...)
-  for chan in pairs(M.channels) do
+  for chan in pairs(S.channels) do
     if not pcall(vim.rpcnotify, chan, method, ...) then
-      M.channels[chan] = nil
+      S.channels[chan] = nil
     end
   end
 end
@@ -264,6 +274,6 @@ api.nvim_create_autocmd('VimLeavePre', {
 for name, source in pairs(tool_sources) do
   M.tools[name] = assert(loadstring(source, '@vimrelay/' .. name .. '.lua'))(M)
 end
-M.channels[channel] = true
+S.channels[channel] = true
 
 return M.info()

@@ -307,7 +307,7 @@ function L.request(p, client, method, params, shape)
     if watch:is_closing() then
       return
     end
-    if M.deferred[token] == nil then
+    if M.shared.deferred[token] == nil then
       unwatch()
     elseif stopped(client) then
       unwatch()

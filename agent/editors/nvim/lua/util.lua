@@ -1,6 +1,7 @@
 -- vimrelay's helpers, shared by every tool: failures, text, buffers, result budgets, state views,
 -- columns and decorations, commands and running inside a buffer. Installed by core.lua before the
--- tools, into the same table: `...` is that table (M). Nothing here runs on its own.
+-- tools, into the same table: `...` is that table (M, one agent version's install; M.shared is
+-- what every install shares). Nothing here runs on its own.
 -- Works on Neovim 0.7 and newer: features are detected, nothing here depends on a version.
 local M = ...
 
@@ -9,12 +10,12 @@ local uv = vim.uv or vim.loop
 
 -- Failures ----------------------------------------------------------------------------------------
 
--- The metatable that marks a tool failure, kept in M: every agent that attaches this Neovim (this
--- one again, or another on the machine) reinstalls these helpers, and a failure raised under one
--- install must still be one under the next. A call waiting on a prompt straddles installs: when
--- it was tied to each install, its TIMEOUT came back as EDITOR_ERROR "table: 0x...".
-M.Failure = M.Failure or {}
-local Failure = M.Failure
+-- The metatable that marks a tool failure, kept in M.shared: every agent that attaches this Neovim
+-- (this one again, or another on the machine) reinstalls these helpers, and a failure raised under
+-- one install must still be one under the next. A call waiting on a prompt straddles installs:
+-- when it was tied to each install, its TIMEOUT came back as EDITOR_ERROR "table: 0x...".
+M.shared.Failure = M.shared.Failure or {}
+local Failure = M.shared.Failure
 
 --- Whether `e` (an error value) is a tool failure raised by M.fail.
 function M.is_failure(e)
@@ -333,7 +334,7 @@ end
 --- check) and types CTRL-C, which sets got_int as the user's own CTRL-C would. `on_interrupt` runs
 --- in the timer's fast context, before the CTRL-C: it may note state, not call the API. Returns
 --- whether it interrupted, then pcall's first two results. From the CTRL-C until fn returns,
---- M.interrupting counts it: a request evaluated meanwhile (Neovim serves requests while a prompt
+--- M.shared.interrupting counts it (every install's M.info looks): a request evaluated meanwhile (Neovim serves requests while a prompt
 --- waits) would take the interrupt for itself if it ran any Vimscript function, and the prompt
 --- would then read the CTRL-C as a plain key; M.info, the one request agents send on their own,
 --- answers from what it last read then.
@@ -342,7 +343,7 @@ function M.with_interrupt(timeout_ms, on_interrupt, fn, ...)
   local timer = uv.new_timer()
   timer:start(timeout_ms, 0, function()
     interrupted = true
-    M.interrupting = (M.interrupting or 0) + 1
+    M.shared.interrupting = (M.shared.interrupting or 0) + 1
     on_interrupt()
     api.nvim_input('<C-c>')
   end)
@@ -350,7 +351,7 @@ function M.with_interrupt(timeout_ms, on_interrupt, fn, ...)
   timer:stop()
   timer:close()
   if interrupted then
-    M.interrupting = M.interrupting - 1
+    M.shared.interrupting = M.shared.interrupting - 1
   end
   return interrupted, ok, result
 end

@@ -41,6 +41,6 @@ describe('decorations on Neovim only', () => {
   // Neovim only: the Lua helper get_state uses to name a mark's color.
   it('maps each VimRelay<Color> group back to its color', async () => {
     const groups = DECORATION_COLORS.map((c) => `VimRelay${c.charAt(0).toUpperCase()}${c.slice(1)}`);
-    expect(await f.nvim.lua('return vim.tbl_map(__vimrelay.decoration_color, ...)', groups)).toEqual([...DECORATION_COLORS]);
+    expect(await f.nvim.lua('return vim.tbl_map(__vimrelay.latest.decoration_color, ...)', groups)).toEqual([...DECORATION_COLORS]);
   });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CallCancelled, controlWithin } from '../../../../agent/editors/call.ts';
 import { NvimEditor } from '../../../../agent/editors/nvim/editor.ts';
+import { CORE_LUA, HELPER_SOURCES, INSTALL_KEY, TOOL_SOURCES } from '../../../../agent/editors/nvim/lua.ts';
 import { fakeSocket, nvimDriver, waitFor, type NvimDriver } from '../../../helpers/editors.ts';
 
 describe('NvimEditor', () => {
@@ -50,16 +51,16 @@ describe('NvimEditor', () => {
   });
 
   it('answers UNSUPPORTED with a hint for a tool it does not have', async () => {
-    expect(await f.nvim.lua("return __vimrelay.call('no_such_tool', {})")).toMatchObject({
+    expect(await f.nvim.lua("return __vimrelay.latest.call('no_such_tool', {})")).toMatchObject({
       ok: false,
       error: { code: 'UNSUPPORTED', message: expect.stringContaining('no_such_tool') },
     });
   });
 
   it('turns a Lua error into EDITOR_ERROR', async () => {
-    await f.nvim.lua('__vimrelay.tools.read_buffer_saved = __vimrelay.tools.read_buffer; __vimrelay.tools.read_buffer = function() error("boom") end');
+    await f.nvim.lua('__vimrelay.latest.tools.read_buffer_saved = __vimrelay.latest.tools.read_buffer; __vimrelay.latest.tools.read_buffer = function() error("boom") end');
     expect(await f.call('read_buffer', {})).toMatchObject({ ok: false, error: { code: 'EDITOR_ERROR', message: expect.stringContaining('boom') } });
-    await f.nvim.lua('__vimrelay.tools.read_buffer = __vimrelay.tools.read_buffer_saved');
+    await f.nvim.lua('__vimrelay.latest.tools.read_buffer = __vimrelay.latest.tools.read_buffer_saved');
   });
 
   it('a second agent attaching while a command waits on a prompt: the command still answers TIMEOUT with its details', async () => {
@@ -78,7 +79,7 @@ describe('NvimEditor', () => {
     // A tool that fails, then waits in the event loop (as a command waiting on a prompt does)
     // while another agent attaches, then returns its failure.
     await f.nvim.lua(`
-      local M = __vimrelay
+      local M = __vimrelay.latest
       M.tools.read_buffer_saved = M.tools.read_buffer
       M.tools.read_buffer = function()
         local _, failure = pcall(M.fail, 'NO_MATCH', 'raised before the reinstall')
@@ -99,6 +100,31 @@ describe('NvimEditor', () => {
     }
   });
 
+  it('an agent of another version attaching installs its own tools beside ours, and shares the state every agent must', async () => {
+    // As an upgraded agent and the one still running from before would: another key, other tools.
+    const [channel] = (await f.nvim.client.request('nvim_get_api_info', [])) as [number];
+    const other = { ...TOOL_SOURCES, read_buffer: 'return function() return { other_version = true } end' };
+    await f.nvim.lua(CORE_LUA, HELPER_SOURCES, other, channel, 'another-version');
+    try {
+      expect(await f.call('read_buffer', {})).toMatchObject({ ok: true, data: { lines: ['int main;'] } });
+      expect(await f.nvim.lua("return __vimrelay.installs['another-version'].call('read_buffer', {})")).toEqual({ ok: true, json: '{"other_version":true}' });
+      // Our agent attaching again (same version) changes nothing for the other.
+      const again = await NvimEditor.attach(f.nvim.socket, { signal: AbortSignal.timeout(10_000) });
+      await again.close();
+      expect(await f.nvim.lua("return __vimrelay.installs['another-version'].call('read_buffer', {})")).toEqual({ ok: true, json: '{"other_version":true}' });
+      expect(await f.call('read_buffer', {})).toMatchObject({ ok: true, data: { lines: ['int main;'] } });
+      // One set of prompts, channels and owed answers, and one failure marker, for both.
+      expect(
+        await f.nvim.lua(`
+          local mine, theirs = __vimrelay.installs[...], __vimrelay.installs['another-version']
+          local _, failure = pcall(theirs.fail, 'NO_MATCH', 'x')
+          return { mine ~= theirs, mine.shared == theirs.shared, mine.shared == __vimrelay, mine.is_failure(failure) }`, INSTALL_KEY),
+      ).toEqual([true, true, true, true]);
+    } finally {
+      await f.nvim.lua("__vimrelay.installs['another-version'] = nil");
+    }
+  });
+
   it("a command interrupted while another agent's info refreshes come in is still interrupted, not answered with CTRL-C", async () => {
     // Info refreshes (every agent sends one a second) arriving back to back while the prompt waits:
     // one is being evaluated when the watchdog's CTRL-C lands.
@@ -106,7 +132,7 @@ describe('NvimEditor', () => {
     const hammer = (async () => {
       let n = 0;
       while (hammering) {
-        await f.nvim.lua('return __vimrelay.info()').catch(() => undefined);
+        await f.nvim.lua('return __vimrelay.latest.info()').catch(() => undefined);
         n++;
       }
       return n;

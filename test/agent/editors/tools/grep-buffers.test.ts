@@ -174,7 +174,7 @@ describe.each(DRIVERS)('grep_buffers on %s', (_kind, start) => {
     const call = (cursor?: string) => {
       const p = JSON.stringify({ ...params, ...(cursor ? { cursor } : {}) });
       // Neovim answers its data as one JSON string (lua/core.lua M.call), Vim as a dict.
-      const expr = d.kind === 'nvim' ? `json_decode(luaeval('__vimrelay.call("grep_buffers", _A)', json_decode('${p}')).json)` : `vimrelay#call('grep_buffers', json_decode('${p}')).data`;
+      const expr = d.kind === 'nvim' ? `json_decode(luaeval('__vimrelay.latest.call("grep_buffers", _A)', json_decode('${p}')).json)` : `vimrelay#call('grep_buffers', json_decode('${p}')).data`;
       return d.expr<{ hits: Hit[]; truncated: boolean; cursor: string | null }>(expr).then((data) => ({ data }));
     };
     const first = await call();

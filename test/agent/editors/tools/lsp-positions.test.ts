@@ -21,7 +21,7 @@ describe.each(DRIVERS)('LSP positions on %s', (editor, start) => {
   /** units_of, byte_of and col_of as the editor computes them. */
   const convert = (fn: 'units_of' | 'byte_of' | 'col_of', arg: number, encoding: string): Promise<number> =>
     d.kind === 'nvim'
-      ? d.expr(`luaeval('__vimrelay.lsp.${fn}(_A[1], _A[2], _A[3])', [${JSON.stringify(LINE)}, ${arg}, '${encoding}'])`)
+      ? d.expr(`luaeval('__vimrelay.latest.lsp.${fn}(_A[1], _A[2], _A[3])', [${JSON.stringify(LINE)}, ${arg}, '${encoding}'])`)
       : d.expr(`vimrelay#util#lsp#${fn}(${JSON.stringify(LINE)}, ${arg})`);
 
   it.each(Object.keys(ENCODINGS).filter((e) => editor === 'Neovim' || e === 'utf-16'))('converts every column to %s and back', async (encoding) => {

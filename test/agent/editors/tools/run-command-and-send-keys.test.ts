@@ -93,12 +93,12 @@ describe.each([
 
   it('does not run a call the editor could only start after its deadline (start_by)', async () => {
     const params = "{'commands': ['let g:late_ran = 1'], 'max_output_bytes': 100, 'total_output_bytes': 100, 'error_bytes': 100, 'command_bytes': 100, 'timeout_ms': 1000, 'start_by': localtime() * 1000 - 1000}";
-    const late = d.kind === 'vim' ? `vimrelay#call('run_command', ${params})` : `luaeval('__vimrelay.call("run_command", _A)', ${params})`;
+    const late = d.kind === 'vim' ? `vimrelay#call('run_command', ${params})` : `luaeval('__vimrelay.latest.call("run_command", _A)', ${params})`;
     expect(await d.expr(late)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     expect(await d.expr('exists("g:late_ran")')).toBe(0);
     const before = await d.lines(buf);
     const keys = `{'keys': 'ix', 'timeout_ms': 1000, 'error_bytes': 100, 'start_by': localtime() * 1000 - 1000}`;
-    expect(await d.expr(d.kind === 'vim' ? `vimrelay#call('send_keys', ${keys})` : `luaeval('__vimrelay.call("send_keys", _A)', ${keys})`)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(await d.expr(d.kind === 'vim' ? `vimrelay#call('send_keys', ${keys})` : `luaeval('__vimrelay.latest.call("send_keys", _A)', ${keys})`)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     expect(await d.lines(buf)).toEqual(before);
   });
 
