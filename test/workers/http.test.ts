@@ -103,7 +103,7 @@ describe('/mcp authentication (RFC 6750)', () => {
 
   it('an expired token is refused', async () => {
     const minted = await mint({ kind: 'access', name: uniqueName('expiring'), ttl_seconds: 2 });
-    // Valid for more than 2 s (exp = floor(iat) + 2, plus 1 s of allowed skew), expired within 3 s.
+    // Good for its 2 s (its record ends exactly then), refused after.
     expect((await postMcp(minted.token, listTools)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 3_500));
     const res = await postMcp(minted.token, listTools);

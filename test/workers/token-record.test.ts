@@ -66,3 +66,18 @@ describe('a token forged with the stolen signing key under a read-only jti', () 
     expect((await verified(both.token)).claims).toMatchObject({ scope: 'read exec' });
   });
 });
+
+describe('a token minted with ttl_seconds', () => {
+  it('is good for all of them, minted just before a second turns, and refused after', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const mintedAt = Math.floor(Date.now() / 1000) * 1000 + 999;
+    vi.setSystemTime(mintedAt);
+    const minted = await mint({ kind: 'access', name: uniqueName('second-'), ttl_seconds: 1 });
+    // Its expiry rounded down to the second, it had 1 ms left.
+    vi.setSystemTime(mintedAt + 900);
+    expect((await verified(minted.token)).valid).toBe(true);
+    expect((await postMcp(minted.token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
+    vi.setSystemTime(mintedAt + 2_001);
+    expect(await verified(minted.token)).toMatchObject({ valid: false, reason: 'expired' });
+  });
+});

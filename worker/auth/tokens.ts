@@ -125,6 +125,10 @@ export class TokenStore {
     const jti = crypto.randomUUID();
     const iat = Math.floor(nowMs / 1000);
     const exp = iat + req.ttlSeconds;
+    // The record ends exactly ttl seconds from now: `exp`, whole seconds (RFC 7519 §2), is up to a
+    // second earlier, and a one-second token minted at x.999 s had a millisecond. The claim check
+    // allows CLOCK_TOLERANCE_S (1 s) past `exp`, which covers that second: the record ends it.
+    const expiresAtMs = nowMs + req.ttlSeconds * 1000;
     const scopes = [...req.scopes];
     const claims: TokenClaims = {
       iss: req.origin,
@@ -144,9 +148,9 @@ export class TokenStore {
       req.name,
       scopes.join(' '),
       nowMs,
-      exp * 1000,
+      expiresAtMs,
     );
-    return { token, jti, kind: 'access', name: req.name, scopes, expires_at: iso(exp * 1000), device: null };
+    return { token, jti, kind: 'access', name: req.name, scopes, expires_at: iso(expiresAtMs), device: null };
   }
 
   /**
