@@ -13,6 +13,8 @@
  * - Private state: umask 077 before anything is created, so the persisted Durable Object SQLite
  *   (the token-signing key, sessions, devices), KV and the bundle are 0600 files in 0700
  *   directories; state left by an earlier, looser run is tightened the same way first.
+ * - Miniflare's loopback server (workerd's way back into Node, on 127.0.0.1, unauthenticated)
+ *   serves only workerd's reports (`loopback-guard.ts`): its other routes wrote files anywhere.
  * - No secret on a command line (which every local user can read in the process list): the
  *   command line carries only `--port` and `--persist-to`; the Worker's variables, OWNER_SECRET
  *   included, arrive as JSON on stdin.
@@ -27,6 +29,7 @@ import { parseArgs, parseEnv } from 'node:util';
 import { Log, LogLevel, Miniflare } from 'miniflare';
 import { ROOT } from './local-relay.ts';
 import { readOptionalFile } from '../agent/config/private-file.ts';
+import { guardLoopback } from './loopback-guard.ts';
 import { localWorker } from './worker-bundle.ts';
 
 /** What `local-relay.ts` sends on stdin: the Worker's variables and secrets. */
@@ -94,6 +97,13 @@ async function main(): Promise<void> {
   const devVars = readOptionalFile(join(ROOT, '.dev.vars'));
   // As wrangler dev has them: wrangler.toml's [vars], then .dev.vars, then the launcher's.
   const bindings = { ...worker.options.bindings, ...(devVars === undefined ? {} : parseEnv(devVars)), ...opts.vars };
+  // Miniflare's loopback server is created while it starts: only workerd's reports get through.
+  const refusedRoutes = new Set<string>();
+  const unguard = guardLoopback((route) => {
+    if (refusedRoutes.has(route)) return;
+    refusedRoutes.add(route);
+    process.stderr.write(`relay: refused ${route} on Miniflare's loopback port (only the relay's own workerd may use it, to report errors and logs)\n`);
+  });
   const relay = new Miniflare({
     host: '127.0.0.1',
     port: opts.port,
@@ -106,7 +116,11 @@ async function main(): Promise<void> {
   });
   started.relay = relay;
   if (stopping) return dispose();
-  await relay.ready;
+  try {
+    await relay.ready;
+  } finally {
+    unguard();
+  }
 }
 
 await main();

@@ -1,8 +1,9 @@
 // The local relay's secrets, attacked as another account on the same machine would: as uid 65534
 // (`setpriv`; the test runs as root in CI and skips otherwise, since only root can switch users)
-// it probes every TCP port the relay's processes listen on for a V8 inspector / DevTools endpoint,
-// tries to read the relay's persisted state (the Hub's SQLite holds the token-signing key), and
-// reads the processes' command lines for the owner secret. Every attempt must fail.
+// it probes every TCP port the relay's processes listen on for a V8 inspector / DevTools endpoint
+// and asks each to write a file through Miniflare's loopback routes, tries to read the relay's
+// persisted state (the Hub's SQLite holds the token-signing key), and reads the processes' command
+// lines for the owner secret. Every attempt must fail.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,6 +71,31 @@ for (const port of process.argv.slice(1).map(Number)) {
 console.log(JSON.stringify(found));
 `;
 
+// The other probe: Miniflare's loopback routes (scripts/loopback-guard.ts) on every port, asked to
+// write a file at argv[1] (a path steered out of Miniflare's temporary directory), directly and
+// through the header that makes Miniflare dispatch on another URL; prints each status.
+const WRITE_PROBE = `
+const [target, ...ports] = process.argv.slice(1);
+const steer = encodeURIComponent('/' + '../'.repeat(20) + target.slice(1));
+const statuses = [];
+for (const port of ports) {
+  const base = 'http://127.0.0.1:' + port;
+  for (const [path, headers] of [
+    ['/core/store-temp-file?extension=' + steer, {}],
+    ['/core/log', { 'MF-Original-URL': base + '/core/store-temp-file?extension=' + steer, 'MF-Log-Level': '2' }],
+    ['/core/do-storage/x', {}],
+  ]) {
+    try {
+      const res = await fetch(base + path, { method: path.startsWith('/core/do') ? 'GET' : 'POST', headers, body: path.startsWith('/core/do') ? undefined : 'written by another account', signal: AbortSignal.timeout(3000) });
+      statuses.push(port + path.split('?')[0] + ' ' + res.status);
+    } catch (error) {
+      statuses.push(port + path.split('?')[0] + ' ' + String(error));
+    }
+  }
+}
+console.log(JSON.stringify(statuses));
+`;
+
 describeAsOther('the local relay, attacked from another local account (uid 65534)', () => {
   let dir: string;
   let relay: LocalRelay;
@@ -106,6 +132,20 @@ describeAsOther('the local relay, attacked from another local account (uid 65534
     const probe = asOther(process.execPath, ['--input-type=module', '-e', PROBE, ...ports.map(String)]);
     expect(probe.status, probe.stderr).toBe(0);
     expect(JSON.parse(probe.stdout)).toEqual([]);
+  });
+
+  it('no port of the relay writes a file for it, nor lists the relay\'s storage (Miniflare\'s loopback routes)', () => {
+    const pids = groupPids(relay.process.pid ?? -1);
+    const ports = listeningPorts(pids).filter((port) => port !== Number(new URL(relay.url).port));
+    expect(ports.length).toBeGreaterThan(0);
+    const target = join(dir, 'written-by-another-account');
+    const probe = asOther(process.execPath, ['--input-type=module', '-e', WRITE_PROBE, target, ...ports.map(String)]);
+    expect(probe.status, probe.stderr).toBe(0);
+    const statuses = JSON.parse(probe.stdout) as string[];
+    // Miniflare's loopback server (the port of the relay's own node process) refuses all three.
+    expect(statuses.filter((s) => s.endsWith(' 403')).length).toBeGreaterThanOrEqual(3);
+    expect(statuses.filter((s) => / 2\d\d$/.test(s))).toEqual([]);
+    expect(() => lstatSync(target)).toThrow();
   });
 
   it('the persisted state is 0700/0600, an older run\'s included, and none of it can be read', () => {
