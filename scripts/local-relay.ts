@@ -8,7 +8,7 @@
  * one does (its `/health`). Used by the `npm start` launcher, the end-to-end tests and the benchmark.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,17 +68,42 @@ async function assertPortFree(port: number): Promise<void> {
   throw new PortInUse(port, vimrelay);
 }
 
-/** A TCP port that was free a moment ago on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The lowest port the system hands out to a bind to port 0 (Linux's ip_local_port_range; else the IANA range, macOS's). */
+function firstEphemeralPort(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > 2_048) return low;
+  } catch {
+    // Not Linux.
+  }
+  return 49_152;
+}
+
+/** Whether `port` can be listened on at 127.0.0.1 now (it is released again before this answers). */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
     srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+/**
+ * A TCP port that was free a moment ago on 127.0.0.1, chosen below the range the system hands out
+ * to binds to port 0: a port from that range, once released, can go to the next process asking
+ * for any port before the relay binds it, and Miniflare's own loopback server asks for one while
+ * the relay starts (the relay then failed with EADDRINUSE, its health probe answered by that
+ * server).
+ */
+export async function freePort(): Promise<number> {
+  const high = firstEphemeralPort() - 1;
+  const low = Math.min(10_000, Math.floor(high / 2));
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${low} and ${high} on 127.0.0.1`);
 }
 
 export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRelay> {
