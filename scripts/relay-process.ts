@@ -14,7 +14,8 @@
  *   (the token-signing key, sessions, devices), KV and the bundle are 0600 files in 0700
  *   directories; state left by an earlier, looser run is tightened the same way first.
  * - Miniflare's loopback server (workerd's way back into Node, on 127.0.0.1, unauthenticated)
- *   serves only workerd's reports (`loopback-guard.ts`): its other routes wrote files anywhere.
+ *   serves only workerd's reports, and reads no file for them (`loopback-guard.ts`): its routes
+ *   wrote files anywhere and showed any file's lines to whoever asked.
  * - No secret on a command line (which every local user can read in the process list): the
  *   command line carries only `--port` and `--persist-to`; the Worker's variables, OWNER_SECRET
  *   included, arrive as JSON on stdin.
@@ -99,10 +100,13 @@ async function main(): Promise<void> {
   const bindings = { ...worker.options.bindings, ...(devVars === undefined ? {} : parseEnv(devVars)), ...opts.vars };
   // Miniflare's loopback server is created while it starts: only workerd's reports get through.
   const refusedRoutes = new Set<string>();
-  const unguard = guardLoopback((route) => {
-    if (refusedRoutes.has(route)) return;
-    refusedRoutes.add(route);
-    process.stderr.write(`relay: refused ${route} on Miniflare's loopback port (only the relay's own workerd may use it, to report errors and logs)\n`);
+  const unguard = guardLoopback({
+    refused: (route) => {
+      if (refusedRoutes.has(route)) return;
+      refusedRoutes.add(route);
+      process.stderr.write(`relay: refused ${route} on Miniflare's loopback port (only the relay's own workerd may use it, to report errors and logs)\n`);
+    },
+    error: (stack) => process.stderr.write(`relay: the Worker threw: ${stack}\n`),
   });
   const relay = new Miniflare({
     host: '127.0.0.1',

@@ -12,15 +12,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mintToken } from '../../agent/relay/admin.ts';
 import { startLocalRelay, type LocalRelay } from '../../scripts/local-relay.ts';
 import { asOther, describeAsOther } from '../helpers/other-user.ts';
-import { processes } from '../helpers/procs.ts';
-
-
-/** The pids of the processes in process group `pgid`. */
-function groupPids(pgid: number): number[] {
-  return processes()
-    .filter((p) => p.pgrp === pgid)
-    .map((p) => p.pid);
-}
+import { groupPids } from '../helpers/procs.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /** Every TCP port the processes `pids` listen on (their socket inodes matched in /proc/net/tcp{,6}). */
 function listeningPorts(pids: number[]): number[] {
@@ -73,23 +66,28 @@ console.log(JSON.stringify(found));
 
 // The other probe: Miniflare's loopback routes (scripts/loopback-guard.ts) on every port, asked to
 // write a file at argv[1] (a path steered out of Miniflare's temporary directory), directly and
-// through the header that makes Miniflare dispatch on another URL; prints each status.
-const WRITE_PROBE = `
-const [target, ...ports] = process.argv.slice(1);
+// through the header that makes Miniflare dispatch on another URL, to list storage, and to render
+// the lines of argv[2] (a file only the relay's user may read) as an error's source; prints each
+// status, and whether an answer held argv[3] (that file's text).
+const LOOPBACK_PROBE = `
+const [target, secretFile, secretText, ...ports] = process.argv.slice(1);
 const steer = encodeURIComponent('/' + '../'.repeat(20) + target.slice(1));
+const thrown = JSON.stringify({ name: 'Error', message: 'probe', stack: 'Error: probe\\n    at probe (' + secretFile + ':1:1)' });
 const statuses = [];
 for (const port of ports) {
   const base = 'http://127.0.0.1:' + port;
-  for (const [path, headers] of [
-    ['/core/store-temp-file?extension=' + steer, {}],
-    ['/core/log', { 'MF-Original-URL': base + '/core/store-temp-file?extension=' + steer, 'MF-Log-Level': '2' }],
-    ['/core/do-storage/x', {}],
+  for (const [method, path, headers, body] of [
+    ['POST', '/core/store-temp-file?extension=' + steer, {}, 'written by another account'],
+    ['POST', '/core/log', { 'MF-Original-URL': base + '/core/store-temp-file?extension=' + steer, 'MF-Log-Level': '2' }, 'written by another account'],
+    ['GET', '/core/do-storage/x', {}, undefined],
+    ['POST', '/core/error', { Accept: 'text/html', 'Content-Type': 'application/json' }, thrown],
   ]) {
     try {
-      const res = await fetch(base + path, { method: path.startsWith('/core/do') ? 'GET' : 'POST', headers, body: path.startsWith('/core/do') ? undefined : 'written by another account', signal: AbortSignal.timeout(3000) });
-      statuses.push(port + path.split('?')[0] + ' ' + res.status);
+      const res = await fetch(base + path, { method, headers, body, signal: AbortSignal.timeout(3000) });
+      const text = await res.text();
+      statuses.push(port + ' ' + path.split('?')[0] + ' ' + res.status + (text.includes(secretText) ? ' leaked' : ''));
     } catch (error) {
-      statuses.push(port + path.split('?')[0] + ' ' + String(error));
+      statuses.push(port + ' ' + path.split('?')[0] + ' ' + String(error));
     }
   }
 }
@@ -134,18 +132,30 @@ describeAsOther('the local relay, attacked from another local account (uid 65534
     expect(JSON.parse(probe.stdout)).toEqual([]);
   });
 
-  it('no port of the relay writes a file for it, nor lists the relay\'s storage (Miniflare\'s loopback routes)', () => {
+  it('no port of the relay writes a file for it, shows it a file, nor lists the relay\'s storage (Miniflare\'s loopback routes)', async () => {
     const pids = groupPids(relay.process.pid ?? -1);
     const ports = listeningPorts(pids).filter((port) => port !== Number(new URL(relay.url).port));
     expect(ports.length).toBeGreaterThan(0);
     const target = join(dir, 'written-by-another-account');
-    const probe = asOther(process.execPath, ['--input-type=module', '-e', WRITE_PROBE, target, ...ports.map(String)]);
+    const secretText = `private-key-material-${Date.now()}`;
+    const secretFile = join(dir, 'private-key');
+    writeFileSync(secretFile, `${secretText}\n`, { mode: 0o600 });
+    const probe = asOther(process.execPath, ['--input-type=module', '-e', LOOPBACK_PROBE, target, secretFile, secretText, ...ports.map(String)]);
     expect(probe.status, probe.stderr).toBe(0);
     const statuses = JSON.parse(probe.stdout) as string[];
-    // Miniflare's loopback server (the port of the relay's own node process) refuses all three.
-    expect(statuses.filter((s) => s.endsWith(' 403')).length).toBeGreaterThanOrEqual(3);
-    expect(statuses.filter((s) => / 2\d\d$/.test(s))).toEqual([]);
+    // Miniflare's loopback server (a port of the relay's own node process) refuses the three, and
+    // answers the error report with a plain 500.
+    expect(statuses.filter((s) => /\/core\/(store-temp-file|log|do-storage\/x) 403$/.test(s)).length, statuses.join('\n')).toBeGreaterThanOrEqual(3);
+    expect(statuses.filter((s) => s.endsWith('/core/error 500')).length, statuses.join('\n')).toBeGreaterThanOrEqual(1);
+    expect(statuses.filter((s) => / 2\d\d$/.test(s) || s.endsWith(' leaked'))).toEqual([]);
     expect(() => lstatSync(target)).toThrow();
+    // The error report went to the relay's log, the file's text with it nowhere.
+    const reported = `relay: the Worker threw: Error: probe\n    at probe (${secretFile}:1:1)`;
+    const log = await waitFor(() => {
+      const text = readFileSync(join(dir, 'relay.log'), 'utf8');
+      return text.includes(reported) ? text : undefined;
+    }, 10_000, 'the error report in the relay log');
+    expect(log).not.toContain(secretText);
   });
 
   it('the persisted state is 0700/0600, an older run\'s included, and none of it can be read', () => {
