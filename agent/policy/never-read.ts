@@ -26,9 +26,6 @@
  * - `shape`: open_file's total_lines and changedtick are null when the file is never_read;
  * - `diagnostics`: the diagnostics of such buffers are dropped from the result (their messages
  *   can quote the text);
- * and a call that `countsDiagnostics` over every buffer is told before it runs which files to
- * leave out (`withheldPaths`: the never_read ones among the buffers with diagnostics), so that its
- * counts, totals and pages are as if they had none, the buffers beyond its listed ones too.
  * - `locations`: items of the result's lists whose `path` is such a file are dropped (with their
  *   context lines, reference texts or old text), and `withheld` counts what was dropped: one per
  *   location or symbol, one per reference or edit of a file group;
@@ -36,6 +33,10 @@
  *   least REDACT_MIN_CHARS characters of a loaded such buffer, or is itself such a part of one,
  *   becomes `[withheld: never_read]`. The agent reads those lines itself before the call to
  *   compare them; they never leave it.
+ * A call whose record `countsDiagnostics` (over every buffer: get_diagnostics, get_state's
+ * summary) is told before it runs which files to leave out (`withheldPaths`: the never_read ones
+ * among the buffers with diagnostics), so that its counts, totals and pages are as if they had
+ * none, the buffers beyond those it lists too.
  * An outcome that cannot be filtered (the editor stopped answering) becomes INTERNAL: it is never
  * returned unfiltered. A grep_buffers page that went on past never_read buffers stays within one
  * page's caps (hits and bytes).

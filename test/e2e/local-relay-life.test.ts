@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/local-relay.ts';
-import { processes } from '../helpers/procs.ts';
+import { groupPids } from '../helpers/procs.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'vimrelay-life-'));
@@ -16,7 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Whether any process is in process group `pgid`. */
 function groupAlive(pgid: number): boolean {
-  return processes().some((p) => p.pgrp === pgid);
+  return groupPids(pgid).length > 0;
 }
 
 // A launcher that starts the relay, prints its URL and process group, and waits to be killed.
@@ -33,7 +33,7 @@ it('runs one workerd, and a launcher killed with SIGKILL leaves no relay running
   launcher.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
   const started = await waitFor(async () => (out.includes('\n') ? (JSON.parse(out) as { url: string; pgid: number }) : undefined), 60_000, () => `the launcher to start the relay; it wrote ${out}`);
   expect((await fetch(`${started.url}/health`)).status).toBe(200);
-  const workerds = processes().filter((p) => p.pgrp === started.pgid && readFileSync(`/proc/${p.pid}/comm`, 'utf8').trim() === 'workerd');
+  const workerds = groupPids(started.pgid).filter((pid) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'workerd');
   expect(workerds).toHaveLength(1);
   launcher.kill('SIGKILL');
   await waitFor(async () => (groupAlive(started.pgid) ? undefined : true), 30_000, 'the relay to stop with its launcher').catch(() => {});

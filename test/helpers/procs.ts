@@ -32,6 +32,13 @@ export function processes(): ProcStat[] {
   return found;
 }
 
+/** The pids of the processes in process group `pgid`. */
+export function groupPids(pgid: number): number[] {
+  return processes()
+    .filter((p) => p.pgrp === pgid)
+    .map((p) => p.pid);
+}
+
 /** The running processes `pid` started, and the ones they started, and so on. */
 export function descendants(pid: number): number[] {
   const all = processes().filter((p) => p.state !== 'Z');

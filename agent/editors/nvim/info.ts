@@ -1,7 +1,7 @@
 /**
  * The editor description the agent reports (WireEditor), built from what Neovim says about
- * itself: `nvim_get_api_info` (channel, version, API functions) and `__vimrelay.installs[key].info()` (name, cwd,
- * current file, pid). Pure: parses and shapes values.
+ * itself: `nvim_get_api_info` (channel, version, API functions) and
+ * `__vimrelay.installs[key].info()` (name, cwd, current file, pid). Pure: parses and shapes values.
  */
 import { z } from 'zod';
 import type { WireEditor } from '../../../protocol/index.ts';

@@ -24,7 +24,7 @@ import type { CallControl } from '../call.ts';
  * - `path`: the `path` argument;
  * - `buffers_or_loaded`: each of the `buffers` argument, else every loaded buffer;
  * - `diagnosed`: every buffer that has diagnostics, loaded or not (no tool's: never_read asks it
- *   before a get_diagnostics over every buffer, policy/never-read.ts);
+ *   before a call that counts diagnostics over every buffer, policy/never-read.ts);
  * - `none`.
  * A reference that names no buffer counts as the absolute path it names (relative to the editor's
  * cwd); a buffer number that names none, and buffers that are not files (terminal, quickfix,

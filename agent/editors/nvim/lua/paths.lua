@@ -2,8 +2,8 @@
 -- rules and never_read). Not a catalog tool: the agent calls it before a call runs.
 -- params: addressing (agent/editors/tools/tool.ts `Addressing`: buffer, buffer_or_none,
 -- window_buffer, current, path, buffers_or_loaded, diagnosed, none) and only the call's buffer,
--- buffers, path and window arguments. Returns {paths = {...}}: each addressed file's absolute name and,
--- when it differs, its real path (symlinks resolved). Buffer references resolve as the tools
+-- buffers, path and window arguments. Returns {paths = {...}}: each addressed file's absolute
+-- name and, when it differs, its real path (symlinks resolved). Buffer references resolve as the tools
 -- resolve them (M.find_by_path), but a reference that names no buffer never fails here: a path
 -- counts as itself, a number as nothing.
 local M = ...

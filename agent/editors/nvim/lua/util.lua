@@ -334,10 +334,10 @@ end
 --- check) and types CTRL-C, which sets got_int as the user's own CTRL-C would. `on_interrupt` runs
 --- in the timer's fast context, before the CTRL-C: it may note state, not call the API. Returns
 --- whether it interrupted, then pcall's first two results. From the CTRL-C until fn returns,
---- M.shared.interrupting counts it (every install's M.info looks): a request evaluated meanwhile (Neovim serves requests while a prompt
---- waits) would take the interrupt for itself if it ran any Vimscript function, and the prompt
---- would then read the CTRL-C as a plain key; M.info, the one request agents send on their own,
---- answers from what it last read then.
+--- M.shared.interrupting counts it (every install's M.info looks): a request evaluated meanwhile
+--- (Neovim serves requests while a prompt waits) would take the interrupt for itself if it ran any
+--- Vimscript function, and the prompt would then read the CTRL-C as a plain key; M.info, the one
+--- request agents send on their own, answers from what it last read then.
 function M.with_interrupt(timeout_ms, on_interrupt, fn, ...)
   local interrupted = false
   local timer = uv.new_timer()
