@@ -166,7 +166,7 @@ describe('serve --http', () => {
     const call = { jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'read_buffer', arguments: {} } };
     const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 77, reason: 'test' } };
     // The editor is busy for seconds, so the call waits; without the cancellation it would succeed then.
-    nvim.client.notify('nvim_exec_lua', ['(vim.uv or vim.loop).sleep(4000)', []]);
+    await nvim.busy(4000);
     let settled = false;
     const pending = post(call, auth()).finally(() => (settled = true));
     // Cancel until it lands: the call may not be in flight yet when the first one arrives.

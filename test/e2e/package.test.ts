@@ -59,8 +59,9 @@ describe('the packed agent', () => {
 
   it('installs only the agent\'s runtime dependencies', () => {
     const installed = readdirSync(join(prefix, 'node_modules'));
-    // The tools that build, test and run the relay stay behind.
-    for (const devOnly of ['wrangler', 'vitest', 'typescript', 'tsx', 'playwright-core', '@cloudflare']) expect(installed, devOnly).not.toContain(devOnly);
+    // The tools that build, test and run the relay stay behind, and so does the `neovim` client
+    // the tests drive editors with (the agent speaks msgpack-RPC itself).
+    for (const devOnly of ['wrangler', 'vitest', 'typescript', 'tsx', 'playwright-core', '@cloudflare', 'neovim', 'winston']) expect(installed, devOnly).not.toContain(devOnly);
     expect(existsSync(join(prefix, 'node_modules', '.bin', 'vimrelay'))).toBe(true);
   });
 

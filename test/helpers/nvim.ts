@@ -6,12 +6,13 @@
  * it started (language servers) to end too, and removes the temporary directory; `kill()` simulates a crash. Shared by the agent and end-to-end tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { isolatedHome } from './home.ts';
 import { descendants, ended } from './procs.ts';
+import { waitFor } from './wait.ts';
 import { attach, type NeovimClient } from 'neovim';
 
 export interface StartNvimOptions {
@@ -46,6 +47,12 @@ export interface NvimFixture {
   exited: Promise<number | null>;
   /** Runs Lua in the editor and returns its result. */
   lua<T = unknown>(code: string, ...args: unknown[]): Promise<T>;
+  /**
+   * Makes the editor busy for `ms` (a blocking sleep in Lua: it answers no request meanwhile) and
+   * resolves once it is: a request sent after that waits. (A notification alone does not promise
+   * that: Neovim may serve a request on another channel before it.)
+   */
+  busy(ms: number): Promise<void>;
   /** Kills the process (SIGKILL by default) without quitting, as a crash would. */
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Quits, waits for the exit (killing after a grace period) and removes the temporary home. */
@@ -106,6 +113,7 @@ export async function startNvim(options: StartNvimOptions = {}): Promise<NvimFix
   // What the editor started (language servers, terminal jobs), found before it goes: they are
   // orphans after, and may still write into its home (a compile cache in its TMPDIR).
   let family: number[] = [];
+  let busyCount = 0;
   const fixture: NvimFixture = {
     socket,
     pid,
@@ -115,6 +123,11 @@ export async function startNvim(options: StartNvimOptions = {}): Promise<NvimFix
     proc,
     exited,
     lua: <T>(code: string, ...args: unknown[]) => client.request('nvim_exec_lua', [code, args]) as Promise<T>,
+    async busy(ms) {
+      const marker = join(home, `busy-${++busyCount}`);
+      client.notify('nvim_exec_lua', [`vim.fn.writefile({}, ...); (vim.uv or vim.loop).sleep(${ms})`, [marker]]);
+      await waitFor(() => (existsSync(marker) ? true : undefined), START_TIMEOUT_MS, 'the editor to be busy');
+    },
     async kill(signal = 'SIGKILL') {
       if (alive()) {
         family = descendants(pid);

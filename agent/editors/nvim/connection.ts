@@ -1,17 +1,19 @@
 /**
- * One msgpack-RPC connection to a Neovim, through the `neovim` npm client.
+ * One msgpack-RPC connection to a Neovim (Neovim's `:help msgpack-rpc`, after the msgpack-RPC
+ * spec: a request is `[0, msgid, method, params]`, a response `[1, msgid, error, result]`, a
+ * notification `[2, method, params]`), framed here over @msgpack/msgpack's stream decoder.
  *
- * Contract: `NvimConnection.open` checks that the address speaks msgpack-RPC (a throwaway
- * connection answering `nvim_get_api_info`) before handing a socket to the client, because the
- * client turns malformed input into an unhandled rejection that would end the agent. Every
- * request honours an AbortSignal and rejects with `EditorGone` as soon as the socket closes: a
- * request that makes Neovim exit never gets an answer, and nothing here waits forever. The client
- * gets our logger (so it never patches `console`), and it never writes to stdout.
+ * Contract: `NvimConnection.open` first checks that the address speaks msgpack-RPC (a throwaway
+ * connection answering `nvim_get_api_info`), so that no connection is handed to a listener that
+ * is not a Neovim. Every request honours an AbortSignal and rejects with `EditorGone` as soon as
+ * the socket closes: a request that makes Neovim exit never gets an answer, and nothing here waits
+ * forever. Nothing Neovim sends can throw out of here: what is not msgpack-RPC ends the connection
+ * (its requests then reject with `EditorGone`), an answer to no pending request is dropped, and a
+ * request Neovim makes of the agent (`rpcrequest()`, which blocks Neovim until it is answered) is
+ * answered at once with an error, since the agent serves none. Nothing here writes to stdout.
  */
 import { createConnection, type Socket } from 'node:net';
-import { PassThrough } from 'node:stream';
-import { format } from 'node:util';
-import { attach, type NeovimClient } from 'neovim';
+import { decode, Decoder, Encoder, ExtensionCodec } from '@msgpack/msgpack';
 import { silentLogger, type Logger } from '../../log.ts';
 import { EditorError, EditorGone } from '../call.ts';
 import { parseAddress, type NvimAddress } from './address.ts';
@@ -25,12 +27,22 @@ export class NotNeovim extends Error {
   }
 }
 
-type ClientLogger = NonNullable<NonNullable<Parameters<typeof attach>[0]['options']>['logger']>;
-
 /** `[0, 0, "nvim_get_api_info", []]`: a msgpack-RPC request with id 0. */
 const API_INFO_REQUEST = Buffer.concat([Buffer.from([0x94, 0x00, 0x00, 0xb1]), Buffer.from('nvim_get_api_info'), Buffer.from([0x90])]);
 /** `[1, 0, nil, ...`: the start of a successful response to request 0. */
 const RESPONSE_PREFIX = Buffer.from([0x94, 0x01, 0x00, 0xc0]);
+
+/** The message types of msgpack-RPC. */
+const REQUEST = 0;
+const RESPONSE = 1;
+const NOTIFICATION = 2;
+
+/** Neovim's handles (Buffer, Window, Tabpage: ext types 0, 1, 2, `:help rpc-types`) decode to their numbers. */
+const HANDLES = new ExtensionCodec();
+for (const type of [0, 1, 2]) HANDLES.register({ type, encode: () => null, decode: (data) => decode(data) });
+
+/** The error a request Neovim makes of the agent gets: `[type, message]`, as Neovim's own errors are. */
+const NO_REQUESTS: [number, string] = [0, 'vimrelay serves no requests on this channel'];
 
 /** How to open a connection. */
 export interface OpenOptions {
@@ -39,31 +51,38 @@ export interface OpenOptions {
   logger?: Logger;
 }
 
+/** A request waiting for its response. */
+interface Pending {
+  method: string;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
 /** A live msgpack-RPC connection to one Neovim; see the module header. */
 export class NvimConnection {
   /** Settles when the socket has closed, for whatever reason. */
   readonly closed: Promise<void>;
   readonly #socket: Socket;
-  readonly #client: NeovimClient;
-  readonly #onClose = new Set<() => void>();
+  readonly #logger: Logger;
+  readonly #encoder = new Encoder();
+  readonly #pending = new Map<number, Pending>();
+  readonly #listeners: ((method: string, args: unknown[]) => void)[] = [];
+  #nextId = 1;
   #isClosed = false;
 
   private constructor(socket: Socket, logger: Logger) {
     this.#socket = socket;
-    // The client reads from a stream that ends, and never errors, when the socket goes away.
-    const reader = new PassThrough();
-    socket.on('data', (chunk: Buffer) => reader.write(chunk));
+    this.#logger = logger;
     socket.on('error', (error) => logger.debug('neovim socket error', { error: error.message }));
     this.closed = new Promise((resolve) => {
       socket.once('close', () => {
         this.#isClosed = true;
-        if (!reader.writableEnded) reader.end();
-        for (const reject of this.#onClose) reject();
-        this.#onClose.clear();
+        for (const pending of this.#pending.values()) pending.reject(new EditorGone('Neovim'));
+        this.#pending.clear();
         resolve();
       });
     });
-    this.#client = attach({ reader, writer: socket, options: { logger: clientLogger(logger) } });
+    void this.#read();
   }
 
   /** Connects to `address` (socket path or host:port) once it has answered like a Neovim. */
@@ -84,26 +103,27 @@ export class NvimConnection {
   request(method: string, args: unknown[], signal?: AbortSignal): Promise<unknown> {
     if (this.#isClosed) return Promise.reject(new EditorGone('Neovim'));
     if (signal?.aborted) return Promise.reject(signal.reason);
+    const id = this.#nextId;
+    // msgids are 32-bit unsigned (the spec); one still pending after 2^32 requests is not reused.
+    this.#nextId = this.#nextId === 0xffff_ffff ? 1 : this.#nextId + 1;
     return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        this.#pending.delete(id);
+        reject(signal?.reason);
+      };
       const settle = (finish: () => void): void => {
-        this.#onClose.delete(onClose);
         signal?.removeEventListener('abort', onAbort);
         finish();
       };
-      const onClose = (): void => settle(() => reject(new EditorGone('Neovim')));
-      const onAbort = (): void => settle(() => reject(signal?.reason));
-      this.#onClose.add(onClose);
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#client.request(method, args).then(
-        (value: unknown) => settle(() => resolve(value)),
-        (error: unknown) => settle(() => reject(new EditorError(error instanceof Error ? error.message : String(error)))),
-      );
+      this.#pending.set(id, { method, resolve: (value) => settle(() => resolve(value)), reject: (error) => settle(() => reject(error)) });
+      this.#socket.write(this.#encoder.encode([REQUEST, id, method, args]));
     });
   }
 
   /** Calls `listener` for every notification Neovim sends on this channel. */
   onNotification(listener: (method: string, args: unknown[]) => void): void {
-    this.#client.on('notification', listener);
+    this.#listeners.push(listener);
   }
 
   /** Closes the socket; pending requests reject with `EditorGone`. */
@@ -111,6 +131,50 @@ export class NvimConnection {
     this.#socket.destroy();
     await this.closed;
   }
+
+  /** Reads messages until the socket ends, or until Neovim sends what is not msgpack-RPC. */
+  async #read(): Promise<void> {
+    try {
+      for await (const message of new Decoder({ extensionCodec: HANDLES }).decodeStream(this.#socket)) this.#receive(message);
+    } catch (error) {
+      if (!this.#isClosed) this.#logger.debug('neovim connection closed: not msgpack-RPC, or the socket failed', { error: String(error) });
+    }
+    this.#socket.destroy();
+  }
+
+  /** One message from Neovim; throws on what is not a msgpack-RPC message. */
+  #receive(message: unknown): void {
+    if (!Array.isArray(message)) throw new TypeError('a message that is not an array');
+    const [type] = message;
+    if (type === RESPONSE && message.length === 4) {
+      const [, id, error, result] = message as [number, unknown, unknown, unknown];
+      const pending = typeof id === 'number' ? this.#pending.get(id) : undefined;
+      if (pending === undefined) return; // Abandoned by its caller (an abort).
+      this.#pending.delete(id as number);
+      if (error === null) pending.resolve(result);
+      else pending.reject(new EditorError(`${pending.method}: ${errorText(error)}`));
+    } else if (type === NOTIFICATION && message.length === 3) {
+      const [, method, args] = message as [number, unknown, unknown];
+      if (typeof method !== 'string' || !Array.isArray(args)) throw new TypeError('a malformed notification');
+      for (const listener of this.#listeners) {
+        try {
+          listener(method, args);
+        } catch (error) {
+          this.#logger.warn('a neovim notification handler failed', { method, error: String(error) });
+        }
+      }
+    } else if (type === REQUEST && message.length === 4) {
+      this.#socket.write(this.#encoder.encode([RESPONSE, message[1], NO_REQUESTS, null]));
+    } else {
+      throw new TypeError(`a message of unknown type ${String(type)}`);
+    }
+  }
+}
+
+/** The text of a msgpack-RPC error: Neovim's are `[type, message]`. */
+function errorText(error: unknown): string {
+  if (Array.isArray(error) && typeof error[1] === 'string') return error[1];
+  return typeof error === 'string' ? error : JSON.stringify(error);
 }
 
 /** Connects a socket. Socket errors after that are the caller's to handle (a no-op guard stays). */
@@ -157,13 +221,4 @@ async function handshake(address: string, target: NvimAddress, signal: AbortSign
     signal.removeEventListener('abort', onAbort);
     socket.destroy();
   }
-}
-
-/** The client's logger: its chatter dropped, its warnings and errors at our debug level. */
-function clientLogger(logger: Logger): ClientLogger {
-  const debug = (...args: unknown[]): void => logger.debug(`neovim client: ${format(...args)}`);
-  const quiet = (): void => {};
-  // The client's Logger type is winston's, whose methods return the logger; the client only calls
-  // them and reads `level` (anything but 'debug' skips its costly response logging).
-  return { level: 'info', info: quiet, debug: quiet, warn: debug, error: debug } as unknown as ClientLogger;
 }

@@ -68,7 +68,7 @@ describe('Dispatcher', () => {
 
   it('answers TIMEOUT at the deadline when the editor is blocked, and CANCELLED on cancel', async () => {
     // The editor is busy (a blocking sleep in Lua): it cannot answer RPC requests until it ends.
-    fx.nvim.client.notify('nvim_exec_lua', ['(vim.uv or vim.loop).sleep(1500)', []]);
+    await fx.nvim.busy(1500);
     const timedOut = await dispatcher.handle(call('read_buffer', {}, { deadline_ms: 300 }));
     expect(timedOut).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
 

@@ -90,7 +90,7 @@ describe('LocalForwarder', () => {
   });
 
   it('cancels a call in flight by its key, and only while it runs', async () => {
-    fx.nvim.client.notify('nvim_exec_lua', ['(vim.uv or vim.loop).sleep(1500)', []]);
+    await fx.nvim.busy(1500);
     const pending = forwarder.run(call(readBuffer), { ...live(), key: '7' });
     expect(forwarder.cancel('8')).toBe(false);
     expect(forwarder.cancel('7')).toBe(true);

@@ -36,13 +36,9 @@ const busyAt = (marker: string): Promise<true> => waitFor(() => (existsSync(mark
 async function neovim(): Promise<Victim> {
   const nvim = await startNvim({ files: { 'a.txt': 'alpha\n' }, open: ['a.txt'] });
   const editor = await NvimEditor.attach(nvim.socket, { signal: AbortSignal.timeout(10_000) });
-  const marker = join(nvim.home, 'busy');
   return {
     editor,
-    busy: async (ms) => {
-      nvim.client.notify('nvim_exec_lua', [`vim.fn.writefile({'busy'}, ...); (vim.uv or vim.loop).sleep(${ms})`, [marker]]);
-      await busyAt(marker);
-    },
+    busy: (ms) => nvim.busy(ms),
     expr: (expr) => nvim.client.eval(expr) as Promise<never>,
     kill: () => nvim.kill(),
     stop: async () => {

@@ -150,7 +150,7 @@ describe('NvimEditor', () => {
   });
 
   it('gives up waiting on a busy editor when the signal aborts', async () => {
-    f.nvim.client.notify('nvim_exec_lua', ['(vim.uv or vim.loop).sleep(1500)', []]);
+    await f.nvim.busy(1500);
     expect(await f.call('read_buffer', {}, controlWithin(100))).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     const controller = new AbortController();
     const pending = f.call('read_buffer', {}, { signal: controller.signal, deadline: Date.now() + 30_000 });
@@ -169,7 +169,7 @@ describe('NvimEditor when the editor goes away', () => {
 
   it('answers EDITOR_OFFLINE, not a hang, when nvim is killed mid-call', async () => {
     f = await nvimDriver();
-    f.nvim.client.notify('nvim_exec_lua', ['(vim.uv or vim.loop).sleep(30000)', []]);
+    await f.nvim.busy(30000);
     const pending = f.call('read_buffer', {});
     await f.nvim.kill();
     expect(await pending).toMatchObject({ ok: false, error: { code: 'EDITOR_OFFLINE' } });
