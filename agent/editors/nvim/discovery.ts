@@ -8,7 +8,7 @@
  * is bounded by `maxEntries`.
  */
 import type { Dir } from 'node:fs';
-import { opendir } from 'node:fs/promises';
+import { opendir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { derivedDirs, runtimeDir, userTempDir, type DerivedDirs } from '../../config/runtime-dirs.ts';
 
@@ -17,6 +17,9 @@ const SYSTEM_TMP = '/tmp';
 
 /** Directory entries one scan reads at most, across all roots. */
 export const DEFAULT_MAX_ENTRIES = 4_096;
+
+/** Directories a scan opens at once. */
+const OPEN_AT_ONCE = 32;
 
 /** Entries a directory handle reads from the system at once. */
 const DIR_BUFFER = 256;
@@ -49,7 +52,33 @@ export interface ScanOptions {
    * somewhere else needs the deep read, which costs most of a scan in a busy /tmp.
    */
   deep?: boolean;
+  /**
+   * What earlier scans read, kept by the caller from one scan to the next: a directory that has
+   * not changed since (its mtime and ctime, ScanCache) is not read again. The scan updates it;
+   * a deep scan also forgets the directories it no longer reaches.
+   */
+  cache?: ScanCache;
 }
+
+/** A directory entry as a scan saw it. */
+interface Entry {
+  name: string;
+  kind: 'socket' | 'dir' | 'other';
+}
+
+/**
+ * The entries of directories as read, by path, each with the directory's stamp (device, inode,
+ * mtime and ctime) taken before it was read. Any entry made, removed or renamed
+ * in a directory after that changes its stamp; so does one made in the same tick of the
+ * filesystem's clock as the stamp, which is why a directory changed within RACY_MS of being
+ * stamped is not kept (git's "racy" index entries, the same problem). A directory read only in
+ * part (the scan's budget ran out in it) is kept with what was read, which serves a later scan
+ * with no more budget left there.
+ */
+export type ScanCache = Map<string, { stamp: string; entries: readonly Entry[]; complete: boolean }>;
+
+/** How recently a directory may have changed and still be kept in a ScanCache (ms). */
+const RACY_MS = 2_000;
 
 interface Pending {
   dir: string;
@@ -82,36 +111,95 @@ export async function scanSockets(roots: readonly string[], options: ScanOptions
   const nvimDirs: string[] = [];
   const likely: Pending[] = [];
   const others: Pending[] = unique(roots.map((r) => resolve(r))).map((dir) => ({ dir, depth: 0, matched: false }));
+  const cache = options.cache;
+  const visited = new Set<string>();
   let budget = maxEntries;
-  for (let next = likely.shift() ?? others.shift(); next && budget > 0; next = likely.shift() ?? others.shift()) {
-    if (next.matched) nvimDirs.push(next.dir);
-    let dir: Dir;
-    try {
-      dir = await opendir(next.dir, { bufferSize: DIR_BUFFER });
-    } catch {
-      continue; // Unreadable, or removed meanwhile: nothing to find there.
-    }
-    try {
-      // Read synchronously from the handle's buffer: an await per entry made a scan of 4,096
-      // entries cost 2.5 times the CPU (85 against 33 ms), and one directory's entries, within
-      // the budget, are a short read.
-      for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
-        if (budget-- <= 0) break;
-        const path = join(next.dir, entry.name);
-        const matched = next.matched || entry.name.startsWith('nvim');
-        if (entry.isSocket()) {
-          if (matched) found.add(path);
-        } else if (entry.isDirectory() && next.depth + 1 < maxDepth && (matched || deep)) {
-          (matched ? likely : others).push({ dir: path, depth: next.depth + 1, matched });
-        }
+  /** Takes in a directory's entries, in the order read, within the budget. */
+  const take = (next: Pending, entries: Iterable<Entry>): void => {
+    for (const entry of entries) {
+      if (budget-- <= 0) break;
+      const path = join(next.dir, entry.name);
+      const matched = next.matched || entry.name.startsWith('nvim');
+      if (entry.kind === 'socket') {
+        if (matched) found.add(path);
+      } else if (entry.kind === 'dir' && next.depth + 1 < maxDepth && (matched || deep)) {
+        (matched ? likely : others).push({ dir: path, depth: next.depth + 1, matched });
       }
-    } catch {
-      // Removed while we looked: nothing more to find there.
-    } finally {
-      dir.closeSync();
+    }
+  };
+  while (budget > 0 && (likely.length > 0 || others.length > 0)) {
+    // Stamped and opened together, then read one after the other: an await per directory, one
+    // at a time, was most of a scan's CPU in a busy /tmp (each a round trip through the thread pool).
+    const batch = (likely.length > 0 ? likely : others).splice(0, OPEN_AT_ONCE);
+    const now = Date.now();
+    const stamps = cache ? await Promise.all(batch.map((next) => stampOf(next.dir, now))) : [];
+    const kept = batch.map((next, i) => {
+      const known = cache?.get(next.dir);
+      const usable = known !== undefined && stamps[i] !== null && known.stamp === stamps[i] && (known.complete || known.entries.length >= budget);
+      return usable ? known.entries : undefined;
+    });
+    const handles = await Promise.all(batch.map((next, i) => (kept[i] ? null : opendir(next.dir, { bufferSize: DIR_BUFFER }).catch(() => null))));
+    for (const [i, next] of batch.entries()) {
+      if (budget <= 0) {
+        handles[i]?.closeSync();
+        continue;
+      }
+      if (next.matched) nvimDirs.push(next.dir);
+      visited.add(next.dir);
+      const entries = kept[i];
+      if (entries) {
+        take(next, entries);
+        continue;
+      }
+      const dir = handles[i];
+      if (!dir) {
+        cache?.delete(next.dir);
+        continue; // Unreadable, or removed meanwhile: nothing to find there.
+      }
+      try {
+        const read = readAll(dir, budget);
+        take(next, read.entries);
+        const stamp = stamps[i];
+        if (cache && stamp) cache.set(next.dir, { stamp, ...read });
+        else cache?.delete(next.dir);
+      } catch {
+        cache?.delete(next.dir); // Removed while we looked: nothing more to find there.
+      } finally {
+        dir.closeSync();
+      }
     }
   }
+  if (cache && deep) for (const dir of cache.keys()) if (!visited.has(dir)) cache.delete(dir);
   return { sockets: [...found], nvimDirs };
+}
+
+/**
+ * Up to `limit` entries of an open directory, and whether that was all of them. Read
+ * synchronously from the handle's buffer: an await per entry made a scan of 4,096 entries cost
+ * 2.5 times the CPU (85 against 33 ms), and one directory's entries, within the budget, are a
+ * short read.
+ */
+function readAll(dir: Dir, limit: number): { entries: Entry[]; complete: boolean } {
+  const entries: Entry[] = [];
+  for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+    entries.push({ name: entry.name, kind: entry.isSocket() ? 'socket' : entry.isDirectory() ? 'dir' : 'other' });
+    if (entries.length >= limit) return { entries, complete: dir.readSync() === null };
+  }
+  return { entries, complete: true };
+}
+
+/**
+ * The stamp of the directory at `path` (ScanCache), or null when it changed within RACY_MS of
+ * `now` or cannot be read. Milliseconds as doubles keep a fraction of a microsecond here.
+ */
+async function stampOf(path: string, now: number): Promise<string | null> {
+  try {
+    const st = await stat(path);
+    if (!st.isDirectory() || now - st.mtimeMs < RACY_MS || now - st.ctimeMs < RACY_MS) return null;
+    return `${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;
+  } catch {
+    return null;
+  }
 }
 
 function unique(values: readonly (string | undefined)[]): string[] {

@@ -6,7 +6,9 @@
  * no watch sees; every `pollMs` when a directory could not be watched). Only those periodic scans
  * read the directories off Neovim's `nvim` paths (discovery.ts `deep`), where no watch looks
  * anyway: the others keep the sockets the last periodic scan found there, and cost a few
- * directory reads in a busy /tmp instead of thousands of entries. It probes each new address
+ * directory reads in a busy /tmp instead of thousands of entries. Every scan reads again only the
+ * directories that changed since a scan last read them (discovery.ts `ScanCache`); the others
+ * cost it a stat each. It probes each new address
  * (in the background, at most MAX_PROBES at once, each bounded by `probeTimeoutMs`), attaches those
  * that answer, keeps one editor per pid (one Neovim may listen on several sockets), backs off from
  * addresses that fail, refreshes attached editors' info on the periodic scans (the editors
@@ -33,7 +35,7 @@ import type { EditorRegistry } from '../registry.ts';
 import { parseAddress } from './address.ts';
 import { ProbeBackoff } from './backoff.ts';
 import { DirWatch } from './dir-watch.ts';
-import { defaultSocketAddresses, defaultSocketDirs, DEFAULT_MAX_ENTRIES, scanSockets } from './discovery.ts';
+import { defaultSocketAddresses, defaultSocketDirs, DEFAULT_MAX_ENTRIES, scanSockets, type ScanCache } from './discovery.ts';
 import { NvimEditor } from './editor.ts';
 
 /** Probes running at once; the rest wait for a later scan. */
@@ -107,6 +109,8 @@ export class NvimWatcher {
   /** When the last deep scan ran (epoch ms), and the sockets it found. */
   #lastDeep = 0;
   #deepSockets: readonly string[] = [];
+  /** The directories scans read, kept so that the next scan reads again only those that changed. */
+  readonly #scanCache: ScanCache = new Map();
   readonly #dirWatch: DirWatch;
   /** Settles when the first scan is over and every probe it started has attached or failed. */
   readonly ready: Promise<void>;
@@ -207,7 +211,7 @@ export class NvimWatcher {
   async #scan(): Promise<void> {
     // Deep when periodic, or when polling (no watch tells of changes anywhere then).
     const deep = !this.#dirWatch.complete || Date.now() - this.#lastDeep >= this.#intervalMs;
-    const scan = await scanSockets(this.#dirs, { maxEntries: this.#maxEntries, deep });
+    const scan = await scanSockets(this.#dirs, { maxEntries: this.#maxEntries, deep, cache: this.#scanCache });
     if (deep) {
       this.#lastDeep = Date.now();
       this.#deepSockets = scan.sockets;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Editor, EditorSource } from '../../../../agent/editors/editor.ts';
-import { defaultSocketAddresses, defaultSocketDirs, findSockets } from '../../../../agent/editors/nvim/discovery.ts';
+import { defaultSocketAddresses, defaultSocketDirs, findSockets, scanSockets, type ScanCache } from '../../../../agent/editors/nvim/discovery.ts';
 import { createEditorSource } from '../../../../agent/editors/source.ts';
 import { startNvim, type NvimFixture } from '../../../helpers/nvim.ts';
 import { fakeSocket, waitFor, type FakeSocket } from '../../../helpers/editors.ts';
@@ -61,6 +61,39 @@ describe('findSockets', () => {
     const off = await socketAt('shallow/other/nvim.sock');
     expect((await findSockets([dir], { deep: false })).sort()).toEqual([...onPaths].sort());
     expect((await findSockets([dir])).sort()).toEqual([...onPaths, off].sort());
+  });
+
+  it('with a cache, reads again only the directories that changed, and finds what a scan without one finds', async () => {
+    const dir = join(root, 'cached');
+    const stays = await socketAt('cached/other/deeper/nvim.sock');
+    const goes = await socketAt('cached/nvimAbc/0');
+    mkdirSync(join(dir, 'quiet/inner'), { recursive: true });
+    const part = join(root, 'part');
+    const many = await Promise.all([1, 2, 3, 4, 5].map((n) => socketAt(`part/x/d${n}/nvim.sock`)));
+    // A directory changed in the last 2 s is read every time (discovery.ts RACY_MS): let these settle.
+    await new Promise((r) => setTimeout(r, 2_100));
+    const cache: ScanCache = new Map();
+    expect((await scanSockets([dir], { cache })).sockets.sort()).toEqual([goes, stays].sort());
+    const quiet = cache.get(join(dir, 'quiet'));
+    expect(quiet).toBeDefined();
+    // A socket made below an unchanged directory, one removed; settled too, so that what finds
+    // them is the changed stamps, not the 2 s rule.
+    const added = await socketAt('cached/other/deeper/nvim.new');
+    rmSync(goes);
+    await new Promise((r) => setTimeout(r, 2_100));
+    const again = await scanSockets([dir], { cache });
+    expect(again.sockets.sort()).toEqual([stays, added].sort());
+    expect(again.sockets.sort()).toEqual((await findSockets([dir])).sort());
+    expect(cache.get(join(dir, 'quiet'))).toBe(quiet);
+    // A directory read in part (the budget ran out in it: x, 2 of its 5 entries) is read further
+    // when a later scan has more budget left there.
+    const partial: ScanCache = new Map();
+    expect((await scanSockets([part], { cache: partial, maxEntries: 3 })).sockets).toEqual([]);
+    expect((await scanSockets([part], { cache: partial })).sockets.sort()).toEqual(many.sort());
+    // A deep scan forgets what it no longer reaches.
+    rmSync(join(dir, 'quiet'), { recursive: true });
+    await scanSockets([dir], { cache });
+    expect([...cache.keys()].filter((path) => path.startsWith(join(dir, 'quiet')))).toEqual([]);
   });
 
   it('defaults to $XDG_RUNTIME_DIR, $TMPDIR and /tmp, and to $NVIM and $NVIM_LISTEN_ADDRESS', () => {
