@@ -8,7 +8,8 @@
  *   - a 1,000-line read_buffer: p50 through `serve --stdio`, `serve --http` and the relay;
  *   - 32 callers at once: calls per second through the relay and `serve --stdio`;
  *   - memory: `serve --stdio`'s peak under 32 callers, an idle agent, an agent after 5,000 calls;
- *   - an idle agent's CPU with default discovery (it scans the system temp directory);
+ *   - an idle agent's CPU with default discovery (it scans the system temp directory), settled
+ *     and in its first 30 s;
  *   - a 100,000-line buffer read whole, page by page, through the relay;
  *   - CLI start (bench/cli-start.ts).
  */
@@ -151,9 +152,13 @@ try {
   stops.push(() => idle.stop());
   await idle.waitFor('connected to relay');
   await new Promise((r) => setTimeout(r, 2_000));
-  // 30 s: one whole cycle of the watcher, its periodic rescan (intervalMs) included.
-  const share = await cpuShare(idle.proc.pid ?? 0, 30_000);
-  row('idle agent CPU, default discovery (30 s)', `${share.toFixed(2)} %`, '', '', '≤ 0.5 %');
+  // 30 s: one whole cycle of the watcher, its periodic rescan (intervalMs) included. The first
+  // such window after connecting also holds what V8 does once after a start (its memory reducer's
+  // full collections, a one-off); the next one is what the agent costs from then on.
+  const started = await cpuShare(idle.proc.pid ?? 0, 30_000);
+  const settled = await cpuShare(idle.proc.pid ?? 0, 30_000);
+  row('idle agent CPU, default discovery (30 s, settled)', `${settled.toFixed(2)} %`, '', '', '≤ 0.5 %');
+  row('  (the first 30 s after connecting)', `${started.toFixed(2)} %`, '', '', '');
 
   const start = await cliStart();
   row('vimrelay --help', ms(start.help.median), ms(start.floor.median), x(start.help.median / start.floor.median), '< 300 ms');
