@@ -9,8 +9,9 @@
 -- deferred answers still owed and what was kept for them, the permission prompts (ask.lua),
 -- the failure marker and the watchdog's count (util.lua). Two agents of different versions (one
 -- upgraded while the other still runs) thus each run their own tools, and see the same prompts.
--- The latest install is also _G.__vimrelay.latest. Subscribes the channel to editor events and
--- returns the editor's info. Every tool call is then ONE nvim_exec_lua of
+-- The latest install is also _G.__vimrelay.latest. Installs whose agents have all gone are
+-- dropped (below). Subscribes the channel to editor events and returns the editor's info. Every
+-- tool call is then ONE nvim_exec_lua of
 -- `__vimrelay.installs[key].call(impl, params, channel)`: nothing else runs inside Neovim between
 -- a tool's changedtick guard and its edit.
 -- Tools signal failures with M.fail (util.lua); call() turns them, and any other Lua error (as
@@ -275,5 +276,28 @@ for name, source in pairs(tool_sources) do
   M.tools[name] = assert(loadstring(source, '@vimrelay/' .. name .. '.lua'))(M)
 end
 S.channels[channel] = true
+
+-- Installs no attached agent uses any more go (an upgrade would otherwise leave one behind in a
+-- Neovim that runs for weeks): S.install_of says which install each channel made; an install is
+-- kept while one of its channels is open. Installs made by agents that record no channel (none
+-- here, but an older agent could) are never taken away from under them.
+S.install_of = S.install_of or {} -- channel -> key
+S.install_of[channel] = key
+local used = { [key] = true }
+for chan, k in pairs(S.install_of) do
+  if api.nvim_get_chan_info(chan).id == nil then
+    S.install_of[chan] = nil
+  else
+    used[k] = true
+  end
+end
+S.recorded = S.recorded or {} -- key -> true: installs that record their channels
+S.recorded[key] = true
+for k in pairs(S.recorded) do
+  if not used[k] then
+    S.installs[k] = nil
+    S.recorded[k] = nil
+  end
+end
 
 return M.info()

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CallCancelled, controlWithin } from '../../../../agent/editors/call.ts';
+import { NvimConnection } from '../../../../agent/editors/nvim/connection.ts';
 import { NvimEditor } from '../../../../agent/editors/nvim/editor.ts';
 import { CORE_LUA, HELPER_SOURCES, INSTALL_KEY, TOOL_SOURCES } from '../../../../agent/editors/nvim/lua.ts';
 import { fakeSocket, nvimDriver, waitFor, type NvimDriver } from '../../../helpers/editors.ts';
@@ -122,6 +123,32 @@ describe('NvimEditor', () => {
       ).toEqual([true, true, true, true]);
     } finally {
       await f.nvim.lua("__vimrelay.installs['another-version'] = nil");
+    }
+  });
+
+  it('drops the install of an agent of another version once it has gone and another attaches; keeps those still attached', async () => {
+    // Two agents of other versions, each on a connection of its own, as an upgrade leaves them.
+    const install = async (version: string): Promise<{ connection: NvimConnection; channel: number }> => {
+      const connection = await NvimConnection.open(f.nvim.socket, { signal: AbortSignal.timeout(10_000) });
+      const [channel] = (await connection.request('nvim_get_api_info', [])) as [number];
+      await connection.request('nvim_exec_lua', [CORE_LUA, [HELPER_SOURCES, TOOL_SOURCES, channel, version]]);
+      return { connection, channel };
+    };
+    const gone = await install('gone-version');
+    const live = await install('live-version');
+    const installs = (): Promise<boolean[]> =>
+      f.nvim.lua("local i = __vimrelay.installs; return { i['gone-version'] ~= nil, i['live-version'] ~= nil, i[...] ~= nil }", INSTALL_KEY);
+    try {
+      expect(await installs()).toEqual([true, true, true]);
+      await gone.connection.close();
+      await waitFor(async () => ((await f.nvim.lua('return vim.api.nvim_get_chan_info(...).id == nil', gone.channel)) ? true : undefined), 5_000, 'Neovim to see the channel closed');
+      const again = await NvimEditor.attach(f.nvim.socket, { signal: AbortSignal.timeout(10_000) });
+      await again.close();
+      expect(await installs()).toEqual([false, true, true]);
+      expect(await f.call('read_buffer', {})).toMatchObject({ ok: true, data: { lines: ['int main;'] } });
+    } finally {
+      await live.connection.close();
+      await f.nvim.lua("__vimrelay.installs['live-version'] = nil");
     }
   });
 
