@@ -53,9 +53,9 @@ export interface ScanOptions {
    */
   deep?: boolean;
   /**
-   * What earlier scans read, kept by the caller from one scan to the next: a directory that has
-   * not changed since (its mtime and ctime, ScanCache) is not read again. The scan updates it;
-   * a deep scan also forgets the directories it no longer reaches.
+   * What earlier scans read, kept by the caller from one scan to the next: a directory off the
+   * `nvim` paths (not a root) that has not changed since (its mtime and ctime, ScanCache) is not
+   * read again. The scan updates it; a deep scan also forgets the directories it no longer reaches.
    */
   cache?: ScanCache;
 }
@@ -112,6 +112,10 @@ export async function scanSockets(roots: readonly string[], options: ScanOptions
   const likely: Pending[] = [];
   const others: Pending[] = unique(roots.map((r) => resolve(r))).map((dir) => ({ dir, depth: 0, matched: false }));
   const cache = options.cache;
+  // The roots and the `nvim` paths are read every time: they are few, they are what the watches
+  // report changes in, and there a stale mtime (a filesystem that keeps one) must not hide a
+  // Neovim. The cache serves the deep part, where the work is.
+  const cacheable = (next: Pending): boolean => next.depth > 0 && !next.matched;
   const visited = new Set<string>();
   let budget = maxEntries;
   /** Takes in a directory's entries, in the order read, within the budget. */
@@ -132,7 +136,7 @@ export async function scanSockets(roots: readonly string[], options: ScanOptions
     // at a time, was most of a scan's CPU in a busy /tmp (each a round trip through the thread pool).
     const batch = (likely.length > 0 ? likely : others).splice(0, OPEN_AT_ONCE);
     const now = Date.now();
-    const stamps = cache ? await Promise.all(batch.map((next) => stampOf(next.dir, now))) : [];
+    const stamps = cache ? await Promise.all(batch.map((next) => (cacheable(next) ? stampOf(next.dir, now) : null))) : [];
     const kept = batch.map((next, i) => {
       const known = cache?.get(next.dir);
       const usable = known !== undefined && stamps[i] !== null && known.stamp === stamps[i] && (known.complete || known.entries.length >= budget);

@@ -6,9 +6,9 @@
  * no watch sees; every `pollMs` when a directory could not be watched). Only those periodic scans
  * read the directories off Neovim's `nvim` paths (discovery.ts `deep`), where no watch looks
  * anyway: the others keep the sockets the last periodic scan found there, and cost a few
- * directory reads in a busy /tmp instead of thousands of entries. Every scan reads again only the
- * directories that changed since a scan last read them (discovery.ts `ScanCache`); the others
- * cost it a stat each. It probes each new address
+ * directory reads in a busy /tmp instead of thousands of entries. Off those paths, a scan reads
+ * again only the directories that changed since a scan last read them (discovery.ts
+ * `ScanCache`); the others cost it a stat each. It probes each new address
  * (in the background, at most MAX_PROBES at once, each bounded by `probeTimeoutMs`), attaches those
  * that answer, keeps one editor per pid (one Neovim may listen on several sockets), backs off from
  * addresses that fail, refreshes attached editors' info on the periodic scans (the editors

@@ -76,6 +76,8 @@ describe('findSockets', () => {
     expect((await scanSockets([dir], { cache })).sockets.sort()).toEqual([goes, stays].sort());
     const quiet = cache.get(join(dir, 'quiet'));
     expect(quiet).toBeDefined();
+    // The root and the nvim paths are read every time, whatever their stamps say.
+    expect([cache.has(dir), cache.has(join(dir, 'nvimAbc'))]).toEqual([false, false]);
     // A socket made below an unchanged directory, one removed; settled too, so that what finds
     // them is the changed stamps, not the 2 s rule.
     const added = await socketAt('cached/other/deeper/nvim.new');
