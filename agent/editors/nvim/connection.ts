@@ -104,8 +104,14 @@ export class NvimConnection {
     if (this.#isClosed) return Promise.reject(new EditorGone('Neovim'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     const id = this.#nextId;
-    // msgids are 32-bit unsigned (the spec); one still pending after 2^32 requests is not reused.
+    // msgids are 32-bit unsigned (the spec): they wrap after 2^32 requests, none pending that long.
     this.#nextId = this.#nextId === 0xffff_ffff ? 1 : this.#nextId + 1;
+    let frame: Uint8Array;
+    try {
+      frame = this.#encoder.encode([REQUEST, id, method, args]);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
         this.#pending.delete(id);
@@ -117,7 +123,7 @@ export class NvimConnection {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(id, { method, resolve: (value) => settle(() => resolve(value)), reject: (error) => settle(() => reject(error)) });
-      this.#socket.write(this.#encoder.encode([REQUEST, id, method, args]));
+      this.#socket.write(frame);
     });
   }
 

@@ -97,6 +97,21 @@ describe('NvimConnection with a peer that is not quite Neovim', () => {
     await peer.close();
   });
 
+  it('refuses arguments msgpack cannot carry, sending nothing, and stays usable', async () => {
+    const path = address();
+    const peer = await impostor(path, ([, id], socket) => socket.write(encode([1, id, null, 'ok'])));
+    const connection = await NvimConnection.open(path, { signal: AbortSignal.timeout(5_000) });
+    let deep: unknown[] = [];
+    for (let i = 0; i < 200; i++) deep = [deep];
+    await expect(connection.request('nvim_exec_lua', ['return 1', [10n]])).rejects.toThrow(/Unrecognized object/);
+    await expect(connection.request('nvim_exec_lua', ['return 1', deep])).rejects.toThrow(/Too deep/);
+    expect(await connection.request('nvim_exec_lua', ['return 1', []])).toBe('ok');
+    // Only the handshake's request and the last one reached the peer.
+    expect(peer.seen.length).toBe(2);
+    await connection.close();
+    await peer.close();
+  });
+
   it('answers a request made of it at once, with an error', async () => {
     const path = address();
     const peer = await impostor(path, ([, id], socket) => {
