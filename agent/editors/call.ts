@@ -45,8 +45,8 @@ export interface CallControl {
   /**
    * Files the call leaves out as if they had no diagnostics, in its counts and totals too: the
    * never_read buffers among those with diagnostics, for a call that counts diagnostics over every
-   * buffer (get_diagnostics without a buffer, get_state; policy/never-read.ts). Each is an absolute name or a real path; a buffer is left out when
-   * either of its own is one of them.
+   * buffer (get_diagnostics without a buffer, get_state; policy/never-read.ts). Each is an
+   * absolute name or a real path; a buffer is left out when either of its own is one of them.
    */
   readonly withheldPaths?: readonly string[];
 }

@@ -279,8 +279,9 @@ S.channels[channel] = true
 
 -- Installs no attached agent uses any more go (an upgrade would otherwise leave one behind in a
 -- Neovim that runs for weeks): S.install_of says which install each channel made; an install is
--- kept while one of its channels is open. Installs made by agents that record no channel (none
--- here, but an older agent could) are never taken away from under them.
+-- kept while one of its channels is open. An install that does not record its channels (an older
+-- agent's, M.records_channels unset) is never taken away from under it.
+M.records_channels = true
 S.install_of = S.install_of or {} -- channel -> key
 S.install_of[channel] = key
 local used = { [key] = true }
@@ -291,12 +292,9 @@ for chan, k in pairs(S.install_of) do
     used[k] = true
   end
 end
-S.recorded = S.recorded or {} -- key -> true: installs that record their channels
-S.recorded[key] = true
-for k in pairs(S.recorded) do
-  if not used[k] then
+for k, install in pairs(S.installs) do
+  if install.records_channels and not used[k] then
     S.installs[k] = nil
-    S.recorded[k] = nil
   end
 end
 

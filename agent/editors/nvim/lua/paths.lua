@@ -3,9 +3,9 @@
 -- params: addressing (agent/editors/tools/tool.ts `Addressing`: buffer, buffer_or_none,
 -- window_buffer, current, path, buffers_or_loaded, diagnosed, none) and only the call's buffer,
 -- buffers, path and window arguments. Returns {paths = {...}}: each addressed file's absolute
--- name and, when it differs, its real path (symlinks resolved). Buffer references resolve as the tools
--- resolve them (M.find_by_path), but a reference that names no buffer never fails here: a path
--- counts as itself, a number as nothing.
+-- name and, when it differs, its real path (symlinks resolved). Buffer references resolve as the
+-- tools resolve them (M.find_by_path), but a reference that names no buffer never fails here: a
+-- path counts as itself, a number as nothing.
 local M = ...
 local api = vim.api
 local uv = vim.uv or vim.loop
