@@ -208,6 +208,15 @@ export const DRIVERS = [
   ['Vim', vimDriver],
 ] as const;
 
+/** A Vim in Normal mode, keys through a pipe: prompts, mappings and typing as on a terminal. */
+export const vimNormalDriver = (options: DriverOptions): Promise<Driver> => vimDriver({ ...options, vimNormal: true });
+
+/** Both editors as a user types into them (a Vim's prompts are answered by typing): Neovim, Vim in Normal mode. */
+export const NORMAL_DRIVERS = [
+  ['Neovim', nvimDriver],
+  ['Vim', vimNormalDriver],
+] as const;
+
 /** UTF-8 bytes of a page as the caps count them: each line plus its newline. */
 export function pageBytes(lines: readonly string[]): number {
   return lines.reduce((n, l) => n + Buffer.byteLength(l, 'utf8') + 1, 0);

@@ -1,11 +1,9 @@
 /**
  * What the tests see of an ask prompt: the text of the one shown (a floating window in Neovim, a
- * popup in Vim), read from the editor itself; and a Vim driver in Normal mode, where prompts take keys.
+ * popup in Vim), read from the editor itself (the Vim driver in Normal mode, where prompts take keys,
+ * is helpers/editors.ts vimNormalDriver).
  */
-import { vimDriver, type Driver, type DriverOptions } from './editors.ts';
-
-/** A Vim in Normal mode, keys through a pipe: prompts are answered by typing. */
-export const vimNormalDriver = (options: DriverOptions): Promise<Driver> => vimDriver({ ...options, vimNormal: true });
+import type { Driver } from './editors.ts';
 
 /** The text of the prompt shown in the editor, or null when none is. */
 export async function shown(d: Driver): Promise<string[] | null> {

@@ -12,9 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskAnswer, AskRequest } from '../../../agent/policy/types.ts';
 import { promptKeys } from '../../../agent/editors/prompts.ts';
 import { EditorGone } from '../../../agent/editors/call.ts';
-import { nvimDriver, type Driver, type DriverOptions } from '../../helpers/editors.ts';
-import { shown, vimNormalDriver } from '../../helpers/prompt-view.ts';
-import { waitFor } from '../../helpers/editors.ts';
+import { NORMAL_DRIVERS, waitFor, type Driver, type DriverOptions } from '../../helpers/editors.ts';
+import { shown } from '../../helpers/prompt-view.ts';
 
 const FILES: DriverOptions = { files: { 'notes.txt': 'one\ntwo\nthree\n' }, open: ['notes.txt'] };
 
@@ -51,10 +50,7 @@ async function askAndType(d: Driver, keys: string, marker = `keys ${keys}`): Pro
   return answer;
 }
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimNormalDriver],
-] as const)('the permission prompt on %s', (_kind, start) => {
+describe.each(NORMAL_DRIVERS)('the permission prompt on %s', (_kind, start) => {
   let d: Driver;
   let other: Driver;
   beforeAll(async () => {

@@ -15,9 +15,8 @@ import { readPolicy } from '../../../agent/policy/file.ts';
 import type { NvimEditor } from '../../../agent/editors/nvim/editor.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
 import { testGuard } from '../../helpers/policy.ts';
-import { nvimDriver, type Driver, type NvimDriver } from '../../helpers/editors.ts';
-import { shown, vimNormalDriver } from '../../helpers/prompt-view.ts';
-import { waitFor } from '../../helpers/editors.ts';
+import { NORMAL_DRIVERS, waitFor, type Driver, type NvimDriver } from '../../helpers/editors.ts';
+import { shown } from '../../helpers/prompt-view.ts';
 
 /**
  * The name the user chose for the editor: a Neovim is named `name` here as :VimRelayName names it
@@ -40,10 +39,7 @@ function promptWith(d: Driver, marker: string): Promise<string[]> {
   }, 10_000, `a prompt showing ${marker}`);
 }
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimNormalDriver],
-] as const)('run_command under "ask" on %s', (_kind, start) => {
+describe.each(NORMAL_DRIVERS)('run_command under "ask" on %s', (_kind, start) => {
   let d: Driver;
   let dispatcher: Dispatcher;
   let policyFile: string;
@@ -119,10 +115,7 @@ describe.each([
 });
 
 // Every class can be put on "ask", not only exec: one tool of each, answered "allow once".
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimNormalDriver],
-] as const)('each class under "ask" on %s', (_kind, start) => {
+describe.each(NORMAL_DRIVERS)('each class under "ask" on %s', (_kind, start) => {
   let d: Driver;
   let seq = 0;
   beforeAll(async () => {
@@ -170,10 +163,7 @@ async function answerFromInside(d: Driver, answers: unknown[]): Promise<void> {
   }
 }
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimNormalDriver],
-] as const)('a prompt answer never widens the policy beyond its editor, on %s', (_kind, start) => {
+describe.each(NORMAL_DRIVERS)('a prompt answer never widens the policy beyond its editor, on %s', (_kind, start) => {
   let a: Driver;
   let b: Driver;
   let named: Driver;

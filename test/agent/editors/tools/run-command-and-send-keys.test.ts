@@ -13,21 +13,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, LIMITS, PROMPT_TIMEOUT_HINT, RUN_COMMAND_LIMITS, SEND_KEYS_LIMITS } from '../../../../protocol/index.ts';
 import { EditorRegistry } from '../../../../agent/editors/registry.ts';
 import { Dispatcher } from '../../../../agent/calls/dispatcher.ts';
-import { nvimDriver, vimDriver, waitFor, type Driver, type DriverOptions } from '../../../helpers/editors.ts';
+import { NORMAL_DRIVERS, nvimDriver, vimDriver, vimNormalDriver, waitFor, type Driver } from '../../../helpers/editors.ts';
 import { testGuard } from '../../../helpers/policy.ts';
 
-/** A Vim in Normal mode: prompts, mappings and typing as on a terminal (Ex mode differs; see the end). */
-const vimNormalDriver = (options: DriverOptions): Promise<Driver> => vimDriver({ ...options, vimNormal: true });
 
 /** Resolves once the editor is back in Normal mode (an <Esc> typed into Vim waits 'ttimeoutlen'). */
 const normalAgain = (d: Driver): Promise<true> => waitFor(async () => ((await d.expr('mode(1)')) === 'n' ? true : undefined), 5_000, 'Normal mode');
 
 const TEXT = 'héllo wörld — 日本語 🎉';
 
-describe.each([
-  ['Neovim', nvimDriver],
-  ['Vim', vimNormalDriver],
-] as const)('run_command and send_keys on %s', (_kind, start) => {
+describe.each(NORMAL_DRIVERS)('run_command and send_keys on %s', (_kind, start) => {
   let d: Driver;
   let buf: number;
   beforeAll(async () => {
