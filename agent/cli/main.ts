@@ -7,7 +7,7 @@
  *   devices list the relay's devices, or revoke one (owner secret required)
  *   enroll  create this machine's device credential directly (owner secret required)
  *   token   mint a personal access token for an MCP client (owner secret required)
- *   allow, ask, deny  add a rule to the permission policy;  rules  show it
+ *   allow, ask, deny  add a rule to the permission policy;  rules  show it, or remove one
  *   log     show the audit log of calls
  *   service install, remove or inspect the login service that runs `vimrelay agent`
  * The owner secret is read from $VIMRELAY_OWNER_SECRET, never from the command line (which other
@@ -40,7 +40,9 @@ const USAGE = `usage: vimrelay <command> [options]
          Add a rule to the permission policy ($XDG_CONFIG_HOME/vimrelay/policy.json) for
          CLASS (read, write, open, save, exec, terminal); the last matching rule wins.
          --chosen-name: only an editor the user named NAME (:VimRelayName, g:vimrelay_name).
-  rules  Show the policy: the defaults, the rules in order, and the never_read globs.
+  rules  [--remove N]
+         Show the policy: the defaults, the rules numbered in order, and the never_read
+         globs. --remove N: take rule N out first (one "allow always" wrote, say).
   log    [-n N]
          Show the last N calls from the audit log ($XDG_STATE_HOME/vimrelay/audit.log).
   service install|uninstall|status [--relay URL]
@@ -108,8 +110,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'deny':
         return (await import('./policy.ts')).ruleCommand(command, parseArgs({ args: rest, allowPositionals: true, options: { editor: { type: 'string' }, 'chosen-name': { type: 'string' }, path: { type: 'string' } } }));
       case 'rules':
-        parseArgs({ args: rest, options: {} });
-        return (await import('./policy.ts')).rulesCommand();
+        return (await import('./policy.ts')).rulesCommand(parseArgs({ args: rest, options: { remove: { type: 'string' } } }).values);
       case 'service': {
         const { positionals, values } = parseArgs({ args: rest, allowPositionals: true, options: { relay: { type: 'string' } } });
         if (positionals.length !== 1) throw new Error('service takes one of install, uninstall, status');

@@ -1,13 +1,15 @@
 /**
- * `vimrelay allow|ask|deny CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]` and `vimrelay rules`:
- * edit and show the policy file (agent/policy/file.ts). A new rule is appended, replacing one with
- * the same class, editor and path, so it is the last and wins (agent/policy/decide.ts); a running
- * agent picks it up at its next call. The file stays hand-editable.
+ * `vimrelay allow|ask|deny CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]` and `vimrelay
+ * rules [--remove N]`: edit and show the policy file (agent/policy/file.ts). A new rule is
+ * appended, replacing one with the same class, editor, chosen name and path, so it is the last
+ * and wins (agent/policy/decide.ts); `--remove N` takes out rule N as `rules` numbers it (one
+ * that "allow always" at a prompt wrote, say). A running agent picks either up at its next call.
+ * The file stays hand-editable.
  */
 import { PERMISSION_CLASSES, type PermissionClass } from '../../protocol/index.ts';
 import { paths } from '../config/paths.ts';
 import { CLASS_DEFAULTS, describeRule } from '../policy/decide.ts';
-import { addRule, readPolicy } from '../policy/file.ts';
+import { addRule, readPolicy, removeRule } from '../policy/file.ts';
 import type { Decision, Rule } from '../policy/types.ts';
 
 /** `vimrelay <decision> CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]`: appends the rule, prints it. */
@@ -34,9 +36,17 @@ export function ruleCommand(
   return 0;
 }
 
-/** `vimrelay rules`: the class defaults, then each rule numbered in file order, then never_read. */
-export function rulesCommand(): number {
+/**
+ * `vimrelay rules`: the class defaults, then each rule numbered in file order, then never_read.
+ * With `--remove N`: takes out rule N first and says which it was.
+ */
+export function rulesCommand(values: { remove?: string | undefined }): number {
   const file = paths().policy;
+  if (values.remove !== undefined) {
+    if (!/^[1-9]\d*$/.test(values.remove)) throw new Error(`usage: vimrelay rules [--remove N]; N is a rule's number as \`vimrelay rules\` shows it, not "${values.remove}"`);
+    const removed = removeRule(file, Number(values.remove));
+    process.stdout.write(`removed: ${describeRule(removed)}\n`);
+  }
   const policy = readPolicy(file);
   const out = [
     `policy: ${file}`,

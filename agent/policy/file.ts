@@ -106,6 +106,20 @@ export function addRule(file: string, rule: Rule): Policy {
   return next;
 }
 
+/**
+ * Takes rule `position` (1-based, in file order, as `vimrelay rules` numbers them) out of the
+ * file and returns it; the other rules keep their order. Throws RangeError when there is no such rule.
+ */
+export function removeRule(file: string, position: number): Rule {
+  const current = readPolicy(file);
+  const removed = Number.isInteger(position) ? current.rules[position - 1] : undefined;
+  if (removed === undefined || position < 1) {
+    throw new RangeError(current.rules.length === 0 ? `there is no rule ${position}: the policy has no rules` : `there is no rule ${position}: the rules are numbered 1 to ${current.rules.length}`);
+  }
+  writePolicy(file, { ...current, rules: current.rules.filter((_, i) => i !== position - 1) });
+  return removed;
+}
+
 /** The policy file as a running agent sees it: re-read whenever its mtime or size changes. */
 export class PolicyStore {
   readonly file: string;

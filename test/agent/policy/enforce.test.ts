@@ -162,6 +162,32 @@ describe('the policy CLI', () => {
     expect(lines[1]?.indexOf('deny')).toBe(lines[0]?.indexOf('DECISION'));
   });
 
+  it('`vimrelay rules --remove N` takes rule N out, on a running guard too, and refuses a number it does not list', async () => {
+    const name = d.editor.info().name;
+    runCli(['allow', 'save'], env);
+    // Rules now: 1. exec deny, 2. exec allow --editor <name>, 3. save allow.
+    const removed = runCli(['rules', '--remove', '2'], env);
+    expect(removed.stderr).toBe('');
+    expect(removed.status).toBe(0);
+    expect(removed.stdout).toContain(`removed: exec allow --editor ${name}\n`);
+    expect(removed.stdout).toContain('   1. exec deny\n');
+    expect(removed.stdout).toContain('   2. save allow\n');
+    expect(removed.stdout).not.toContain('   3.');
+    expect(await exec()).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', rule: 'exec deny' } });
+
+    for (const bad of ['3', '0', 'two', '1.5']) {
+      const r = runCli(['rules', '--remove', bad], env);
+      expect([bad, r.status]).toEqual([bad, 1]);
+      expect(r.stderr).toMatch(/there is no rule 3: the rules are numbered 1 to 2|usage: vimrelay rules \[--remove N\]/);
+    }
+    expect(runCli(['rules'], env).stdout).toContain('   2. save allow\n');
+    expect(runCli(['rules', '--remove', '2'], env).status).toBe(0);
+    const last = runCli(['rules', '--remove', '1'], env).stdout;
+    expect(last).toContain('removed: exec deny\n');
+    expect(last).toContain('rules: none\n');
+    expect(runCli(['rules', '--remove', '1'], env)).toMatchObject({ status: 1, stderr: expect.stringContaining('there is no rule 1: the policy has no rules') as unknown });
+  });
+
   it('`vimrelay serve` refuses to start with an invalid policy file, naming it', () => {
     const bad = isolatedEnv();
     const file = paths(bad).policy;
