@@ -165,7 +165,7 @@ end
 function M.defer(p, cancel)
   S.deferred[p.answer_token] = { channel = calling_channel, cancel = cancel }
   if not S.owed_watch then
-    S.owed_watch = vim.loop.new_timer()
+    S.owed_watch = (vim.uv or vim.loop).new_timer()
     S.owed_watch:start(OWED_WATCH_MS, OWED_WATCH_MS, vim.schedule_wrap(cancel_unheard))
   end
   return LATER

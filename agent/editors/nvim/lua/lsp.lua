@@ -302,7 +302,7 @@ function L.request(p, client, method, params, shape)
     unwatch()
     M.fail('EDITOR_ERROR', 'The language server ' .. client.name .. ' has stopped.', { hint = EXITED_HINT })
   end
-  watch = vim.loop.new_timer()
+  watch = (vim.uv or vim.loop).new_timer()
   watch:start(WATCH_MS, WATCH_MS, vim.schedule_wrap(function()
     if watch:is_closing() then
       return
