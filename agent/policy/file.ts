@@ -112,8 +112,9 @@ export function addRule(file: string, rule: Rule): Policy {
  */
 export function removeRule(file: string, position: number): Rule {
   const current = readPolicy(file);
-  const removed = Number.isInteger(position) ? current.rules[position - 1] : undefined;
-  if (removed === undefined || position < 1) {
+  // Undefined for a position that is not a whole number from 1 to the number of rules.
+  const removed = current.rules[position - 1];
+  if (removed === undefined) {
     throw new RangeError(current.rules.length === 0 ? `there is no rule ${position}: the policy has no rules` : `there is no rule ${position}: the rules are numbered 1 to ${current.rules.length}`);
   }
   writePolicy(file, { ...current, rules: current.rules.filter((_, i) => i !== position - 1) });

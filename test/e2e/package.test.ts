@@ -6,9 +6,9 @@
 // relay, approved by its owner. And the same package made straight from the git repository (the
 // README's other way, `npm pack git+…`: npm clones it, installs its build tools and builds it),
 // installed globally into a prefix as `npm install -g` does. Needs the package registry, as any
-// install does. And every dependency's install script is decided, run or not ("install scripts").
+// install does.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayCredentials } from '../../agent/config/credentials.ts';
@@ -133,21 +133,5 @@ describe('the packed agent', () => {
       expect(await exited).toBe(0);
       expect(relayCredentials(paths(env).credentials, relay.url).device_credential).toMatch(/^vrd_/);
     });
-  });
-});
-
-describe('install scripts', () => {
-  // npm 11.19 and later run no dependency's install script unless `allowScripts` says so, and end
-  // every install with a warning naming the ones it skipped. Each dependency that has one (the
-  // lockfile says which) is decided in its package.json, run or not, so that `npm install` and
-  // `npm ci` finish without that warning and the decision is made once, here, not by each user.
-  it.each([ROOT, join(ROOT, 'test', 'peers')])('are decided for every dependency that has one (%s)', (dir) => {
-    const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> };
-    const withScripts = Object.entries(lock.packages)
-      .filter(([, entry]) => entry.hasInstallScript === true)
-      .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
-    expect(withScripts.length).toBeGreaterThan(0);
-    expect([...new Set(withScripts)].filter((name) => typeof manifest.allowScripts?.[name] !== 'boolean')).toEqual([]);
   });
 });

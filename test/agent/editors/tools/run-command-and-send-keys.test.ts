@@ -16,7 +16,6 @@ import { Dispatcher } from '../../../../agent/calls/dispatcher.ts';
 import { NORMAL_DRIVERS, nvimDriver, vimDriver, vimNormalDriver, waitFor, type Driver } from '../../../helpers/editors.ts';
 import { testGuard } from '../../../helpers/policy.ts';
 
-
 /** Resolves once the editor is back in Normal mode (an <Esc> typed into Vim waits 'ttimeoutlen'). */
 const normalAgain = (d: Driver): Promise<true> => waitFor(async () => ((await d.expr('mode(1)')) === 'n' ? true : undefined), 5_000, 'Normal mode');
 
