@@ -53,14 +53,28 @@ export class AdminError extends Error {
   }
 }
 
-/** What an admin answer other than 2xx means, for the person at the terminal. */
+/** The relay's own error code in an admin answer's body (`{error: {code}}`), if it is one. */
+function relayErrorCode(text: string): string | undefined {
+  try {
+    const code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What an admin answer other than 2xx means, for the person at the terminal. Only the relay's own
+ * codes (worker/routes/admin.ts) are read as a verdict on the secret: the same status from
+ * anything else (a proxy in front, a runtime out of resources) is shown as it came.
+ */
 function refusal(path: string, res: Response, text: string): string {
-  switch (res.status) {
-    case 401:
+  switch (`${res.status} ${relayErrorCode(text) ?? ''}`) {
+    case '401 UNAUTHORIZED':
       return 'the relay refused the owner secret: VIMRELAY_OWNER_SECRET is not its OWNER_SECRET';
-    case 429:
+    case '429 RATE_LIMITED':
       return `the relay is refusing owner secrets for ${res.headers.get('Retry-After') ?? 'a few'} seconds after too many wrong ones; wait, then check VIMRELAY_OWNER_SECRET`;
-    case 503:
+    case '503 NOT_CONFIGURED':
       return 'the relay has no OWNER_SECRET set, so its admin API is off (wrangler secret put OWNER_SECRET)';
     default:
       return `${path} answered HTTP ${res.status}: ${relayErrorText(text)}`;

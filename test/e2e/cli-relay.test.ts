@@ -1,8 +1,9 @@
 // The CLI's HTTP clients as a user meets them, with the real `vimrelay` command: Ctrl-C in
 // `vimrelay pair` cancels the request on a real relay (local workerd), whose page then says it was
 // cancelled and refuses to approve it; a relay that is not there, a host that does not exist, TLS
-// spoken to a plain HTTP server, a server that never answers or hangs up, and a relay that
-// refuses the owner secret each get a message saying what failed and what to do, never "fetch failed".
+// spoken to a plain HTTP server, a server that never answers or hangs up, a relay that refuses
+// the owner secret or has none, and another server's refusal each get a message saying what
+// failed and what to do, never "fetch failed" nor a guess.
 import { spawn } from 'node:child_process';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
@@ -122,5 +123,23 @@ describe('a relay that refuses', () => {
     const run = await cli(['devices', '--relay', relay.url], isolatedEnv({ VIMRELAY_OWNER_SECRET: 'not the secret' }));
     expect(run.status).toBe(1);
     expect(run.stderr).toBe('vimrelay: the relay refused the owner secret: VIMRELAY_OWNER_SECRET is not its OWNER_SECRET\n');
+  });
+
+  it('a relay without an owner secret: said so, naming the command that sets it', async () => {
+    const unset = await withRelay({ OWNER_SECRET: '' });
+    try {
+      const run = await cli(['devices', '--relay', unset.url], isolatedEnv({ VIMRELAY_OWNER_SECRET: 'any' }));
+      expect([run.status, run.stderr]).toEqual([1, 'vimrelay: the relay has no OWNER_SECRET set, so its admin API is off (wrangler secret put OWNER_SECRET)\n']);
+    } finally {
+      await unset.stop();
+    }
+  });
+
+  it('the same statuses from something else at that address: shown as they came, not read as a verdict on the secret', async () => {
+    for (const [status, body] of [[503, 'upstream connect error'], [401, '<html>sign in to the proxy</html>']] as const) {
+      const port = await listening(createHttpServer((_req, res) => res.writeHead(status).end(body)));
+      const run = await cli(['devices', '--relay', `http://127.0.0.1:${port}`], isolatedEnv({ VIMRELAY_OWNER_SECRET: 'any' }));
+      expect([run.status, run.stderr]).toEqual([1, `vimrelay: /admin/devices answered HTTP ${status}: ${body}\n`]);
+    }
   });
 });
