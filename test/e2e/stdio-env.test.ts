@@ -3,6 +3,12 @@
 // them without $XDG_RUNTIME_DIR or $TMPDIR: in /run/user/<uid> (the login session's runtime
 // directory) and in Neovim's own temp layout (/tmp/nvimXXXXXX/0). Its state directory is then
 // private like the agent's (0700, files 0600).
+//
+// As root, the server runs in a mount namespace of its own (unshare(1)) whose /run/user is a
+// directory of this test's: the machine's /run/user is never touched, so no other test's process
+// sees a runtime directory appear (or the Vim socket the server makes in it). Without that
+// privilege the test needs the user's own /run/user/<uid>, as a login session makes it.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,20 +21,38 @@ import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { writePermissivePolicy } from '../helpers/policy.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-const RUNTIME = `/run/user/${ownUid()}`;
-/** Made by this test (as root, where no login session made it), and removed after. */
-const madeRuntime = !existsSync(RUNTIME) && ownUid() === 0;
-const skip = existsSync(RUNTIME) || madeRuntime ? null : `${RUNTIME} does not exist and only root may make it`;
+const RUN_USER = '/run/user';
+const uid = ownUid();
+
+/** Whether this process may give a child a mount namespace with its own /run/user. */
+function canUnshare(): boolean {
+  if (uid !== 0 || !existsSync(RUN_USER)) return false;
+  try {
+    execFileSync('unshare', ['--mount', 'true'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const namespaced = canUnshare();
+const skip = namespaced || existsSync(join(RUN_USER, String(uid))) ? null : `${RUN_USER}/${uid} does not exist, and only root may give the server a /run/user of its own`;
 
 let home: string;
+/** What the server sees as /run/user: this test's directory when namespaced, else the real one. */
+let runUser = RUN_USER;
 /** The /tmp/nvimXXXXXX the second Neovim listens in (Neovim's own layout, made here: removed after). */
 let tmpSocketDir: string | undefined;
 let nvims: NvimFixture[] = [];
 let connection: StdioConnection | undefined;
 
 beforeAll(() => {
-  if (madeRuntime) mkdirSync(RUNTIME, { recursive: true, mode: 0o700 });
   home = isolatedHome('vimrelay-stdio-env-').home;
+  if (namespaced) {
+    // Under /run, beside the real one: no root the server scans for sockets reaches it but
+    // through the namespace's /run/user.
+    runUser = mkdtempSync('/run/vimrelay-test-run-user-');
+    mkdirSync(join(runUser, String(uid)), { mode: 0o700 });
+  }
   // Its XDG directories are not passed on: the policy the server reads is the one under ~/.config.
   writePermissivePolicy(join(home, '.config'));
 });
@@ -36,17 +60,26 @@ beforeAll(() => {
 afterAll(async () => {
   await connection?.client.close();
   await Promise.all(nvims.map((n) => n.stop()));
-  if (madeRuntime) rmSync(RUNTIME, { recursive: true, force: true });
   if (tmpSocketDir !== undefined) rmSync(tmpSocketDir, { recursive: true, force: true });
+  if (runUser !== RUN_USER) rmSync(runUser, { recursive: true, force: true });
 });
 
-it.skipIf(skip !== null)(`lists Neovims in ${RUNTIME} and in /tmp/nvimXXXXXX/0 when started with HOME, PATH, SHELL and TERM only${skip ? ` (skipped: ${skip})` : ''}`, async () => {
-  const runtimeNvim = await startNvim({ listen: join(RUNTIME, `nvim.${process.pid}.0`) });
+/** `vimrelay serve --stdio`, in its own mount namespace with this test's /run/user when namespaced. */
+function serveCommand(): [string, string[]] {
+  if (!namespaced) return [process.execPath, [CLI, 'serve', '--stdio']];
+  // unshare execs sh in the new namespace, and sh execs node: the client's pid is the server's.
+  const script = 'mount --bind "$1" /run/user && exec "$2" "$3" serve --stdio';
+  return ['unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', runUser, process.execPath, CLI]];
+}
+
+it.skipIf(skip !== null)(`lists Neovims in ${RUN_USER}/${uid} and in /tmp/nvimXXXXXX/0 when started with HOME, PATH, SHELL and TERM only${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+  const runtimeNvim = await startNvim({ listen: join(runUser, String(uid), `nvim.${process.pid}.0`) });
   tmpSocketDir = mkdtempSync(join(tmpdir(), 'nvim'));
   const tmpNvim = await startNvim({ listen: join(tmpSocketDir, '0') });
   nvims = [runtimeNvim, tmpNvim];
   const env = { HOME: home, PATH: process.env.PATH, SHELL: process.env.SHELL ?? '/bin/sh', TERM: process.env.TERM ?? 'xterm' };
-  connection = await connectStdio(process.execPath, [CLI, 'serve', '--stdio'], env);
+  const [command, args] = serveCommand();
+  connection = await connectStdio(command, args, env);
   const client = connection.client;
   const pids = await waitFor(async () => {
     const listed = ((await callOk(client, 'list_editors')).editors as { pid: number }[]).map((e) => e.pid);
