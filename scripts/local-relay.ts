@@ -1,7 +1,9 @@
 /**
  * Runs the relay in local workerd as a child process in its own process group
  * (`relay-process.ts`: Miniflare alone, with no proxy worker and no debugger, its state 0600/0700, its secrets
- * passed on stdin), waits for `/health`, and stops the whole group (wrangler and workerd) on
+ * passed on stdin), waits until it says on a pipe of its own that workerd listens on the port
+ * (never for whatever answers there: another account may have taken the port between the check
+ * below and workerd's bind), and stops the whole group (wrangler and workerd) on
  * request, so nothing is left running. The child also stops when its stdin, a pipe from here,
  * closes: however this process ends, SIGKILL included, the relay does not outlive it. A port
  * already in use is refused before anything starts, naming the vimrelay relay that holds it if
@@ -11,6 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { RelayProcessInput } from './relay-process.ts';
 
@@ -24,9 +27,9 @@ export interface LocalRelayOptions {
   vars?: Record<string, string>;
   /** Where the relay's own output goes (Miniflare's log, a bundling failure). */
   logFile: string;
-  /** How long to wait for /health (ms). */
+  /** How long to wait for the relay to be ready (ms). */
   readyTimeoutMs?: number;
-  /** Aborting while waiting for /health stops the relay, then rejects. */
+  /** Aborting while waiting for the relay to be ready stops it, then rejects. */
   signal?: AbortSignal;
 }
 
@@ -112,10 +115,10 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
   mkdirSync(dirname(opts.logFile), { recursive: true, mode: 0o700 });
   const log = createWriteStream(opts.logFile, { flags: 'a', mode: 0o600 });
   const script = join(ROOT, 'scripts', 'relay-process.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, '--port', String(port), '--persist-to', opts.persistTo], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, '--port', String(port), '--persist-to', opts.persistTo, '--ready-fd', '3'], {
     cwd: ROOT,
     detached: true, // its own process group, so that stop() reaches workerd too
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
   });
   // One line of JSON, and stdin left open: the child stops when it closes, so that it cannot
@@ -140,29 +143,33 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
     log.end();
   };
 
-  const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
-  for (;;) {
-    if (opts.signal?.aborted) {
-      await stop();
-      throw new Error('stopped before the relay was ready');
-    }
-    if (child.exitCode !== null || child.signalCode !== null) {
-      await stop();
-      throw new Error(`the relay (local workerd) exited (${child.signalCode ?? `code ${child.exitCode}`}); see ${opts.logFile}`);
-    }
-    try {
-      // Bounded, and cut short by an abort: a relay still starting may hold the request.
-      const attempt = AbortSignal.timeout(2_000);
-      const res = await fetch(`${url}/health`, { signal: opts.signal ? AbortSignal.any([opts.signal, attempt]) : attempt });
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`the relay did not answer /health within the timeout; see ${opts.logFile}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  // Ready when the child says so on its own pipe (relay-process.ts: workerd has bound the port),
+  // never when something answers on the port: another account may have taken it first.
+  const ready = new Promise<boolean>((resolve) => {
+    let said = '';
+    const pipe = child.stdio[3] as Readable | null;
+    pipe?.setEncoding('utf8').on('data', (chunk: string) => {
+      said += chunk;
+      if (said.includes('ready\n')) resolve(true);
+    });
+    void exited.then(() => resolve(false));
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    ready.then((ok) => (ok ? 'ready' : 'exited')),
+    new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), opts.readyTimeoutMs ?? 60_000))),
+    new Promise<'aborted'>((resolve) => {
+      if (opts.signal?.aborted) resolve('aborted');
+      opts.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
+  if (outcome !== 'ready') {
+    const exit = `${child.signalCode ?? `code ${child.exitCode}`}`;
+    await stop();
+    if (outcome === 'aborted') throw new Error('stopped before the relay was ready');
+    if (outcome === 'timeout') throw new Error(`the relay was not ready within the timeout; see ${opts.logFile}`);
+    throw new Error(`the relay (local workerd) exited (${exit}); see ${opts.logFile}`);
   }
   return { url, process: child, stop };
 }

@@ -20,11 +20,15 @@
  *   command line carries only `--port` and `--persist-to`; the Worker's variables, OWNER_SECRET
  *   included, arrive as JSON on stdin.
  *
+ * - Readiness said on a pipe of the launcher's (`--ready-fd`), never read from the port: another
+ *   account can take a free port between the launcher's check and workerd's bind, answer
+ *   `/health`, and receive the owner secret with the launcher's first admin request.
+ *
  * Runs until SIGTERM or SIGINT, or until its stdin closes (the launcher stays connected to it, so
  * a launcher that dies, even by SIGKILL, takes the relay with it), then disposes of Miniflare
  * (and workerd with it).
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, readdirSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
 import { Log, LogLevel, Miniflare } from 'miniflare';
@@ -72,10 +76,15 @@ function firstLine(onClose: () => void): Promise<string> {
 
 async function main(): Promise<void> {
   process.umask(0o077);
-  const { values } = parseArgs({ options: { port: { type: 'string' }, 'persist-to': { type: 'string' } } });
+  const { values } = parseArgs({ options: { port: { type: 'string' }, 'persist-to': { type: 'string' }, 'ready-fd': { type: 'string' } } });
   const port = Number(values.port);
   const persistTo = values['persist-to'];
-  if (!Number.isInteger(port) || port <= 0 || !persistTo) throw new Error('usage: relay-process.ts --port N --persist-to DIR (variables as JSON on stdin)');
+  // Where to say that workerd is listening (the header's "Readiness"): Miniflare's `ready` settles
+  // once workerd has bound the port, and rejects when it cannot (the port taken meanwhile).
+  const readyFd = values['ready-fd'] === undefined ? undefined : Number(values['ready-fd']);
+  if (!Number.isInteger(port) || port <= 0 || !persistTo || (readyFd !== undefined && !Number.isInteger(readyFd))) {
+    throw new Error('usage: relay-process.ts --port N --persist-to DIR [--ready-fd FD] (variables as JSON on stdin)');
+  }
   const started: { relay?: Miniflare } = {};
   let stopping = false;
   const dispose = (): void => void started.relay?.dispose().finally(() => process.exit(0));
@@ -124,6 +133,10 @@ async function main(): Promise<void> {
     await relay.ready;
   } finally {
     unguard();
+  }
+  if (readyFd !== undefined) {
+    writeSync(readyFd, 'ready\n');
+    closeSync(readyFd);
   }
 }
 

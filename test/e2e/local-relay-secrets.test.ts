@@ -3,15 +3,16 @@
 // it probes every TCP port the relay's processes listen on for a V8 inspector / DevTools endpoint
 // and asks each to write a file through Miniflare's loopback routes, tries to read the relay's
 // persisted state (the Hub's SQLite holds the token-signing key), and reads the processes' command
-// lines for the owner secret. Every attempt must fail.
+// lines for the owner secret; and it takes the relay's port between the launcher's check and
+// workerd's bind, to be asked for /health and sent the owner secret. Every attempt must fail.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mintToken } from '../../agent/relay/admin.ts';
-import { startLocalRelay, type LocalRelay } from '../../scripts/local-relay.ts';
-import { asOther, describeAsOther } from '../helpers/other-user.ts';
+import { freePort, startLocalRelay, type LocalRelay } from '../../scripts/local-relay.ts';
+import { asOther, describeAsOther, itAsOther, spawnAsOther } from '../helpers/other-user.ts';
 import { groupPids } from '../helpers/procs.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -183,3 +184,47 @@ describeAsOther('the local relay, attacked from another local account (uid 65534
     expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain(secret);
   });
 });
+
+// The squatter another account runs: it watches the process list for the relay's process on port
+// argv[1], binds that port the moment it appears (before workerd, which takes a second or more to
+// start), answers every request as a relay's /health would, and prints each request it gets.
+const SQUATTER = `
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+const port = process.argv[1];
+const starting = () => readdirSync('/proc').some((pid) => {
+  try {
+    const args = readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0');
+    return args.some((a) => a.endsWith('relay-process.ts')) && args[args.indexOf('--port') + 1] === port;
+  } catch { return false; }
+});
+console.log('watching');
+while (!starting()) await new Promise((r) => setTimeout(r, 5));
+const server = createServer((req, res) => {
+  console.log(JSON.stringify({ request: req.method + ' ' + req.url, authorization: req.headers.authorization ?? null }));
+  res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true,"name":"vimrelay"}');
+});
+server.on('error', (error) => console.log('lost ' + error.code));
+server.listen(Number(port), '127.0.0.1', () => console.log('bound'));
+`;
+
+itAsOther('a port another account takes while the relay starts: the launcher stops, and sends it nothing (no /health, no owner secret)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vimrelay-squat-'));
+  const secret = `owner-secret-${Date.now()}-do-not-send`;
+  const port = await freePort();
+  const squatter = spawnAsOther(process.execPath, ['--input-type=module', '-e', SQUATTER, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let said = '';
+  squatter.stdout?.setEncoding('utf8').on('data', (c: string) => (said += c));
+  try {
+    await waitFor(() => (said.includes('watching') ? true : undefined), 10_000, 'the squatter to watch');
+    // As the launcher goes on once the relay is up: its first admin request carries the secret.
+    const started = startLocalRelay({ port, persistTo: join(dir, 'state'), logFile: join(dir, 'relay.log'), vars: { OWNER_SECRET: secret } }).then(async (relay) => {
+      await mintToken(relay.url, secret, { kind: 'access', name: 'squatted' }).finally(() => relay.stop());
+    });
+    await expect(started).rejects.toThrow(/the relay \(local workerd\) exited/);
+    expect(said.split('\n').filter(Boolean)).toEqual(['watching', 'bound']);
+  } finally {
+    squatter.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 90_000);
