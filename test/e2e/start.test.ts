@@ -3,14 +3,17 @@
 // the terminal closing (SIGHUP) and the launcher killed with SIGKILL leave nothing running; workerd
 // dying while wrangler lives is said and stops it; a second start on the busy port names the
 // running relay and exits without printing a URL or token or disturbing the first one's agent.
+// Another account that made tsx's cache directory in $TMPDIR first gets nothing run.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ROOT, freePort } from '../../scripts/local-relay.ts';
 import { isolatedEnv, runCli } from '../helpers/agent-process.ts';
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { asOther, itAsOther } from '../helpers/other-user.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 let nvim: NvimFixture | undefined;
@@ -116,9 +119,14 @@ interface Launched {
   printed: Promise<{ url: string; token: string }>;
 }
 
-/** The launcher itself (scripts/start.ts under tsx, as `npm start` runs it), in its own process group as under a terminal. */
-function launch(env: NodeJS.ProcessEnv, persist: string, sockets: string): Launched {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'start.ts'), '--persist-to', persist, '--discover-dir', sockets], {
+/**
+ * The launcher itself (scripts/start.ts under tsx, as `npm start` runs it; with `npm`, through
+ * `npm start`), in its own process group as under a terminal.
+ */
+function launch(env: NodeJS.ProcessEnv, persist: string, sockets: string, npm = false): Launched {
+  const args = ['--persist-to', persist, '--discover-dir', sockets];
+  const [command, argv] = npm ? ['npm', ['start', '--', ...args]] : [process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'start.ts'), ...args]];
+  const proc = spawn(command, argv, {
     cwd: ROOT,
     env,
     detached: true,
@@ -165,6 +173,30 @@ it.each([
   await gone(persist, port);
   expect(leftovers(persist, port), launched.err()).toEqual([]);
   await expect(fetch(url.replace('/mcp', '/health'))).rejects.toThrow();
+}, 120_000);
+
+// tsx keeps compiled modules in $TMPDIR/tsx-<uid> and loads what it finds there, whoever made
+// the directory; another account that makes it first (in a shared, sticky temporary directory,
+// as /tmp is after a reboot) could swap in code that runs as the user. Neither the launcher nor
+// the relay's process may use it: a cache in use writes every module it compiles there.
+itAsOther("another account's tsx cache directory in $TMPDIR: npm start writes nothing there, so reads nothing from it", async () => {
+  const { env, persist, sockets, port } = await launcherHome();
+  const shared = mkdtempSync(join(tmpdir(), 'vimrelay-shared-tmp-'));
+  try {
+    chmodSync(shared, 0o1777);
+    const squatted = join(shared, `tsx-${process.getuid?.() ?? 0}`);
+    expect(asOther('mkdir', ['-m', '0777', squatted]).status).toBe(0);
+    expect(asOther('touch', [join(squatted, 'planted')]).status).toBe(0);
+    const launched = launch({ ...env, TMPDIR: shared }, persist, sockets, true);
+    await launched.printed;
+    expect(readdirSync(squatted)).toEqual(['planted']);
+    expect(readdirSync(shared).filter((f) => f.startsWith('tsx'))).toEqual([basename(squatted)]);
+    process.kill(-launched.pid, 'SIGINT');
+    await launched.exited;
+    await gone(persist, port);
+  } finally {
+    rmSync(shared, { recursive: true, force: true });
+  }
 }, 120_000);
 
 it('workerd dying while the relay process lives: the launcher says so, exits 1, and stops the rest', async () => {
