@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const starting = startLocalRelay({ port, persistTo: values['persist-to'], logFile, vars: { OWNER_SECRET: secret }, signal: startup.signal });
   let agent: ReturnType<typeof startAgent> | undefined;
   // One shutdown, whoever asks first: a Ctrl-C reaches this process both from the terminal and
-  // forwarded by npm and tsx, and a later request must wait for the relay too, not exit early.
+  // forwarded by npm, and a later request must wait for the relay too, not exit early.
   let stopped: Promise<never> | undefined;
   const shutdown = (code: number): Promise<never> =>
     (stopped ??= (async () => {
