@@ -106,7 +106,8 @@ async function main(): Promise<void> {
   const worker = await localWorker(ROOT);
   const devVars = readOptionalFile(join(ROOT, '.dev.vars'));
   // As wrangler dev has them: wrangler.toml's [vars], then .dev.vars, then the launcher's.
-  const bindings = { ...worker.options.bindings, ...(devVars === undefined ? {} : parseEnv(devVars)), ...opts.vars };
+  // LOCAL_RELAY last: the Worker then holds every request's URL to its Host header (worker/http/host.ts).
+  const bindings = { ...worker.options.bindings, ...(devVars === undefined ? {} : parseEnv(devVars)), ...opts.vars, LOCAL_RELAY: '1' };
   // Miniflare's loopback server is created while it starts: only workerd's reports get through.
   const refusedRoutes = new Set<string>();
   const unguard = guardLoopback({

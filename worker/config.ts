@@ -13,6 +13,12 @@ export interface Vars {
   readonly CALL_DEADLINE_MS?: string;
   /** Comma-separated browser origins allowed to call `/mcp`, besides the built-in ones. */
   readonly ALLOWED_ORIGINS?: string;
+  /**
+   * Set (to `1`) by the local launcher only (scripts/relay-process.ts): this Worker runs in local
+   * workerd, reached over plain HTTP on loopback, and a request's URL must agree with its Host
+   * header (http/host.ts). Never set on Cloudflare.
+   */
+  readonly LOCAL_RELAY?: string;
 }
 
 /**

@@ -92,7 +92,7 @@ function servedAt(request: Request, origin: string): Request {
 
 /** Every request, in the order the header describes. */
 async function serve(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  const misdirected = hostRefusal(request);
+  const misdirected = hostRefusal(request, env);
   if (misdirected) return misdirected;
   const path = new URL(request.url).pathname;
   if (path === '/mcp' || path.startsWith('/mcp/')) {

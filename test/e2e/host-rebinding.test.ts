@@ -1,7 +1,8 @@
 // DNS rebinding against a real relay in local workerd, as the MCP conformance suite's
 // `dns-rebinding-protection` scenario sends it: Host and Origin naming evil.example.com, on the
 // relay's loopback socket. Every route answers 4xx (421), never a 500 with a stack trace; the same
-// request naming the loopback host it listens on is served.
+// request naming the loopback host it listens on is served. Nor may a header that makes Miniflare
+// rewrite the Worker's URL (MF-Original-URL) smuggle another host or scheme past that check.
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withRelay, type TestRelay } from '../helpers/relay.ts';
@@ -17,11 +18,11 @@ afterAll(async () => {
 });
 
 /** One request with an explicit Host header (fetch cannot set one), on `agent`'s connections. */
-function send(method: string, path: string, host: string, body?: string, agent?: Agent): Promise<{ status: number; text: string; reused: boolean }> {
+function send(method: string, path: string, host: string, body?: string, agent?: Agent, extra: Record<string, string> = {}): Promise<{ status: number; text: string; reused: boolean }> {
   const url = new URL(relay.url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, method, path, ...(agent ? { agent } : {}), headers: { Host: host, Origin: `http://${host}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' } },
+      { host: url.hostname, port: url.port, method, path, ...(agent ? { agent } : {}), headers: { Host: host, Origin: `http://${host}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', ...extra } },
       (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (c: string) => (text += c));
@@ -58,6 +59,25 @@ describe('a rebound Host', () => {
     const res = await send('POST', '/mcp', new URL(relay.url).host, initialize);
     expect(res.status).toBe(401); // no token: the OAuth challenge, not a refusal of the Host
     expect((await send('GET', '/health', `localhost:${new URL(relay.url).port}`)).status).toBe(200);
+  });
+
+  // Miniflare builds the Worker's URL from this header of its proxy's, whoever sends it; a rebound
+  // page may send it too (same-origin to the browser). The relay holds the URL to the Host header.
+  it.each([
+    ['https on the foreign host', (port: string) => `https://evil.example.com:${port}`],
+    ['its own loopback address', (port: string) => `http://127.0.0.1:${port}`],
+  ])('a URL rewritten by Miniflare\'s MF-Original-URL header to %s, under the foreign Host: 421', async (_what, origin) => {
+    const port = new URL(relay.url).port;
+    for (const [method, path] of [['POST', '/pair/device'], ['GET', '/.well-known/oauth-authorization-server'], ['GET', '/health']]) {
+      const res = await send(method!, path!, `evil.example.com:${port}`, method === 'POST' ? '{}' : undefined, undefined, { 'MF-Original-URL': `${origin(port)}${path}` });
+      expect([path, res.status]).toEqual([path, 421]);
+      expect(res.text).not.toContain('evil.example.com:' + port + '/');
+    }
+    // Its own Host, and a URL rewritten to another scheme or port of it: refused too.
+    const own = new URL(relay.url).host;
+    expect((await send('GET', '/health', own, undefined, undefined, { 'MF-Original-URL': `https://${own}/health` })).status).toBe(421);
+    expect((await send('GET', '/health', own, undefined, undefined, { 'MF-Original-URL': `http://127.0.0.1:1/health` })).status).toBe(421);
+    expect((await send('GET', '/health', own)).status).toBe(200);
   });
 
   it('a refused request with a body leaves its keep-alive connection usable for the next one', async () => {
