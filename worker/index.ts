@@ -4,8 +4,9 @@
  *
  * A request goes: the Host check (http/host.ts: plain HTTP only at a loopback host) -> `/mcp` edge
  * checks (routes/mcp.ts `mcpEdgeRefusal`) -> for `/oauth/token`, the gate that keeps anonymous
- * requests from making the library fetch a Client ID Metadata Document (routes/token-gate.ts) ->
- * the OAuth provider, which
+ * requests from making the library fetch a Client ID Metadata Document (routes/token-gate.ts), for
+ * `/oauth/register` the size cap and rate limits of anonymous registration (routes/register-gate.ts)
+ * -> the OAuth provider, which
  * serves the metadata documents, `/oauth/token` and `/oauth/register`, authenticates `/mcp` and
  * hands it to `mcpApi`, and passes everything else to the Hono app below -> CORS completed on
  * `/mcp` and the metadata (http/cors.ts). After the answer, a small body nobody read is read away
@@ -45,6 +46,7 @@ import { home } from './routes/home.ts';
 import { mcpApi, mcpEdgeRefusal } from './routes/mcp.ts';
 import { pair } from './routes/pair.ts';
 import { signin } from './routes/signin.ts';
+import { registrationRefusal } from './routes/register-gate.ts';
 import { tokenRequestRefusal } from './routes/token-gate.ts';
 import type { AppEnv } from './routes/types.ts';
 
@@ -102,6 +104,10 @@ async function serve(request: Request, env: Env, ctx: ExecutionContext): Promise
   const origin = relayOrigin(env, request.url);
   if (path === OAUTH_PATHS.token && request.method === 'POST') {
     const refused = await tokenRequestRefusal(request, env, origin);
+    if (refused) return refused;
+  }
+  if (path === OAUTH_PATHS.register && request.method === 'POST') {
+    const refused = await registrationRefusal(request, env);
     if (refused) return refused;
   }
   const response = await oauthProvider(origin, env, { api: mcpApi, app }).fetch(servedAt(request, origin), env, ctx);

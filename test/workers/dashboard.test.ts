@@ -3,7 +3,7 @@
 // (fake) agent over a real socket, escaping of hostile names, and the Hub's recent-calls log.
 import { runInDurableObject } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hubFor } from '../../worker/account.ts';
 import { REVEAL_COOKIE } from '../../worker/auth/reveal.ts';
 import { SESSION_COOKIE } from '../../worker/auth/session.ts';
@@ -13,7 +13,10 @@ import { ago, duration, utcClock, utcMinute } from '../../worker/pages/dashboard
 import { parseTokenForm } from '../../worker/routes/dashboard.ts';
 import { redirectHost } from '../../worker/routes/dashboard-grants.ts';
 import { approve, type Fetcher } from '../helpers/consent-flow.ts';
-import { admin, BASE, deviceJwt, editor, FakeAgent, mint, outcomeOf, ownerSession, postMcp, rawCall, relay, uniqueName } from './helpers.ts';
+import { admin, BASE, deviceJwt, editor, FakeAgent, forgetRegistrations, mint, outcomeOf, ownerSession, postMcp, rawCall, relay, uniqueName } from './helpers.ts';
+
+// More clients register here than a minute's limit allows (registration-limits.test.ts tests it).
+beforeEach(forgetRegistrations);
 
 const agents: FakeAgent[] = [];
 

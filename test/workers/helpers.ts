@@ -4,7 +4,10 @@
  * fake *agent* (never a fake editor or relay) speaking the wire protocol over a real WebSocket.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { runInDurableObject } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
+import { hubFor } from '../../worker/account.ts';
+import type { Hub } from '../../worker/hub/hub.ts';
 import type { McpEra } from '../../protocol/mcp-server.ts';
 import { parseHubMessage, WIRE_VERSION, type HubMessage, type ToolOutcome, type WireEditor } from '../../protocol/index.ts';
 import type { HubAnswer } from '../../worker/hub/hub.ts';
@@ -15,6 +18,14 @@ export const BASE = 'https://relay.test';
 /** A request to the Worker under test. */
 export function relay(path: string, init?: RequestInit): Promise<Response> {
   return exports.default.fetch(new Request(`${BASE}${path}`, init));
+}
+
+/**
+ * Forgets the registrations counted so far (hub/registration-limits.ts's `register` buckets), for
+ * files that register more clients than a minute's limit allows, none of them about the limit.
+ */
+export async function forgetRegistrations(): Promise<void> {
+  await runInDurableObject(hubFor(env), (_hub: Hub, state) => void state.storage.sql.exec("DELETE FROM rate_limits WHERE bucket = 'register' OR bucket LIKE 'register:%'"));
 }
 
 /**

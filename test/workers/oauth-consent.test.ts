@@ -5,9 +5,12 @@
 // for `exec` comes back with exec); the dashboard shows one row per client however often it was
 // allowed, and names clients in Recent calls.
 import { env, exports } from 'cloudflare:workers';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openConsent, postConsent, signIn, type Fetcher } from '../helpers/consent-flow.ts';
-import { BASE, mint, postMcp, relay, uniqueName } from './helpers.ts';
+import { BASE, forgetRegistrations, mint, postMcp, relay, uniqueName } from './helpers.ts';
+
+// More clients register here than a minute's limit allows (registration-limits.test.ts tests it).
+beforeEach(forgetRegistrations);
 
 const MCP = `${BASE}/mcp`;
 const LOOPBACK = 'http://127.0.0.1:43118/callback';

@@ -3,11 +3,14 @@
 // policy, the consent page, the token endpoint, and one test per failure class. The owner's side
 // goes through the real sign-in and consent forms (test/helpers/consent-flow.ts).
 import { env, exports } from 'cloudflare:workers';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OWNER_ACCOUNT } from '../../worker/account.ts';
 import { oauthHelpers } from '../../worker/auth/oauth.ts';
 import { approve, openConsent, postConsent, signIn, type Fetcher } from '../helpers/consent-flow.ts';
-import { BASE, mcpClient, mcpHeaders, mint, postMcp, relay, uniqueName } from './helpers.ts';
+import { BASE, forgetRegistrations, mcpClient, mcpHeaders, mint, postMcp, relay, uniqueName } from './helpers.ts';
+
+// More clients register here than a minute's limit allows (registration-limits.test.ts tests it).
+beforeEach(forgetRegistrations);
 
 const MCP = `${BASE}/mcp`;
 const METADATA = `${BASE}/.well-known/oauth-protected-resource/mcp`;

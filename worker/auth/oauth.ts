@@ -73,6 +73,24 @@ export function mcpResource(origin: string): string {
   return audienceFor('access', origin);
 }
 
+/** Longest `client_name` a client may register (characters): the consent page and the dashboard show it whole. */
+export const MAX_CLIENT_NAME_CHARS = 100;
+
+/**
+ * Why a registered `client_name` (RFC 7591 §2, human-readable) is refused, or null: the owner reads
+ * it on the consent page to decide, so it is one short line, with no control characters (a name
+ * padded with line breaks or spaces could pass for the page's own words).
+ */
+export function clientNameRefusal(name: unknown): string | null {
+  // Absent, or not a string: the library's own validation answers for that.
+  if (typeof name !== 'string') return null;
+  if ([...name].length > MAX_CLIENT_NAME_CHARS) return `client_name must be at most ${MAX_CLIENT_NAME_CHARS} characters.`;
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)) return 'client_name must not contain control characters or line breaks.';
+  if (/\s{3,}/.test(name)) return 'client_name must not contain runs of white space.';
+  return null;
+}
+
 /** The provider's options for the relay at `origin`. */
 export function oauthOptions(origin: string, env: Env, handlers: OAuthHandlers): OAuthProviderOptions<Env> {
   const extraRedirects = configuredRedirectUris(env.REDIRECT_URIS);
@@ -91,6 +109,9 @@ export function oauthOptions(origin: string, env: Env, handlers: OAuthHandlers):
     clientIdMetadataDocumentEnabled: true,
     // RFC 7591 §2: the server may refuse metadata by policy (auth/redirect-policy.ts).
     clientRegistrationCallback: ({ clientMetadata }) => {
+      const nameRefused = clientNameRefusal(clientMetadata.client_name);
+      // RFC 7591 §3.2.2: invalid_client_metadata, 400.
+      if (nameRefused !== null) return { code: 'invalid_client_metadata', description: nameRefused, status: 400 };
       const uris = clientMetadata.redirect_uris;
       if (!Array.isArray(uris) || !uris.every((u): u is string => typeof u === 'string')) return undefined; // the library refuses it
       const refused = firstRefused(uris, extraRedirects);

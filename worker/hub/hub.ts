@@ -4,7 +4,8 @@
  *   - agent-sockets.ts: the agents' WebSockets (hibernation API), their messages and closes;
  *   - call-router.ts: each tool call routed, sent and waited for (calls.ts holds those in flight);
  *   - registry.ts, call-log.ts, pairings.ts, rate-limits.ts, owner-guesses.ts, sessions.ts and
- *     auth/tokens.ts: one SQLite table (or a few) each.
+ *     auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
+ *     rate-limits.ts's.
  * Heartbeats are answered by the runtime without waking the object (`setWebSocketAutoResponse`);
  * the Hub reads their times when it needs to know whether an agent still lives
  * (agent-sockets.ts `dropSilent`).
@@ -21,6 +22,8 @@ import { CallRouter, type HubAnswer, type HubCall } from './call-router.ts';
 import { CallTable } from './calls.ts';
 import { OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
 import { PairingStore, type Cancelled, type Limited, type PairingView, type PendingView, type PollResult, type StartedPairing } from './pairings.ts';
+import type { RateCheck } from './rate-limits.ts';
+import { RegistrationLimits } from './registration-limits.ts';
 import { Registry } from './registry.ts';
 import { SessionStore } from './sessions.ts';
 import { CLOSE, closeQuietly, send } from './sockets.ts';
@@ -36,6 +39,7 @@ export class Hub extends DurableObject<Vars> {
   private readonly router: CallRouter;
   private readonly ownerGuesses: OwnerGuesses;
   private readonly sessions: SessionStore;
+  private readonly registrations: RegistrationLimits;
 
   constructor(ctx: DurableObjectState, env: Vars) {
     super(ctx, env);
@@ -55,6 +59,7 @@ export class Hub extends DurableObject<Vars> {
     });
     this.ownerGuesses = new OwnerGuesses(ctx.storage.sql);
     this.sessions = new SessionStore(ctx.storage);
+    this.registrations = new RegistrationLimits(ctx.storage.sql);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
 
@@ -148,6 +153,11 @@ export class Hub extends DurableObject<Vars> {
       send(ws, { type: 'error', code: 'REVOKED', message: 'This device was revoked; pair it again with `vimrelay pair`.' }),
     );
     return { ...revoked, disconnected };
+  }
+
+  /** RFC 7591 §3: counts one client registration from `client` (a client-address bucket), or refuses it over a rate limit. */
+  async admitRegistration(client: string): Promise<RateCheck> {
+    return this.registrations.admit(client, Date.now());
   }
 
   /** RFC 8628 §3.1: a device asks to be paired, from `client` (a client-address bucket). */

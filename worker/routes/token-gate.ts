@@ -15,16 +15,13 @@ import { cimdUrlRefusal, isCimdClientId } from '../auth/cimd-policy.ts';
 import { ownerGrants } from '../auth/owner-grants.ts';
 import type { Env } from '../env.ts';
 import { readCapped } from '../http/body.ts';
+import { oauthError } from '../http/responses.ts';
 
 /** Largest token request read here (bytes); a larger one is refused before the library reads it. */
 const MAX_TOKEN_BODY_BYTES = 16 * 1024;
 
-function oauthError(status: number, error: string, description: string): Response {
-  return new Response(JSON.stringify({ error, error_description: description }), {
-    status,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...(status === 401 ? { 'WWW-Authenticate': 'Basic realm="OAuth"' } : {}) },
-  });
-}
+/** RFC 6749 §5.2: a 401 names the scheme the client may authenticate with. */
+const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="OAuth"' };
 
 /** The Basic credentials' user (RFC 6749 §2.3.1: form-encoded, then base64), or null. */
 function basicUser(header: string | null): string | null {
@@ -65,7 +62,7 @@ export async function tokenRequestRefusal(request: Request, env: Env, origin: st
   for (const clientId of new Set(candidates)) {
     if (clientId === null || !isCimdClientId(clientId)) continue;
     if (cimdUrlRefusal(new URL(clientId)) !== null || !(await ownerApproved(env, origin, clientId))) {
-      return oauthError(401, 'invalid_client', 'Client not found.');
+      return oauthError(401, 'invalid_client', 'Client not found.', BASIC_CHALLENGE);
     }
   }
   return null;
