@@ -11,7 +11,10 @@ endfunction
 
 function! vimrelay#send_keys#run(p) abort
   call vimrelay#util#check_start_by(get(a:p, 'start_by', v:null))
-  let sent = '<Esc>' . a:p.keys
+  " A terminal window in Terminal-Job mode gives every key to its job, <Esc> too: CTRL-\ CTRL-N
+  " leaves it for Terminal-Normal mode first (:h t_CTRL-\_CTRL-N), as Neovim's window is left.
+  let leave_job = mode() ==# 't'
+  let sent = (leave_job ? '<C-\><C-n>' : '') . '<Esc>' . a:p.keys
   let previous = v:errmsg
   let v:errmsg = ''
   let watch = vimrelay#util#interrupt#watch(a:p.timeout_ms)
@@ -20,7 +23,8 @@ function! vimrelay#send_keys#run(p) abort
   " Inside a try (as every tool call is), an error the keys cause is thrown: it ends the keys, as
   " an error does in a mapping, and is reported as errmsg.
   try
-    call feedkeys(s:termcodes(sent), 'mtx')
+    " CTRL-\ CTRL-N as bytes: s:termcodes cannot spell <C-\> (its backslash is escaped).
+    call feedkeys((leave_job ? "\<C-\>\<C-n>" : '') . s:termcodes('<Esc>' . a:p.keys), 'mtx')
   catch
     let v:errmsg = substitute(v:exception, '^Vim\%((\a\+)\)\=:', '', '')
   finally

@@ -182,6 +182,29 @@ describe.each(NORMAL_DRIVERS)('run_command and send_keys on %s', (_kind, start) 
     expect(await d.ok('send_keys', { keys: 'Vj' })).toMatchObject({ mode: 'V', cursor: { line: 2, col: 1 } });
     await d.ok('send_keys', { keys: '<Esc>' });
   });
+
+});
+
+// In an editor of its own: one a test left in Insert mode may open the terminal in Terminal-Job mode already.
+describe.each(NORMAL_DRIVERS)('send_keys from a terminal window on %s', (_kind, start) => {
+  let d: Driver;
+  beforeAll(async () => {
+    d = await start({ files: { 'notes.txt': 'notes\n' }, open: ['notes.txt'] });
+  });
+  afterAll(() => d.stop());
+
+  it('leaves Terminal-Job mode first: the keys act in Normal mode, none reaches the job', async () => {
+    await d.command(d.kind === 'vim' ? 'terminal ++curwin cat' : 'terminal cat');
+    const term = await d.expr<number>('bufnr("%")');
+    // Vim's :terminal starts in Terminal-Job mode; Neovim's in Terminal-Normal mode, left with `i` as a user would.
+    if (d.kind === 'nvim') await d.type('i');
+    await waitFor(async () => ((await d.expr('mode(1)')) === 't' ? true : undefined), 5_000, 'Terminal-Job mode');
+    const data = await d.ok('send_keys', { keys: ':let g:from_keys = "ran"<CR>' });
+    expect(await d.expr('get(g:, "from_keys", "not run")')).toBe('ran');
+    expect(data.mode).not.toBe('t');
+    const shown = d.kind === 'vim' ? `join(map(range(1, term_getsize(${term})[0]), 'term_getline(${term}, v:val)'))` : `join(getbufline(${term}, 1, '$'))`;
+    expect(await d.expr<string>(shown)).not.toContain('from_keys');
+  });
 });
 
 // The Vim here runs in Ex mode (vim -es): an interrupted :sleep leaves its CTRL-C to Normal mode
