@@ -39,7 +39,7 @@ function! vimrelay#set_cursor#run(p) abort
           \ . "'hidden' is off: Vim would not hide it (E37). The cursor did not move.", {'hint': 'Leave out `buffer`, pass a '
           \ . '`window` that shows another buffer, or save buffer ' . shown . ' first (save_buffer).'})
   endif
-  let byte = byteidx(text, col - 1)
+  let byte = byteidxcomp(text, col - 1)
   let commands = ["normal! m'"] + (switched ? ['buffer ' . b] : [])
         \ + ['call cursor(' . a:p.line . ', ' . ((byte < 0 ? strlen(text) : byte) + 1) . ')', 'normal! zv']
         \ + (get(a:p, 'center', v:false) ? ['normal! zz'] : [])

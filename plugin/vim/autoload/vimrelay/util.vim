@@ -1,5 +1,7 @@
 " Helpers shared by vimrelay's tools: failures, buffer references, changedticks, undo steps, sizes.
-" Columns in results are 1-based characters (code points); Vim's own columns are bytes.
+" Columns in results are 1-based characters (code points); Vim's own columns are bytes. A composing
+" character is a code point of its own, as in Neovim: convert with byteidxcomp(), charidx(…, 1),
+" strchars(), strcharpart() (never byteidx() or a charidx() without countcc, which skip them).
 
 let s:failure = {}
 

@@ -10,6 +10,8 @@ import { DECORATION_COLORS, VIRTUAL_TEXT_LIMITS } from '../../../../protocol/ind
 import { type Driver, DRIVERS } from '../../../helpers/editors.ts';
 
 const UNICODE = 'héllo wörld — 日本語 🎉';
+/** e, x and y with combining accents: six code points (e U+0301 x U+0301 U+0302 y), three on screen. */
+const COMBINING = 'e\u0301x\u0301\u0302y';
 
 /** The group VimRelay<Color> links to by default: the first of these that the editor defines. */
 const LINKS: Record<string, [string, string]> = {
@@ -81,7 +83,7 @@ describe.each(DRIVERS)('decorations on %s', (_kind, start) => {
   const snapshot = async (buf: number): Promise<unknown> => [await d.lines(buf), await d.tick(buf), await d.expr(`getbufvar(${buf}, '&modified')`), await d.expr('undotree().seq_last')];
 
   beforeAll(async () => {
-    d = await start({ files: { 'main.txt': `${UNICODE}\nsecond ü\n\nfourth\n`, 'other.txt': 'other\n' }, open: ['main.txt', 'other.txt'] });
+    d = await start({ files: { 'main.txt': `${UNICODE}\nsecond ü\n\nfourth\n`, 'other.txt': 'other\n', 'combining.txt': `${COMBINING}\n` }, open: ['main.txt', 'other.txt', 'combining.txt'] });
     main = await d.bufnr('main.txt');
     other = await d.bufnr('other.txt');
   });
@@ -99,6 +101,25 @@ describe.each(DRIVERS)('decorations on %s', (_kind, start) => {
     expect((await decorations(main)).highlights).toEqual([{ id: data.id, line: 1, col: at, end_line: 1, end_col: at + Buffer.byteLength('日本語'), group: 'VimRelayWarning' }]);
     expect(await d.expr('hlexists("VimRelayWarning")')).toBe(1);
     expect(await snapshot(main)).toEqual(before);
+  });
+
+  it('counts a combining character as a column of its own, in highlights, virtual text and get_state', async () => {
+    const combining = await d.bufnr('combining.txt');
+    /** The 0-based byte offset of 1-based column `col` of COMBINING. */
+    const byte = (col: number): number => Buffer.byteLength([...COMBINING].slice(0, col - 1).join(''));
+    const accents = await d.ok('highlight_range', { buffer: combining, start: { line: 1, col: 4 }, end: { line: 1, col: 6 } });
+    const acute = await d.ok('highlight_range', { buffer: combining, start: { line: 1, col: 2 }, end: { line: 1, col: 3 }, color: 'hint' });
+    expect(acute).toMatchObject({ start: { line: 1, col: 2 }, end: { line: 1, col: 3 } });
+    const note = await d.ok('add_virtual_text', { buffer: combining, line: 1, text: COMBINING });
+    expect(note).toMatchObject({ line: 1, position: 'eol' });
+    expect((await decorations(combining)).highlights.sort((a, b) => a.col - b.col)).toEqual([
+      { id: acute.id, line: 1, col: byte(2), end_line: 1, end_col: byte(3), group: 'VimRelayHint' },
+      { id: accents.id, line: 1, col: byte(4), end_line: 1, end_col: byte(6), group: 'VimRelayInfo' },
+    ]);
+    expect((await decorations(combining)).virtual).toEqual([{ line: 1, group: 'VimRelayInfo', ...(d.kind === 'nvim' ? { text: COMBINING } : {}) }]);
+    const listed = ((await d.ok('get_state')).decorations as { id: number }[]).filter((x) => x.id !== note.id);
+    expect(listed).toMatchObject([{ id: acute.id, start: { line: 1, col: 2 }, end: { line: 1, col: 3 } }, { id: accents.id, start: { line: 1, col: 4 }, end: { line: 1, col: 6 } }]);
+    expect(await d.lines(combining)).toEqual([COMBINING]);
   });
 
   /** The group VimRelay<name> links to by default in this editor now. */

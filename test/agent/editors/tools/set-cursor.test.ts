@@ -8,11 +8,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Driver, DRIVERS } from '../../../helpers/editors.ts';
 
 const UNICODE = 'héllo wörld — 日本語 🎉';
+/** e, x and y with combining accents: six code points (e U+0301 x U+0301 U+0302 y), three on screen. */
+const COMBINING = 'e\u0301x\u0301\u0302y';
 
 describe.each(DRIVERS)('set_cursor on %s', (_kind, start) => {
   let d: Driver;
   let main: number;
   let other: number;
+  let combining: number;
   /** The cursor of window `win` (0: the current one) as the editor stores it: [line, byte]. */
   const rawCursor = async (win = 0): Promise<[number, number]> => {
     const [, line, col] = await d.expr<number[]>(`getcurpos(${win})`);
@@ -29,9 +32,10 @@ describe.each(DRIVERS)('set_cursor on %s', (_kind, start) => {
 
   beforeAll(async () => {
     const lines = [UNICODE, '', 'ascii line', ...Array.from({ length: 197 }, (_, i) => `line ${i + 4}`)];
-    d = await start({ files: { 'main.txt': `${lines.join('\n')}\n`, 'other.txt': 'other 1\nother 2 ü\nother 3\n' }, open: ['main.txt'] });
+    d = await start({ files: { 'main.txt': `${lines.join('\n')}\n`, 'other.txt': 'other 1\nother 2 ü\nother 3\n', 'combining.txt': `${COMBINING}\n` }, open: ['main.txt'] });
     main = await d.bufnr('main.txt');
     other = await d.expr<number>(`bufadd(${JSON.stringify(join(d.cwd, 'other.txt'))})`);
+    combining = await d.expr<number>(`bufadd(${JSON.stringify(join(d.cwd, 'combining.txt'))})`);
   });
   beforeEach(async () => {
     // One window showing main.txt, cursor at the top, 'hidden' on, no folds.
@@ -50,6 +54,14 @@ describe.each(DRIVERS)('set_cursor on %s', (_kind, start) => {
     expect((await active()).cursor).toEqual({ line: 1, col: 19 });
     expect(await d.tick(main)).toBe(before);
     expect(await d.expr('&modified')).toBe(0);
+  });
+
+  it('counts a combining character as a column of its own, and puts the cursor on the character it combines with', async () => {
+    // Column -> where the cursor lands: an editor's cursor is never on a combining character.
+    for (const [col, at] of [[1, 1], [2, 1], [3, 3], [4, 3], [5, 3], [6, 6], [9, 6]] as const) {
+      expect(await d.ok('set_cursor', { buffer: combining, line: 1, col }), `col ${col}`).toMatchObject({ cursor: { line: 1, col: at } });
+      expect(await rawCursor()).toEqual([1, Buffer.byteLength([...COMBINING].slice(0, at - 1).join(''))]);
+    }
   });
 
   it('clamps a column past the end of the line to its last character, and col defaults to 1', async () => {

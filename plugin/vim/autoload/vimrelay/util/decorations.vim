@@ -87,7 +87,7 @@ function! vimrelay#util#decorations#locate(b, line_count, pos, name) abort
   endif
   let text = getbufline(a:b, a:pos.line)[0]
   let col = min([a:pos.col, strchars(text) + 1])
-  let byte = byteidx(text, col - 1)
+  let byte = byteidxcomp(text, col - 1)
   return [(byte < 0 ? strlen(text) : byte) + 1, {'line': a:pos.line, 'col': col}]
 endfunction
 
