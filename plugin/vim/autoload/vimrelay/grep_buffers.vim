@@ -61,9 +61,9 @@ function! s:excerpt(line, s, p) abort
   endif
   let from = max([0, a:s - a:p.trim_context_bytes])
   " Inside a character: move forward to the start of the next one.
-  let index = charidx(a:line, from)
-  if byteidx(a:line, index) < from
-    let from = byteidx(a:line, index + 1)
+  let index = charidx(a:line, from, 1)
+  if byteidxcomp(a:line, index) < from
+    let from = byteidxcomp(a:line, index + 1)
   endif
   return [vimrelay#util#cut(strpart(a:line, from), a:p.line_bytes), vimrelay#util#char_col(a:line, from + 1), v:true]
 endfunction

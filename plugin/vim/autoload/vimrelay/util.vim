@@ -137,7 +137,7 @@ function! vimrelay#util#cut(s, max) abort
   if strlen(a:s) <= a:max
     return a:s
   endif
-  return strpart(a:s, 0, byteidx(a:s, charidx(a:s, a:max)))
+  return strpart(a:s, 0, byteidxcomp(a:s, charidx(a:s, a:max, 1)))
 endfunction
 
 " The 1-based character column of the 1-based byte column `col` in `line`.

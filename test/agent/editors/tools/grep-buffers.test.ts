@@ -149,6 +149,18 @@ describe.each(DRIVERS)('grep_buffers on %s', (_kind, start) => {
     await d.command(`bwipeout! ${b}`);
   });
 
+  it('trims a long line at code points, a combining character being one of its own', async () => {
+    // Cut points on purpose: the excerpt starts, and its 400 bytes end, just before a U+0301.
+    const line = 'e\u0301'.repeat(1000) + 'zz' + 'needle' + 'zz' + 'e\u0301'.repeat(1000);
+    const b = await scratch(d, [line]);
+    const [hit] = (await d.ok('grep_buffers', { pattern: 'needle', buffers: [b] })).hits as Hit[];
+    const from = Buffer.byteLength(line.slice(0, line.indexOf('needle'))) - GREP_LIMITS.trimContextBytes;
+    expect(hit).toMatchObject({ col: 2003, trimmed: true, text_start_col: [...Buffer.from(line).subarray(0, from).toString()].length + 1 });
+    expect(hit!.text).toBe(Buffer.from(line).subarray(from, from + GREP_LIMITS.lineBytes).toString());
+    expect(hit!.text.startsWith('\u0301')).toBe(true);
+    await d.command(`bwipeout! ${b}`);
+  });
+
   it('pages across buffers with max_results and a cursor, resuming after the last hit', async () => {
     const all = (await d.ok('grep_buffers', { pattern: 'l', buffers: [uni, other] })).hits as Hit[];
     expect(all.length).toBe(7);
