@@ -47,14 +47,9 @@ function! vimrelay#find_and_replace#run(p) abort
           \ {'match_count': found, 'matches': matches})
   endif
   let [start, stop] = s:positions(text, [shown[0], shown[0] + strlen(old)])
-  let prefix = strpart(lines[start.line - 1], 0, start.byte)
-  let suffix = strpart(lines[stop.line - 1], stop.byte)
   let new_lines = split(a:p.new_text, "\n", 1)
-  let replacement = copy(new_lines)
-  let replacement[0] = prefix . replacement[0]
-  let replacement[-1] .= suffix
   call vimrelay#util#break_undo(b)
-  call vimrelay#util#set_lines(b, start.line, stop.line, replacement)
+  call vimrelay#util#set_text(b, start.line, start.byte, stop.line, stop.byte, new_lines)
   call vimrelay#util#break_undo(b)
   let last = new_lines[-1]
   if len(new_lines) == 1

@@ -60,9 +60,7 @@ function! vimrelay#lsp_rename_apply#run(p) abort
     call setbufvar(b, '&buflisted', 1)
     call vimrelay#util#break_undo(b)
     for e in reverse(copy(f.edits))
-      let first = get(getbufline(b, e.sr + 1), 0, '')
-      let last = get(getbufline(b, e.er + 1), 0, '')
-      call vimrelay#util#set_lines(b, e.sr + 1, e.er + 1, split(strpart(first, 0, e.sc) . e.new . strpart(last, e.ec), "\n", 1))
+      call vimrelay#util#set_text(b, e.sr + 1, e.sc, e.er + 1, e.ec, split(e.new, "\n", 1))
     endfor
     call vimrelay#util#break_undo(b)
     call vimrelay#util#lsp#changed(kept.client, kept.handle, b)

@@ -127,6 +127,38 @@ function! vimrelay#util#set_lines(b, first, last, lines) abort
   endif
 endfunction
 
+" Replaces the text of buffer b from line `first`, 0-based byte `start` to line `last`, byte `end`
+" (exclusive) with `lines` (at least one; the first joins the text before the range, the last the
+" text after it), as Neovim's nvim_buf_set_text, cursors included: the cursor of each window
+" showing b keeps its place on its text. Before the range it stays; after it on its last line, it
+" moves with the text that follows; on a later line, its line moves by the lines added or removed.
+" Inside the range its column stays, and on the range's last line its line moves as the later ones.
+" Fails as set_lines.
+function! vimrelay#util#set_text(b, first, start, last, end, lines) abort
+  let replacement = copy(a:lines)
+  let replacement[0] = strpart(get(getbufline(a:b, a:first), 0, ''), 0, a:start) . replacement[0]
+  let replacement[-1] .= strpart(get(getbufline(a:b, a:last), 0, ''), a:end)
+  let added = len(a:lines) - (a:last - a:first + 1)
+  let cursors = []
+  for win in win_findbuf(a:b)
+    let [lnum, byte] = getcurpos(win)[1 : 2]
+    let byte -= 1
+    if lnum > a:last || (lnum == a:last && (a:first < a:last || byte >= a:start))
+      if lnum == a:last && byte > a:end
+        let byte += (len(a:lines) == 1 ? a:start : 0) + strlen(a:lines[-1]) - a:end
+      endif
+      let lnum += added
+    endif
+    call add(cursors, [win, lnum, byte])
+  endfor
+  call vimrelay#util#set_lines(a:b, a:first, a:last, replacement)
+  for [win, lnum, byte] in cursors
+    if getcurpos(win)[1 : 2] != [lnum, byte + 1]
+      call win_execute(win, 'call cursor(' . lnum . ', ' . (byte + 1) . ')')
+    endif
+  endfor
+endfunction
+
 " Bytes the value takes as JSON, plus a separator.
 function! vimrelay#util#json_size(value) abort
   return strlen(json_encode(a:value)) + 1

@@ -213,6 +213,45 @@ describe.each(DRIVERS)('reading and editing on %s', (_kind, start) => {
     expect(data).toMatchObject({ start: { line: 1, col: 10 }, end: { line: 1, col: 10 } });
   });
 
+  it('keeps the cursor on its text: after the edit on its line by the change, on later lines by the lines', async () => {
+    const buf = await scratch(d, ['l1', 'l2', 'l3qq', 'l4']);
+    await d.command(`buffer ${buf}`);
+    /** The cursor as [line, 0-based byte], and as get_state_brief reports it. */
+    const cursor = async (): Promise<[number, number, unknown]> => {
+      const [, line, col] = await d.expr<number[]>('getcurpos()');
+      return [line!, col! - 1, ((await d.ok('get_state_brief')).windows as { cursor: unknown }[])[0]!.cursor];
+    };
+    const edit = async (old_text: string, new_text: string): Promise<void> => {
+      await d.ok('find_and_replace', { old_text, new_text, expected_changedtick: await d.tick(buf) });
+    };
+    await d.command('call cursor(3, 4)');
+    await edit('l3', '日本語日本語');
+    expect(await cursor()).toEqual([3, Buffer.byteLength('日本語日本語q'), { line: 3, col: 8 }]);
+    await edit('l1\nl2\n', '');
+    expect(await cursor()).toEqual([1, Buffer.byteLength('日本語日本語q'), { line: 1, col: 8 }]);
+    await edit('\nl4', '\nnew\nl4');
+    await edit('本語日本語', 'X\nY');
+    expect(await d.lines(buf)).toEqual(['日X', 'Yqq', 'new', 'l4']);
+    expect(await cursor()).toEqual([2, 2, { line: 2, col: 3 }]);
+    await edit('日X\nY', 'J');
+    expect(await cursor()).toEqual([1, 2, { line: 1, col: 3 }]);
+    await edit('J', 'JJJ');
+    expect(await cursor()).toEqual([1, 4, { line: 1, col: 5 }]);
+    // Before the edit on its line, and on an earlier line: the cursor stays.
+    await d.command('call cursor(1, 2)');
+    await edit('Jqq', 'Q');
+    await edit('new\n', 'a\nb\nc\n');
+    expect(await d.lines(buf)).toEqual(['JJQ', 'a', 'b', 'c', 'l4']);
+    expect(await cursor()).toEqual([1, 1, { line: 1, col: 2 }]);
+    // apply_diff: lines added and removed above the cursor move it by as many lines.
+    await d.command('call cursor(4, 1)');
+    await d.ok('apply_diff', { diff: '@@ -1,2 +1,1 @@\n-JJQ\n-a\n+A\n', expected_changedtick: await d.tick(buf) });
+    expect(await cursor()).toEqual([3, 0, { line: 3, col: 1 }]);
+    await d.ok('apply_diff', { diff: '@@ -1 +1,3 @@\n-A\n+X\n+Y\n+Z\n', expected_changedtick: await d.tick(buf) });
+    expect(await d.lines(buf)).toEqual(['X', 'Y', 'Z', 'b', 'c', 'l4']);
+    expect(await cursor()).toEqual([5, 0, { line: 5, col: 1 }]);
+  });
+
   it('refuses zero matches (across lines too) and several, overlapping ones included, listing them in characters', async () => {
     const buf = await scratch(d, ['日本 x 日本', 'ü日本']);
     const tick = await d.tick(buf);
@@ -337,6 +376,17 @@ describe.each(DRIVERS)('find_and_replace while the user types, on %s', (_kind, s
     expect(await d.lines(buf)).toEqual(['MINE', 'theirs']);
     await d.undo(buf);
     expect(await d.lines(buf)).toEqual(['mine', 'theirs']);
+  });
+
+  it("keeps the user's insert on its text when an edit lands before it on the same line", async () => {
+    await reset(['l1', 'l2', 'l3']);
+    await d.type('3GAqq');
+    await until('i');
+    await waitFor(async () => ((await d.lines(buf))[2] === 'l3qq' ? true : undefined), 5_000, 'the typed text');
+    await d.ok('find_and_replace', { old_text: 'l3', new_text: 'L3LONG' });
+    await d.type('ZZ\x1b');
+    await until('n');
+    expect(await d.lines(buf)).toEqual(['l1', 'l2', 'L3LONGqqZZ']);
   });
 
   it('undoes exactly the edit in one step while the user is mid-insert, their typing staying theirs', async () => {
