@@ -94,6 +94,7 @@ return function(p)
   local b = M.resolve(p.buffer)
   M.ensure_loaded(b)
   M.check_tick(b, p.expected_changedtick)
+  M.check_modifiable(b)
 
   local lines = api.nvim_buf_get_lines(b, 0, -1, true)
   local n = #lines

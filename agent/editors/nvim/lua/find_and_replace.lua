@@ -27,6 +27,7 @@ return function(p)
   local b = M.resolve(p.buffer)
   M.ensure_loaded(b)
   M.check_tick(b, p.expected_changedtick)
+  M.check_modifiable(b)
 
   local text = table.concat(api.nvim_buf_get_lines(b, 0, -1, true), '\n')
   local old = p.old_text

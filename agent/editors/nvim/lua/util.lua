@@ -165,6 +165,24 @@ function M.check_tick(b, expected)
   return tick
 end
 
+--- Fails with EDITOR_ERROR, naming the buffer, when its text cannot be changed: a terminal (its
+--- text is the job's output) or 'modifiable' off. The editing tools call it before changing anything.
+function M.check_modifiable(b)
+  local name = M.buf_path(b)
+  local which = 'Buffer ' .. b .. (name ~= vim.NIL and ' (' .. name .. ')' or '')
+  if vim.bo[b].buftype == 'terminal' then
+    M.fail('EDITOR_ERROR', which .. ' is a terminal, whose text is its output: it cannot be edited. Nothing was changed.', {
+      hint = 'To type into the terminal, use send_to_terminal.',
+    })
+  end
+  if not vim.bo[b].modifiable then
+    M.fail('EDITOR_ERROR', which .. " is not modifiable ('modifiable' is off). Nothing was changed.", {
+      hint = "The user or a plugin turned 'modifiable' off. Only if the user wants it edited, turn it on (run_command "
+        .. "`call setbufvar(" .. b .. ", '&modifiable', 1)`, :setlocal modifiable in its window), then retry.",
+    })
+  end
+end
+
 --- Closes the buffer's current undo block. Called before and after an edit, so that the edit is an
 --- undo step of its own: it joins neither the insert the user may be in the middle of, nor a change
 --- made right after it by another API client. Setting 'undolevels', even to its own value, syncs

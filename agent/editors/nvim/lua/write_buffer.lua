@@ -42,6 +42,7 @@ return function(p)
       })
     end
     M.check_tick(b, p.expected_changedtick)
+    M.check_modifiable(b)
   end
 
   local text = p.text

@@ -26,6 +26,7 @@ function! vimrelay#find_and_replace#run(p) abort
   let b = vimrelay#util#resolve(a:p)
   call vimrelay#util#ensure_loaded(b)
   call vimrelay#util#check_tick(b, get(a:p, 'expected_changedtick', v:null))
+  call vimrelay#util#check_modifiable(b)
   let lines = getbufline(b, 1, '$')
   let text = join(lines, "\n")
   let old = a:p.old_text

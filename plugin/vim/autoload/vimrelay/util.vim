@@ -97,6 +97,22 @@ function! vimrelay#util#check_tick(b, expected) abort
   return tick
 endfunction
 
+" Fails with EDITOR_ERROR, naming the buffer, when its text cannot be changed: a terminal (its text
+" is the job's output) or 'modifiable' off. The editing tools call it before changing anything.
+function! vimrelay#util#check_modifiable(b) abort
+  let path = vimrelay#util#buf_path(a:b)
+  let which = 'Buffer ' . a:b . (path is v:null ? '' : ' (' . path . ')')
+  if getbufvar(a:b, '&buftype') ==# 'terminal'
+    call vimrelay#util#fail('EDITOR_ERROR', which . ' is a terminal, whose text is its output: it cannot be edited. Nothing was changed.',
+          \ {'hint': 'To type into the terminal, use send_to_terminal.'})
+  endif
+  if !getbufvar(a:b, '&modifiable')
+    call vimrelay#util#fail('EDITOR_ERROR', which . " is not modifiable ('modifiable' is off). Nothing was changed.",
+          \ {'hint': "The user or a plugin turned 'modifiable' off. Only if the user wants it edited, turn it on (run_command "
+          \ . "`call setbufvar(" . a:b . ", '&modifiable', 1)`, :setlocal modifiable in its window), then retry."})
+  endif
+endfunction
+
 " Closes the buffer's undo block, so that an edit between two calls is an undo step of its own:
 " setting 'undolevels', even to its own value, syncs undo (:h undo-break).
 function! vimrelay#util#break_undo(b) abort

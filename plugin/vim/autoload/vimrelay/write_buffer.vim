@@ -32,6 +32,7 @@ function! vimrelay#write_buffer#run(p) abort
             \ 'hint': 'Call read_buffer to see the text you would replace, then pass its changedtick as expected_changedtick.'})
     endif
     call vimrelay#util#check_tick(b, expected)
+    call vimrelay#util#check_modifiable(b)
   endif
   let text = a:p.text
   if text =~# "\n$"

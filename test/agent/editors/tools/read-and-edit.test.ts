@@ -301,11 +301,32 @@ describe.each(DRIVERS)('reading and editing on %s', (_kind, start) => {
     expect(await d.lines(buf)).toEqual(['mine', 'theirs, before']);
   });
 
-  it('find_and_replace reports an editor error for a buffer that cannot be modified, and refuses an unknown one', async () => {
-    const ro = await scratch(d, ['locked']);
+  it("refuses every edit of a buffer whose 'modifiable' is off, naming it, with a hint, changing nothing", async () => {
+    const ro = await scratch(d, ['locked', 'two']);
+    await d.expr(`setbufline(${ro}, 1, 'locked')`);
+    await d.command('let &undolevels = &undolevels');
+    await d.expr(`setbufline(${ro}, 2, 'second')`);
     await d.expr(`setbufvar(${ro}, '&modifiable', 0)`);
-    expect(await d.call('find_and_replace', { buffer: ro, old_text: 'locked', new_text: 'x' })).toMatchObject({ ok: false, error: { code: 'EDITOR_ERROR', message: expect.stringMatching(/modifiable/) } });
-    expect(await d.lines(ro)).toEqual(['locked']);
+    const tick = await d.tick(ro);
+    const edits: [string, Record<string, unknown>][] = [
+      ['find_and_replace', { old_text: 'locked', new_text: 'x' }],
+      ['write_buffer', { text: 'x\n' }],
+      ['apply_diff', { diff: '@@ -1 +1 @@\n-locked\n+x\n' }],
+      ['substitute', { pattern: 'locked', replacement: 'x' }],
+      ['undo', {}],
+    ];
+    for (const [tool, args] of edits) {
+      expect(await d.call(tool, { buffer: ro, expected_changedtick: tick, ...args }), tool).toEqual({
+        ok: false,
+        error: {
+          code: 'EDITOR_ERROR',
+          message: `Buffer ${ro} is not modifiable ('modifiable' is off). Nothing was changed.`,
+          hint: expect.stringContaining(`call setbufvar(${ro}, '&modifiable', 1)`),
+        },
+      });
+    }
+    expect(await d.lines(ro)).toEqual(['locked', 'second']);
+    expect(await d.tick(ro)).toBe(tick);
     expect(await d.call('find_and_replace', { buffer: 'nope.txt', old_text: 'a', new_text: 'b' })).toMatchObject({ ok: false, error: { code: 'BUFFER_NOT_FOUND' } });
   });
 

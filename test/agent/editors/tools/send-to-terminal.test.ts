@@ -77,6 +77,29 @@ describe.each(DRIVERS)('send_to_terminal on %s', (_kind, start) => {
     await d.command(`buffer ${file}`);
   });
 
+  it('is the only tool that writes to a terminal: the editing tools refuse its buffer, changing nothing', async () => {
+    const term = await d.bufnr('cat');
+    const tick = await d.tick(term);
+    const edits: [string, Record<string, unknown>][] = [
+      ['find_and_replace', { old_text: TEXT, new_text: 'x' }],
+      ['write_buffer', { text: 'x\n' }],
+      ['apply_diff', { diff: `@@ -1 +1 @@\n-${TEXT}\n+x\n` }],
+      ['substitute', { pattern: 'h', replacement: 'x' }],
+      ['undo', {}],
+    ];
+    for (const [tool, args] of edits) {
+      expect(await d.call(tool, { buffer: term, expected_changedtick: tick, ...args }), tool).toEqual({
+        ok: false,
+        error: {
+          code: 'EDITOR_ERROR',
+          message: `Buffer ${term} is a terminal, whose text is its output: it cannot be edited. Nothing was changed.`,
+          hint: 'To type into the terminal, use send_to_terminal.',
+        },
+      });
+    }
+    expect(await d.tick(term)).toBe(tick);
+  });
+
   it('refuses a terminal whose job has exited', async () => {
     const done = await openTerminal('true');
     await waitFor(async () => ((await d.expr<number>(d.kind === 'vim' ? `term_getstatus(${done}) =~# 'finished'` : `jobwait([getbufvar(${done}, '&channel')], 0)[0] != -1`)) ? true : undefined), 5_000, 'the job to exit');
