@@ -6,8 +6,10 @@
 -- the previous hunk's shift), else at the nearest line where its old lines match exactly, after the
 -- previous hunk; a hunk marked "\ No newline at end of file" must end at the last line. If any hunk
 -- has no place, DIFF_MISMATCH and nothing changes. Then the edits go in bottom-up (so that earlier
--- positions stay valid), inside one undo block. A buffer that is one empty line counts as an empty
--- file for a diff that only inserts at the top (a new file's diff, "@@ -0,0 +1,n @@").
+-- positions stay valid), inside one undo block. A diff that only inserts at the top (a new file's
+-- diff, "@@ -0,0 +1,n @@") replaces the one empty line Neovim shows in a buffer that holds no text
+-- (M.holds_no_text: a 0-byte file); a buffer that is one empty line ("\n") keeps it, after the
+-- inserted lines, as `diff` and `patch` count it.
 local M = ...
 local api = vim.api
 
@@ -100,6 +102,7 @@ return function(p)
   local n = #lines
   local hunks = p.hunks
   local empty = n == 1 and lines[1] == '' and #hunks == 1 and #hunks[1].old == 0 and hunks[1].start == 1
+    and M.holds_no_text(b)
   if empty then
     lines, n = {}, 0
   end

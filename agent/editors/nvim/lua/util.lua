@@ -191,6 +191,16 @@ function M.break_undo(b)
   vim.bo[b].undolevels = vim.bo[b].undolevels
 end
 
+--- Whether loaded buffer `b` holds no text: no line at all (a 0-byte file read in, or every line
+--- deleted), or one empty line written without an end-of-line. nvim_buf_get_lines shows {""} for
+--- these and for a file that is one empty line ("\n") alike; wordcount() counts what would be
+--- written, and is 0 only for the former.
+function M.holds_no_text(b)
+  return M.in_buffer(b, false, function()
+    return vim.fn.wordcount().bytes == 0
+  end)
+end
+
 -- Results: sizes, cut text, positions --------------------------------------------------------------
 
 --- `s` cut to at most `max` bytes without splitting a character; second result: whether it was cut.

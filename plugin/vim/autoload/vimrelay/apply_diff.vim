@@ -6,8 +6,10 @@
 " the previous hunk's shift), else at the nearest line where its old lines match exactly, after the
 " previous hunk; a hunk marked "\ No newline at end of file" must end at the last line. If any hunk
 " has no place, DIFF_MISMATCH and nothing changes. Then the edits go in bottom-up (so that earlier
-" positions stay valid), between two undo breaks, so the diff is one undo step. A buffer that is one
-" empty line counts as an empty file for a diff that only inserts at the top (a new file's diff).
+" positions stay valid), between two undo breaks, so the diff is one undo step. A diff that only
+" inserts at the top (a new file's diff, "@@ -0,0 +1,n @@") replaces the one empty line Vim shows in
+" a buffer that holds no text (vimrelay#util#holds_no_text: a 0-byte file); a buffer that is one
+" empty line ("\n") keeps it, after the inserted lines, as `diff` and `patch` count it.
 " Line numbers below are 1-based; `lines` is a 0-based list.
 
 " Whether `old` is at line `s` of `lines`.
@@ -105,6 +107,7 @@ function! vimrelay#apply_diff#run(p) abort
   let lines = getbufline(b, 1, '$')
   let hunks = a:p.hunks
   let empty_file = lines ==# [''] && len(hunks) == 1 && empty(hunks[0].old) && hunks[0].start == 1
+        \ && vimrelay#util#holds_no_text(b)
   if empty_file
     let lines = []
   endif

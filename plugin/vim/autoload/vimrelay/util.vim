@@ -119,6 +119,17 @@ function! vimrelay#util#break_undo(b) abort
   call setbufvar(a:b, '&undolevels', getbufvar(a:b, '&undolevels'))
 endfunction
 
+" Whether loaded buffer b holds no text: no line at all (a 0-byte file read in, or every line
+" deleted), or one empty line written without an end-of-line. getbufline() shows [''] for these and
+" for a file that is one empty line ("\n") alike; wordcount() counts what would be written, and is 0
+" only for the former. wordcount() reads the current buffer, so another one is asked in a hidden popup.
+function! vimrelay#util#holds_no_text(b) abort
+  if a:b == bufnr('%')
+    return wordcount().bytes == 0
+  endif
+  return vimrelay#util#hidden#execute(a:b, 'echon wordcount().bytes') ==# '0'
+endfunction
+
 " The number of lines of a loaded buffer.
 function! vimrelay#util#line_count(b) abort
   return getbufinfo(a:b)[0].linecount

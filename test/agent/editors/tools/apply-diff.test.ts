@@ -56,11 +56,30 @@ describe.each(DRIVERS)('apply_diff on %s', (_kind, start) => {
   });
 
   it("fills an empty buffer from a new file's diff, and can empty a buffer", async () => {
-    const t = await reset(['']);
+    const t = await reset([]);
     await d.ok('apply_diff', { expected_changedtick: t, diff: diff('--- /dev/null', '+++ b/new.txt', '@@ -0,0 +1,2 @@', '+first ü', '+second') });
     expect(await lines()).toEqual(['first ü', 'second']);
     await d.ok('apply_diff', { expected_changedtick: await d.tick(buf), diff: diff('@@ -1,2 +0,0 @@', '-first ü', '-second') });
     expect(await lines()).toEqual(['']);
+    await d.ok('apply_diff', { expected_changedtick: await d.tick(buf), diff: diff('@@ -0,0 +1 @@', '+again') });
+    expect(await lines()).toEqual(['again']);
+    const hidden = await d.expr<number>('bufadd("")');
+    await d.expr(`bufload(${hidden})`);
+    await d.ok('apply_diff', { buffer: hidden, expected_changedtick: await d.tick(hidden), diff: diff('@@ -0,0 +1 @@', '+new') });
+    expect(await d.lines(hidden)).toEqual(['new']);
+  });
+
+  it('keeps the one empty line of a file that is "\\n" after lines inserted at the top', async () => {
+    // What `diff -U0` gives for "\n" -> "x\n\n"; GNU patch makes it x, then the empty line.
+    const t = await reset(['']);
+    const data = await d.ok('apply_diff', { expected_changedtick: t, diff: diff('@@ -0,0 +1 @@', '+x') });
+    expect(data).toMatchObject({ total_lines: 2, lines_added: 1, lines_removed: 0 });
+    expect(await lines()).toEqual(['x', '']);
+    const hidden = await d.expr<number>('bufadd("")');
+    await d.expr(`bufload(${hidden})`);
+    const h = await replaceLines(d, hidden, ['']);
+    await d.ok('apply_diff', { buffer: hidden, expected_changedtick: h, diff: diff('@@ -0,0 +1 @@', '+x') });
+    expect(await d.lines(hidden)).toEqual(['x', '']);
   });
 
   it('reads an empty line in a hunk as an empty context line', async () => {

@@ -5,8 +5,8 @@
 " substitute.
 
 " Runs `commands` (a string or a list, as win_execute() takes) with buffer b current, in a hidden
-" popup; the popup is closed whatever happens, and an error propagates as the exception it was.
-" Fails UNSUPPORTED on a Vim built without +popupwin.
+" popup, and returns their output; the popup is closed whatever happens, and an error propagates as
+" the exception it was. Fails UNSUPPORTED on a Vim built without +popupwin.
 function! vimrelay#util#hidden#execute(b, commands) abort
   if !has('popupwin')
     call vimrelay#util#fail('UNSUPPORTED', 'This Vim has no +popupwin, which vimrelay needs to work in a buffer without switching windows.',
@@ -15,8 +15,9 @@ function! vimrelay#util#hidden#execute(b, commands) abort
   let popup = popup_create(a:b, {'hidden': 1})
   try
     call win_execute(popup, 'setlocal nofoldenable')
-    call win_execute(popup, a:commands)
+    let output = win_execute(popup, a:commands)
   finally
     call popup_close(popup)
   endtry
+  return output
 endfunction
