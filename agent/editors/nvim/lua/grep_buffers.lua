@@ -114,9 +114,12 @@ return function(p)
         scanned = scanned + 1
         if regex:match_line(b, lnum - 1) then
           local line = api.nvim_buf_get_lines(b, lnum - 1, lnum, true)[1]
+          -- The line as Vim holds it, each NUL a "\n" (:h NL-used-for-Nul), byte for byte: a Lua
+          -- string with a NUL would reach matchstrpos() as a Blob.
+          local subject = (line:gsub('%z', '\n'))
           local from = (b == resume_buf and lnum == resume_line) and resume_byte or 0
           while from <= #line do
-            local m = vim.fn.matchstrpos(line, pattern, from, 1)
+            local m = vim.fn.matchstrpos(subject, pattern, from, 1)
             local s, e = m[2], m[3]
             if s < 0 then
               break

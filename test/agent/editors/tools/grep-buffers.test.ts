@@ -37,7 +37,13 @@ describe.each(DRIVERS)('grep_buffers on %s', (_kind, start) => {
   let other: number;
   beforeAll(async () => {
     d = await start({
-      files: { 'uni.txt': UNI.join('\n') + '\n', 'other.txt': 'héllo from other\n', 'later.txt': 'héllo later\n' },
+      files: {
+        'uni.txt': UNI.join('\n') + '\n',
+        'other.txt': 'héllo from other\n',
+        'later.txt': 'héllo later\n',
+        'nul.txt': 'bin\0ary hello\n',
+        'world.txt': 'hello world\n',
+      },
       open: ['uni.txt', 'other.txt', 'later.txt'],
     });
     uni = await d.bufnr('uni.txt');
@@ -116,6 +122,23 @@ describe.each(DRIVERS)('grep_buffers on %s', (_kind, start) => {
       [2, 2],
       [3, 3],
     ]);
+  });
+
+  it('searches a line holding a NUL as any other, and the buffers after it', async () => {
+    await d.command('badd nul.txt | badd world.txt');
+    const [nul, world] = [await d.bufnr('nul.txt'), await d.bufnr('world.txt')];
+    try {
+      await d.expr(`bufload(${nul}) + bufload(${world})`);
+      // The line as read_buffer gives it (Neovim: the NUL; Vim: its NL, :h NL-used-for-Nul).
+      const line = ((await d.ok('read_buffer', { buffer: nul })).lines as string[])[0];
+      expect((await d.ok('grep_buffers', { pattern: 'hello' })).hits).toEqual([
+        { buf: nul, path: join(d.cwd, 'nul.txt'), line: 1, col: 9, end_col: 14, text: line, text_start_col: 1, trimmed: false },
+        { buf: world, path: join(d.cwd, 'world.txt'), line: 1, col: 1, end_col: 6, text: 'hello world', text_start_col: 1, trimmed: false },
+      ]);
+      expect(places((await d.ok('grep_buffers', { pattern: 'n.a', mode: 'regex', buffers: [nul] })).hits)).toEqual([[1, 3, 6]]);
+    } finally {
+      await d.command(`bwipeout! ${nul} ${world}`);
+    }
   });
 
   it('refuses a pattern with a line break and an invalid regex', async () => {
