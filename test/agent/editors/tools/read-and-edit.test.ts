@@ -2,7 +2,7 @@
 // agent's Vim listener): read_buffer, get_state_brief, find_and_replace and write_buffer with
 // Unicode, the changedtick guard, one undo step per edit (also while the user types, on a Vim in
 // Normal mode), long text and the read caps.
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIM_CHUNK_UNITS } from '../../../../agent/editors/vim/staging.ts';
@@ -367,6 +367,25 @@ describe.each(DRIVERS)('reading and editing on %s', (_kind, start) => {
 });
 
 // Vim in Normal mode here: only then does it take typed keys, and so have an insert going on.
+describe.each(DRIVERS)('reading text that is not UTF-8 on %s', (_kind, start) => {
+  let d: Driver;
+  beforeAll(async () => {
+    d = await start({ files: {}, open: [] });
+    // "café" in Latin-1, read as UTF-8 keeping the bad byte as it is.
+    writeFileSync(join(d.cwd, 'bad.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x6f, 0x6b, 0x0a]));
+    await d.command('edit ++enc=utf-8 ++bad=keep bad.txt');
+  });
+  afterAll(() => d.stop());
+
+  it('shows each byte that is not UTF-8 as U+FFFD', async () => {
+    expect(await d.expr('strlen(getline(1))')).toBe(4);
+    expect((await d.ok('read_buffer')).lines).toEqual(['caf\ufffd', 'ok']);
+    expect((await d.ok('read_buffer', { start_line: 2 })).lines).toEqual(['ok']);
+    const brief = await d.ok('get_state_brief');
+    expect((brief.windows as { context: { lines: string[] } }[])[0]?.context.lines).toEqual(['caf\ufffd', 'ok']);
+  });
+});
+
 describe.each(DRIVERS)('find_and_replace while the user types, on %s', (_kind, start) => {
   let d: Driver;
   let buf: number;
