@@ -4,7 +4,8 @@
 -- A file already in a buffer gets that buffer (made listed and loaded); a missing file becomes an
 -- empty buffer with that name; anything on disk but a regular file (directory, fifo...) is refused.
 -- show is refused, before anything is added, when leaving the current window's buffer would abandon
--- its unsaved changes ('nohidden'; Vim would then refuse, ask, or with 'autowrite' even save it).
+-- its unsaved changes ('nohidden'; Vim would then refuse, ask, or with 'autowrite' even save it),
+-- and while the user is in the command-line window (M.refuse_in_cmdwin).
 local M = ...
 local api = vim.api
 local uv = vim.uv or vim.loop
@@ -28,6 +29,9 @@ return function(p)
     M.fail('INVALID_ARGUMENT', path .. ' is a ' .. stat.type .. ', not a file.', {
       hint = 'Pass the path of a regular file (or of a file to create).',
     })
+  end
+  if p.show and api.nvim_get_current_buf() ~= b then
+    M.refuse_in_cmdwin('Nothing was opened.')
   end
   if p.show and not can_leave_current(b) then
     M.fail('EDITOR_ERROR', 'The current window\'s buffer has unsaved changes and cannot be hidden (\'hidden\' is off), so it cannot show another buffer. Nothing was opened.', {

@@ -5,7 +5,8 @@
 -- clamped to its last character. Inside the window: the old position goes to the jumplist (m'),
 -- closed folds at the line open (zv), and center scrolls the line to the middle (zz). Which window
 -- is current does not change; the buffer's text and changedtick do not either. A window whose
--- modified buffer Neovim would not hide is refused (EDITOR_ERROR) rather than prompting or saving.
+-- modified buffer Neovim would not hide is refused (EDITOR_ERROR) rather than prompting or saving,
+-- and so is showing a buffer while the user is in the command-line window (M.refuse_in_cmdwin).
 local M = ...
 local api = vim.api
 
@@ -60,6 +61,9 @@ return function(p)
   local text = api.nvim_buf_get_lines(b, p.line - 1, p.line, true)[1]
   local col = math.min(p.col, math.max(1, M.char_len(text)))
   local switched = api.nvim_win_get_buf(win) ~= b
+  if switched then
+    M.refuse_in_cmdwin('The cursor did not move.')
+  end
   if switched and not can_leave(win) then
     local shown = api.nvim_win_get_buf(win)
     M.fail('EDITOR_ERROR', 'Window ' .. win .. ' shows buffer ' .. shown .. ', which has unsaved changes, and \'hidden\' is off: Neovim would not hide it (E37). The cursor did not move.', {

@@ -214,6 +214,18 @@ function M.ensure_loaded(b)
   end
 end
 
+--- Fails with EDITOR_ERROR, `nothing` ending the message (what did not happen), while the user is
+--- in the command-line window (q:, q/): no window may show another buffer then. Vim refuses it
+--- (E11); Neovim 0.7 would show the buffer in that window in place of the user's command history.
+function M.refuse_in_cmdwin(nothing)
+  local kind = vim.fn.getcmdwintype()
+  if kind ~= '' then
+    M.fail('EDITOR_ERROR', 'The user is in the command-line window (q' .. kind .. '), where no window can show another buffer (E11). ' .. nothing, {
+      hint = 'Ask the user to leave the command-line window (:q or Ctrl-C there), then retry.',
+    })
+  end
+end
+
 --- Fails with STALE_CHANGEDTICK when `expected` is given and differs from the buffer's changedtick.
 function M.check_tick(b, expected)
   local tick = api.nvim_buf_get_changedtick(b)

@@ -1,6 +1,8 @@
 " open_file on Vim: the same contract as the Neovim tool (agent/editors/nvim/lua/open_file.lua).
 " It adds a file to the buffer list and loads it, showing it in the current window only on
-" request; the path reaches Vim only as data (bufadd, bufload), never an Ex command line.
+" request; the path reaches Vim only as data (bufadd, bufload), never an Ex command line. show is
+" refused, before anything is added, when it would abandon unsaved changes, and while the user is
+" in the command-line window (vimrelay#util#refuse_in_cmdwin).
 
 " Buffer types Vim never counts as changed, so it can always leave them.
 let s:never_changed = ['nofile', 'nowrite', 'terminal', 'prompt']
@@ -28,6 +30,9 @@ function! vimrelay#open_file#run(p) abort
   if !empty(type) && type !=# 'file'
     call vimrelay#util#fail('INVALID_ARGUMENT', path . ' is a ' . type . ', not a file.',
           \ {'hint': 'Pass the path of a regular file (or of a file to create).'})
+  endif
+  if a:p.show && bufnr('%') != b
+    call vimrelay#util#refuse_in_cmdwin('Nothing was opened.')
   endif
   if a:p.show && !s:can_leave_current(b)
     call vimrelay#util#fail('EDITOR_ERROR', "The current window's buffer has unsaved changes and cannot be hidden ('hidden' is off), "

@@ -3,7 +3,8 @@
 " the end is refused before anything moves, a column past the end of the line is clamped; inside
 " the window the old position goes to the jumplist (m'), closed folds at the line open (zv) and
 " center scrolls it to the middle (zz). Which window is current does not change. A window whose
-" modified buffer Vim would not hide is refused (EDITOR_ERROR) rather than prompting or saving.
+" modified buffer Vim would not hide is refused (EDITOR_ERROR) rather than prompting or saving, and
+" so is showing a buffer while the user is in the command-line window (vimrelay#util#refuse_in_cmdwin).
 
 " Buffer types Vim never counts as changed, so it can always leave them.
 let s:never_changed = ['nofile', 'nowrite', 'terminal', 'prompt']
@@ -34,6 +35,9 @@ function! vimrelay#set_cursor#run(p) abort
   let col = min([a:p.col, max([1, strchars(text)])])
   let shown = winbufnr(win)
   let switched = shown != b
+  if switched
+    call vimrelay#util#refuse_in_cmdwin('The cursor did not move.')
+  endif
   if switched && !s:can_leave(win)
     call vimrelay#util#fail('EDITOR_ERROR', 'Window ' . win . ' shows buffer ' . shown . ', which has unsaved changes, and '
           \ . "'hidden' is off: Vim would not hide it (E37). The cursor did not move.", {'hint': 'Leave out `buffer`, pass a '

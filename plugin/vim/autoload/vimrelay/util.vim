@@ -87,6 +87,16 @@ function! vimrelay#util#tick(b) abort
   return getbufvar(a:b, 'changedtick')
 endfunction
 
+" Fails with EDITOR_ERROR, `nothing` ending the message (what did not happen), while the user is
+" in the command-line window (q:, q/): no window may show another buffer then (E11), as in util.lua.
+function! vimrelay#util#refuse_in_cmdwin(nothing) abort
+  let kind = getcmdwintype()
+  if !empty(kind)
+    call vimrelay#util#fail('EDITOR_ERROR', 'The user is in the command-line window (q' . kind . '), where no window can show another buffer (E11). '
+          \ . a:nothing, {'hint': 'Ask the user to leave the command-line window (:q or Ctrl-C there), then retry.'})
+  endif
+endfunction
+
 " Fails with STALE_CHANGEDTICK when `expected` is given (not v:null) and is not the changedtick.
 function! vimrelay#util#check_tick(b, expected) abort
   let tick = vimrelay#util#tick(a:b)

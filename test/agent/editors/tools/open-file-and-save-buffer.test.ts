@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Driver, DRIVERS } from '../../../helpers/editors.ts';
+import { type Driver, DRIVERS, waitFor } from '../../../helpers/editors.ts';
 
 describe.each(DRIVERS)('open_file on %s', (_kind, start) => {
   let d: Driver;
@@ -90,6 +90,34 @@ describe.each(DRIVERS)('open_file on %s', (_kind, start) => {
 
   it('refuses a directory', async () => {
     expect(await d.call('open_file', { path: 'sub' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/directory/) } });
+  });
+});
+
+// Vim in Normal mode here: only then does it take typed keys, and so open the command-line window.
+describe.each(DRIVERS)('open_file while the user is in the command-line window on %s', (_kind, start) => {
+  let d: Driver;
+  beforeAll(async () => {
+    d = await start({ files: { 'notes.md': 'notes\n', 'other.txt': 'other\n' }, open: ['notes.md'], vimNormal: true });
+  });
+  afterAll(() => d.stop());
+  const cmdwin = (type: string): Promise<boolean> =>
+    waitFor(async () => ((await d.expr<string>('getcmdwintype()')) === type ? true : undefined), 5_000, `command-line window ${JSON.stringify(type)}`);
+
+  it('refuses show, adding nothing, EDITOR_ERROR with a hint; opens without show', async () => {
+    await d.type('q:');
+    await cmdwin(':');
+    const history = await d.expr<number>('bufnr("%")');
+    const before = await d.expr<number>('len(getbufinfo())');
+    expect(await d.call('open_file', { path: 'other.txt', show: true })).toMatchObject({
+      ok: false,
+      error: { code: 'EDITOR_ERROR', message: expect.stringMatching(/command-line window.*Nothing was opened\.$/), hint: expect.stringMatching(/leave the command-line window/) },
+    });
+    expect(await d.expr('[bufnr("%"), len(getbufinfo())]')).toEqual([history, before]);
+    expect(await d.ok('open_file', { path: 'other.txt' })).toMatchObject({ created: true, shown: false });
+    expect(await d.expr('bufnr("%")')).toBe(history);
+    await d.type(':q\r');
+    await cmdwin('');
+    expect(await d.ok('open_file', { path: 'other.txt', show: true })).toMatchObject({ shown: true });
   });
 });
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Driver, DRIVERS } from '../../../helpers/editors.ts';
+import { type Driver, DRIVERS, waitFor } from '../../../helpers/editors.ts';
 
 const UNICODE = 'héllo wörld — 日本語 🎉';
 /** e, x and y with combining accents: six code points (e U+0301 x U+0301 U+0302 y), three on screen. */
@@ -161,5 +161,36 @@ describe.each(DRIVERS)('set_cursor scrolling on %s', (_kind, start) => {
     await d.command('normal! gg');
     await d.ok('set_cursor', { line: height + 1, center: true });
     expect(Math.abs((await winline()) - Math.ceil(height / 2))).toBeLessThanOrEqual(1);
+  });
+});
+
+// Vim in Normal mode here: only then does it take typed keys, and so open the command-line window.
+describe.each(DRIVERS)('set_cursor while the user is in the command-line window on %s', (_kind, start) => {
+  let d: Driver;
+  beforeAll(async () => {
+    d = await start({ files: { 'main.txt': 'main 1\nmain 2\n', 'other.txt': 'other 1\nother 2\n' }, open: ['main.txt'], vimNormal: true });
+  });
+  afterAll(() => d.stop());
+  const cmdwin = (type: string): Promise<boolean> =>
+    waitFor(async () => ((await d.expr<string>('getcmdwintype()')) === type ? true : undefined), 5_000, `command-line window ${JSON.stringify(type)}`);
+
+  it('refuses to show a buffer in any window, EDITOR_ERROR with a hint, and still moves a cursor', async () => {
+    const main = await d.bufnr('main.txt');
+    const other = await d.expr<number>(`bufadd(${JSON.stringify(join(d.cwd, 'other.txt'))})`);
+    const mainWin = await d.expr<number>('win_getid()');
+    await d.type('q:');
+    await cmdwin(':');
+    const history = await d.expr<number>('bufnr("%")');
+    for (const args of [{ buffer: other, line: 2 }, { buffer: other, window: mainWin, line: 2 }]) {
+      expect(await d.call('set_cursor', args)).toMatchObject({
+        ok: false,
+        error: { code: 'EDITOR_ERROR', message: expect.stringMatching(/command-line window.*The cursor did not move\.$/), hint: expect.stringMatching(/leave the command-line window/) },
+      });
+    }
+    expect(await d.expr('[bufnr("%"), winbufnr(' + mainWin + ')]')).toEqual([history, main]);
+    expect(await d.ok('set_cursor', { window: mainWin, line: 2 })).toMatchObject({ buf: main, cursor: { line: 2, col: 1 }, switched_buffer: false });
+    await d.type(':q\r');
+    await cmdwin('');
+    expect(await d.ok('set_cursor', { buffer: other, line: 2 })).toMatchObject({ buf: other, switched_buffer: true });
   });
 });
