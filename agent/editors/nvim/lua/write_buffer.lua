@@ -1,37 +1,45 @@
 -- write_buffer: replaces a buffer's whole content, or creates a buffer for a path that has none.
--- params: buffer (number | path), text, expected_changedtick (optional). An existing buffer (a
--- path whose file exists on disk is loaded and counts as existing) needs expected_changedtick;
--- a path with neither buffer nor file gets a new listed buffer with that name. One trailing "\n"
--- of text is ignored. One nvim_buf_set_lines in an undo block of its own; the file is never written.
+-- params: buffer (number | path), text, expected_changedtick (optional). An existing buffer needs
+-- expected_changedtick, and so does a path whose file exists on disk: without one it is refused
+-- before any buffer is made, with one it is loaded into a new listed buffer, wiped again when the
+-- tick is stale, so that a refused call leaves no buffer behind. A path with neither buffer nor
+-- file gets a new listed buffer with that name. One trailing "\n" of text is ignored. One
+-- nvim_buf_set_lines in an undo block of its own; the file is never written.
 local M = ...
 local api = vim.api
 local uv = vim.uv or vim.loop
 
--- The buffer for `ref`, and whether it was created.
-local function target(ref)
+-- The buffer for `ref`, whether it was created (no file), and whether it was added for a file.
+local function target(ref, expected)
   if type(ref) == 'number' then
-    return M.resolve(ref), false
+    return M.resolve(ref), false, false
   end
   local b, path = M.find_by_path(ref)
   if b then
-    return b, false
+    return b, false, false
   end
   local stat = uv.fs_stat(path)
   if stat then
     if stat.type ~= 'file' then
       M.fail('INVALID_ARGUMENT', path .. ' is a ' .. stat.type .. ', not a file.')
     end
+    if expected == nil then
+      M.fail('INVALID_ARGUMENT', path .. ' exists on disk, so expected_changedtick is required. Nothing was changed.', {
+        path = path,
+        hint = 'Call open_file on the path, which gives its changedtick (read_buffer then shows its text), and pass that as expected_changedtick.',
+      })
+    end
     b = vim.fn.bufadd(path)
     vim.bo[b].buflisted = true
-    return b, false
+    return b, false, true
   end
   b = api.nvim_create_buf(true, false)
   api.nvim_buf_set_name(b, path)
-  return b, true
+  return b, true, false
 end
 
 return function(p)
-  local b, created = target(p.buffer)
+  local b, created, added = target(p.buffer, p.expected_changedtick)
   if not created then
     M.ensure_loaded(b)
     if p.expected_changedtick == nil then
@@ -41,8 +49,16 @@ return function(p)
         hint = 'Call read_buffer to see the text you would replace, then pass its changedtick as expected_changedtick.',
       })
     end
-    M.check_tick(b, p.expected_changedtick)
-    M.check_modifiable(b)
+    local fresh, err = pcall(function()
+      M.check_tick(b, p.expected_changedtick)
+      M.check_modifiable(b)
+    end)
+    if not fresh then
+      if added then
+        api.nvim_buf_delete(b, { force = true })
+      end
+      error(err, 0)
+    end
   end
 
   local text = p.text

@@ -1,38 +1,54 @@
 " write_buffer on Vim: same contract as the Neovim tool (agent/editors/nvim/lua/write_buffer.lua).
 " It runs inside one vimrelay#call, so the changedtick guard and the edit are atomic, and closes the
-" undo block before and after its edit, so the edit is one undo step. It never writes the file.
+" undo block before and after its edit, so the edit is one undo step. It never writes the file. A
+" path whose file exists on disk needs expected_changedtick as a buffer does: without one it is
+" refused before any buffer is made, with one it is loaded into a new listed buffer, wiped again
+" when the tick is stale, so that a refused call leaves no buffer behind.
 
-" The buffer for params.buffer and whether it was created (a path with neither buffer nor file).
-function! s:target(ref) abort
+" The buffer for params.buffer, whether it was created (a path with neither buffer nor file), and
+" whether it was added for a file on disk.
+function! s:target(ref, expected) abort
   if type(a:ref) == v:t_number
-    return [vimrelay#util#resolve({'buffer': a:ref}), v:false]
+    return [vimrelay#util#resolve({'buffer': a:ref}), v:false, v:false]
   endif
   let b = vimrelay#util#find_by_path(a:ref)
   if b != 0
-    return [b, v:false]
+    return [b, v:false, v:false]
   endif
   let path = vimrelay#util#absolute(a:ref)
   if isdirectory(path)
     call vimrelay#util#fail('INVALID_ARGUMENT', path . ' is a directory, not a file.')
   endif
   let exists = filereadable(path) || !empty(getftype(path))
+  if exists && a:expected is v:null
+    call vimrelay#util#fail('INVALID_ARGUMENT', path . ' exists on disk, so expected_changedtick is required. Nothing was changed.',
+          \ {'path': path, 'hint': 'Call open_file on the path, which gives its changedtick (read_buffer then shows its text), '
+          \ . 'and pass that as expected_changedtick.'})
+  endif
   let b = bufadd(path)
   call setbufvar(b, '&buflisted', 1)
-  return [b, exists ? v:false : v:true]
+  return [b, exists ? v:false : v:true, exists]
 endfunction
 
 function! vimrelay#write_buffer#run(p) abort
-  let [b, created] = s:target(a:p.buffer)
-  call vimrelay#util#ensure_loaded(b)
   let expected = get(a:p, 'expected_changedtick', v:null)
+  let [b, created, added] = s:target(a:p.buffer, expected)
+  call vimrelay#util#ensure_loaded(b)
   if !created
     if expected is v:null
       call vimrelay#util#fail('INVALID_ARGUMENT', 'The buffer exists, so expected_changedtick is required. Nothing was changed.',
             \ {'current_changedtick': vimrelay#util#tick(b),
             \ 'hint': 'Call read_buffer to see the text you would replace, then pass its changedtick as expected_changedtick.'})
     endif
-    call vimrelay#util#check_tick(b, expected)
-    call vimrelay#util#check_modifiable(b)
+    try
+      call vimrelay#util#check_tick(b, expected)
+      call vimrelay#util#check_modifiable(b)
+    catch /^vimrelay-fail$/
+      if added
+        execute 'bwipeout!' b
+      endif
+      throw v:exception
+    endtry
   endif
   let text = a:p.text
   if text =~# "\n$"

@@ -190,9 +190,19 @@ describe.each(DRIVERS)('reading and editing on %s', (_kind, start) => {
     expect(await d.lines(buf)).toEqual(['on disk']);
   });
 
-  it('write_buffer loads a file on disk (tick required) and creates a listed buffer for a new path', async () => {
-    expect(await d.call('write_buffer', { buffer: 'closed.txt', text: 'x' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
-    expect(await d.lines(await d.bufnr('closed.txt'))).toEqual(['on disk ü']);
+  it('write_buffer needs a tick for a file on disk, leaving no buffer when refused, and creates a listed buffer for a new path', async () => {
+    expect(await d.call('write_buffer', { buffer: 'closed.txt', text: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', path: join(d.cwd, 'closed.txt'), hint: expect.stringContaining('open_file') },
+    });
+    expect(await d.bufnr('closed.txt')).toBe(-1);
+    expect(await d.call('write_buffer', { buffer: 'closed.txt', text: 'x', expected_changedtick: 1 })).toMatchObject({ ok: false, error: { code: 'STALE_CHANGEDTICK' } });
+    expect(await d.bufnr('closed.txt')).toBe(-1);
+    const opened = await d.ok('open_file', { path: 'closed.txt' });
+    expect(await d.lines(opened.buf as number)).toEqual(['on disk ü']);
+    expect(await d.ok('write_buffer', { buffer: 'closed.txt', text: 'x', expected_changedtick: opened.changedtick })).toMatchObject({ buf: opened.buf, created: false });
+    expect(await d.lines(opened.buf as number)).toEqual(['x']);
+    expect(readFileSync(join(d.cwd, 'closed.txt'), 'utf8')).toBe('on disk ü\n');
     const path = join(d.cwd, 'new/created.md');
     const data = await d.ok('write_buffer', { buffer: 'new/created.md', text: '# Títle\nbody' });
     expect(data).toMatchObject({ path, created: true, total_lines: 2 });
