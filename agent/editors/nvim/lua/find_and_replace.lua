@@ -26,8 +26,8 @@ end
 return function(p)
   local b = M.resolve(p.buffer)
   M.ensure_loaded(b)
-  M.check_tick(b, p.expected_changedtick)
   M.check_modifiable(b)
+  M.check_tick(b, p.expected_changedtick)
 
   local text = table.concat(api.nvim_buf_get_lines(b, 0, -1, true), '\n')
   local old = p.old_text

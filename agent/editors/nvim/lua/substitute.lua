@@ -65,8 +65,8 @@ end
 return function(p)
   local b = M.resolve(p.buffer)
   M.ensure_loaded(b)
-  M.check_tick(b, p.expected_changedtick)
   M.check_modifiable(b)
+  M.check_tick(b, p.expected_changedtick)
 
   local n = api.nvim_buf_line_count(b)
   local first, last = p.start_line or 1, p.end_line or n

@@ -9,8 +9,8 @@ local api = vim.api
 return function(p)
   local b = M.resolve(p.buffer)
   M.ensure_loaded(b)
-  local tick = M.check_tick(b, p.expected_changedtick)
   M.check_modifiable(b)
+  local tick = M.check_tick(b, p.expected_changedtick)
   local command = 'silent ' .. p.direction
 
   local result = M.in_buffer(b, b ~= api.nvim_get_current_buf(), function()

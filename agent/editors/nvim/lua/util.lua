@@ -237,8 +237,9 @@ function M.check_tick(b, expected)
   return tick
 end
 
---- Fails with EDITOR_ERROR, naming the buffer, when its text cannot be changed: a terminal (its
---- text is the job's output) or 'modifiable' off. The editing tools call it before changing anything.
+-- Fails with EDITOR_ERROR, naming the buffer, when its text cannot be changed: a terminal (its
+-- text is the job's output) or 'modifiable' off. The editing tools call it before anything else,
+-- the changedtick check included (a terminal's tick moves with its output: the wrong reason).
 function M.check_modifiable(b)
   local name = M.buf_path(b)
   local which = 'Buffer ' .. b .. (name ~= vim.NIL and ' (' .. name .. ')' or '')

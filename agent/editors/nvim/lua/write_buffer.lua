@@ -50,8 +50,8 @@ return function(p)
       })
     end
     local fresh, err = pcall(function()
-      M.check_tick(b, p.expected_changedtick)
       M.check_modifiable(b)
+      M.check_tick(b, p.expected_changedtick)
     end)
     if not fresh then
       if added then

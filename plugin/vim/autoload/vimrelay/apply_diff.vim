@@ -102,8 +102,8 @@ endfunction
 function! vimrelay#apply_diff#run(p) abort
   let b = vimrelay#util#resolve(a:p)
   call vimrelay#util#ensure_loaded(b)
-  call vimrelay#util#check_tick(b, get(a:p, 'expected_changedtick', v:null))
   call vimrelay#util#check_modifiable(b)
+  call vimrelay#util#check_tick(b, get(a:p, 'expected_changedtick', v:null))
   let lines = getbufline(b, 1, '$')
   let hunks = a:p.hunks
   let empty_file = lines ==# [''] && len(hunks) == 1 && empty(hunks[0].old) && hunks[0].start == 1

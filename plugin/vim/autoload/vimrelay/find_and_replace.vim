@@ -25,8 +25,8 @@ endfunction
 function! vimrelay#find_and_replace#run(p) abort
   let b = vimrelay#util#resolve(a:p)
   call vimrelay#util#ensure_loaded(b)
-  call vimrelay#util#check_tick(b, get(a:p, 'expected_changedtick', v:null))
   call vimrelay#util#check_modifiable(b)
+  call vimrelay#util#check_tick(b, get(a:p, 'expected_changedtick', v:null))
   let lines = getbufline(b, 1, '$')
   let text = join(lines, "\n")
   let old = a:p.old_text

@@ -41,8 +41,8 @@ endfunction
 function! vimrelay#substitute#run(p) abort
   let b = vimrelay#util#resolve(a:p)
   call vimrelay#util#ensure_loaded(b)
-  call vimrelay#util#check_tick(b, get(a:p, 'expected_changedtick', v:null))
   call vimrelay#util#check_modifiable(b)
+  call vimrelay#util#check_tick(b, get(a:p, 'expected_changedtick', v:null))
   let n = vimrelay#util#line_count(b)
   let first = get(a:p, 'start_line', v:null) is v:null ? 1 : a:p.start_line
   let last = get(a:p, 'end_line', v:null) is v:null ? n : a:p.end_line

@@ -36,8 +36,8 @@ endfunction
 function! vimrelay#undo_redo#run(p) abort
   let b = vimrelay#util#resolve(a:p)
   call vimrelay#util#ensure_loaded(b)
-  let tick = vimrelay#util#check_tick(b, get(a:p, 'expected_changedtick', v:null))
   call vimrelay#util#check_modifiable(b)
+  let tick = vimrelay#util#check_tick(b, get(a:p, 'expected_changedtick', v:null))
   let result = s:step_in(b, a:p.direction, a:p.steps)
   let now = vimrelay#util#tick(b)
   return {'buf': b, 'path': vimrelay#util#buf_path(b), 'steps_taken': result.taken,

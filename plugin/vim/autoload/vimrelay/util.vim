@@ -108,7 +108,8 @@ function! vimrelay#util#check_tick(b, expected) abort
 endfunction
 
 " Fails with EDITOR_ERROR, naming the buffer, when its text cannot be changed: a terminal (its text
-" is the job's output) or 'modifiable' off. The editing tools call it before changing anything.
+" is the job's output) or 'modifiable' off. The editing tools call it before anything else, the
+" changedtick check included (a terminal's tick moves with its output: the wrong reason).
 function! vimrelay#util#check_modifiable(b) abort
   let path = vimrelay#util#buf_path(a:b)
   let which = 'Buffer ' . a:b . (path is v:null ? '' : ' (' . path . ')')

@@ -41,8 +41,8 @@ function! vimrelay#write_buffer#run(p) abort
             \ 'hint': 'Call read_buffer to see the text you would replace, then pass its changedtick as expected_changedtick.'})
     endif
     try
-      call vimrelay#util#check_tick(b, expected)
       call vimrelay#util#check_modifiable(b)
+      call vimrelay#util#check_tick(b, expected)
     catch /^vimrelay-fail$/
       if added
         execute 'bwipeout!' b
