@@ -141,7 +141,7 @@ export class NvimConnection {
   /** Reads messages until the socket ends, or until Neovim sends what is not msgpack-RPC. */
   async #read(): Promise<void> {
     try {
-      for await (const message of new Decoder({ extensionCodec: HANDLES }).decodeStream(this.#socket)) this.#receive(message);
+      for await (const message of new Decoder({ extensionCodec: HANDLES, rawStrings: true }).decodeStream(this.#socket)) this.#receive(asText(message));
     } catch (error) {
       if (!this.#isClosed) this.#logger.debug('neovim connection closed: not msgpack-RPC, or the socket failed', { error: String(error) });
     }
@@ -175,6 +175,23 @@ export class NvimConnection {
       throw new TypeError(`a message of unknown type ${String(type)}`);
     }
   }
+}
+
+/** Not fatal: a byte that is not UTF-8 decodes to U+FFFD (WHATWG Encoding), as Vim's json_encode() writes it. */
+const UTF8 = new TextDecoder();
+
+/**
+ * `value` with its msgpack strings as text. The decoder hands them over as bytes (`rawStrings`) for
+ * TextDecoder here: @msgpack/msgpack decodes a string under 200 bytes with a decoder of its own,
+ * which takes the bytes after one that is not UTF-8 into its character (a buffer read with
+ * ++bad=keep: the JSON of a result lost a quote and a comma). Map keys stay the decoder's. Neovim's
+ * Blobs (msgpack bin) become text too; no request of the agent's asks for one.
+ */
+function asText(value: unknown): unknown {
+  if (value instanceof Uint8Array) return UTF8.decode(value);
+  if (Array.isArray(value)) return value.map(asText);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asText(v)]));
+  return value;
 }
 
 /** The text of a msgpack-RPC error: Neovim's are `[type, message]`. */

@@ -28,7 +28,7 @@ return function(p)
   while at <= page_end and not full do
     local upto = math.min(page_end, at + chunk - 1)
     for _, line in ipairs(api.nvim_buf_get_lines(b, at - 1, upto, true)) do
-      local size = #M.json(line) + 1
+      local size = #vim.json.encode(line) + 1
       if bytes + size > p.max_bytes then
         if kept == 0 then
           M.fail('UNSUPPORTED', 'Line ' .. first .. ' alone is ' .. size .. ' bytes as JSON, more than the ' .. p.max_bytes .. '-byte result cap.', {

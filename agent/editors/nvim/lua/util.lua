@@ -54,66 +54,6 @@ function M.split_lines(text)
   end
 end
 
--- U+FFFD, which stands for a byte that is not UTF-8.
-local REPLACEMENT = '\239\191\189'
-
--- The length of the UTF-8 sequence (RFC 3629: no overlong form, surrogate or code point past
--- U+10FFFF) that starts at byte `i` of `s`, a byte >= 0x80; nil when none does.
-local function sequence_at(s, i)
-  local c, n, lo, hi = s:byte(i), nil, 0x80, 0xBF
-  if c >= 0xC2 and c <= 0xDF then
-    n = 2
-  elseif c >= 0xE0 and c <= 0xEF then
-    n, lo, hi = 3, c == 0xE0 and 0xA0 or 0x80, c == 0xED and 0x9F or 0xBF
-  elseif c >= 0xF0 and c <= 0xF4 then
-    n, lo, hi = 4, c == 0xF0 and 0x90 or 0x80, c == 0xF4 and 0x8F or 0xBF
-  else
-    return nil
-  end
-  local b = s:byte(i + 1)
-  if not b or b < lo or b > hi then
-    return nil
-  end
-  for j = i + 2, i + n - 1 do
-    b = s:byte(j)
-    if not b or b < 0x80 or b > 0xBF then
-      return nil
-    end
-  end
-  return n
-end
-
---- The JSON text of `value` as it leaves Neovim: valid UTF-8, each byte of a buffer's text that
---- does not start a UTF-8 sequence (a file read with ++bad=keep) replaced by U+FFFD, as Vim's
---- json_encode() does. The agent's msgpack reader decodes an invalid short string wrongly, taking
---- the bytes after such a byte into its character (a quote, a comma: JSON it cannot parse).
-function M.json(value)
-  local text = vim.json.encode(value)
-  if not text:find('[\128-\255]') then
-    return text
-  end
-  -- Runs of bytes >= 0x80 hold every multi-byte sequence whole; a valid run is kept as it is.
-  return (text:gsub('[\128-\255]+', function(run)
-    local pieces, from, i = nil, 1, 1
-    while i <= #run do
-      local n = sequence_at(run, i)
-      if n then
-        i = i + n
-      else
-        pieces = pieces or {}
-        pieces[#pieces + 1] = run:sub(from, i - 1)
-        pieces[#pieces + 1] = REPLACEMENT
-        i = i + 1
-        from = i
-      end
-    end
-    if pieces then
-      pieces[#pieces + 1] = run:sub(from)
-      return table.concat(pieces)
-    end
-  end))
-end
-
 -- Buffers -----------------------------------------------------------------------------------------
 
 --- `p` as an absolute, simplified path without a trailing slash; relative paths are taken from
@@ -302,7 +242,7 @@ function M.budget(max_bytes)
   local used = 0
   local self = {}
   function self.take(item, force)
-    local n = #M.json(item) + 1
+    local n = #vim.json.encode(item) + 1
     if used + n > max_bytes and not force then
       return false
     end

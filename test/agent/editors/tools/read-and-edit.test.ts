@@ -376,7 +376,6 @@ describe.each(DRIVERS)('reading and editing on %s', (_kind, start) => {
   });
 });
 
-// Vim in Normal mode here: only then does it take typed keys, and so have an insert going on.
 describe.each(DRIVERS)('reading text that is not UTF-8 on %s', (_kind, start) => {
   let d: Driver;
   beforeAll(async () => {
@@ -396,6 +395,7 @@ describe.each(DRIVERS)('reading text that is not UTF-8 on %s', (_kind, start) =>
   });
 });
 
+// Vim in Normal mode here: only then does it take typed keys, and so have an insert going on.
 describe.each(DRIVERS)('find_and_replace while the user types, on %s', (_kind, start) => {
   let d: Driver;
   let buf: number;
