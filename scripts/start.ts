@@ -9,7 +9,8 @@
  * dashboard's URL. What it starts, it supervises and stops: Ctrl-C, SIGTERM or the terminal
  * closing (SIGHUP) stop the agent and the relay; if the launcher itself is killed, the relay stops
  * when its stdin closes (relay-process.ts); if the relay's process exits, or workerd stops
- * answering while it lives, it says so and stops. A port already in use is refused before anything is started or
+ * answering while it lives, it says so and stops. Another agent that takes over the device (the
+ * newer wins) leaves the relay running for that agent. A port already in use is refused before anything is started or
  * printed, naming the vimrelay relay that holds it if one does, so a second `npm start` leaves the
  * first one, and its agent, alone.
  */
@@ -126,7 +127,10 @@ async function main(): Promise<void> {
     const editors = createEditorSource({ logger, vim: true, dirs });
     agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, editors, guard: openCallGuard(paths()), logger, statusFile: paths().status, watching: dirs });
     void agent.done.then((end) => {
-      if (end.kind !== 'stopped') void shutdown(1);
+      // Another agent took over this machine's device (`vimrelay agent`, a service): it needs the
+      // relay, which keeps running for it. A revoked device is the end.
+      if (end.kind === 'replaced') logger.info('another agent now serves this device; the relay keeps running for it (Ctrl-C stops the relay)', { relay: relay.url });
+      else if (end.kind !== 'stopped') void shutdown(1);
     });
     process.stdout.write(
       [

@@ -3,14 +3,15 @@
 // the terminal closing (SIGHUP) and the launcher killed with SIGKILL leave nothing running; workerd
 // dying while wrangler lives is said and stops it; a second start on the busy port names the
 // running relay and exits without printing a URL or token or disturbing the first one's agent.
-// Another account that made tsx's cache directory in $TMPDIR first gets nothing run.
+// Another account that made tsx's cache directory in $TMPDIR first gets nothing run. A
+// `vimrelay agent` that takes over the device leaves the relay running for it.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ROOT, freePort } from '../../scripts/local-relay.ts';
-import { isolatedEnv, runCli } from '../helpers/agent-process.ts';
+import { isolatedEnv, runCli, startAgentProcess } from '../helpers/agent-process.ts';
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { asOther, itAsOther } from '../helpers/other-user.ts';
@@ -237,6 +238,32 @@ it('a second start on the busy port names the running relay and exits, printing 
   } finally {
     process.kill(-first.pid, 'SIGINT');
     await first.exited;
+    await editor?.stop();
+    await gone(persist, port);
+  }
+}, 120_000);
+
+it('a vimrelay agent that takes over the device: the launcher says so and keeps the relay running, which serves the new agent\'s editors', async () => {
+  const { env, persist, sockets, port } = await launcherHome();
+  const launched = launch(env, persist, sockets);
+  let editor: NvimFixture | undefined;
+  let agent: ReturnType<typeof startAgentProcess> | undefined;
+  try {
+    const printed = await launched.printed;
+    // The launcher stored the device's credential where `vimrelay agent` reads it.
+    agent = startAgentProcess(['--relay', printed.url.replace(/\/mcp$/, ''), '--discover-dir', sockets], env);
+    await agent.waitFor('connected to relay');
+    await waitFor(() => (/another agent now serves this device; the relay keeps running/.test(launched.err()) ? true : undefined), 20_000, () => `the launcher to say so; it wrote:\n${launched.err()}`);
+    editor = await startNvim({ files: { 'c.txt': 'served by the new agent\n' }, open: ['c.txt'], listen: join(sockets, 'nvim.takeover.0') });
+    const client = await connectMcp(printed.url, printed.token);
+    await waitFor(async () => ((await callOk(client, 'list_editors')).count as number) || undefined, 20_000, 'the editor to be listed');
+    expect((await callOk(client, 'read_buffer', {})).lines).toEqual(['served by the new agent']);
+    await client.close();
+    expect(agent.proc.exitCode).toBeNull();
+  } finally {
+    await agent?.stop();
+    process.kill(-launched.pid, 'SIGINT');
+    await launched.exited;
     await editor?.stop();
     await gone(persist, port);
   }
