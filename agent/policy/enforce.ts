@@ -5,7 +5,9 @@
  * is refused whatever the policy says), then calls `CallGuard.check`, which:
  *   1. reads the policy file as it is now (PolicyStore re-reads it when it changes; a broken file
  *      refuses every call — it never means "allow");
- *   2. asks the editor which files the call addresses (`Editor.paths`, none when it cannot tell),
+ *   2. asks the editor which files the call addresses (`Editor.paths`, none when it cannot tell;
+ *      a buffer number that names no buffer is refused here with the tool's own BUFFER_NOT_FOUND,
+ *      audited `none`: nobody is asked to allow a call that cannot run),
  *      or takes those the dispatcher expects (`checkKnown`: the files of the last call that
  *      addressed the same way; the editor checks them when the call runs, CallControl.expectPaths);
  *   3. applies the `never_read` globs (never-read.ts): refuses calls that would read or edit such a
@@ -36,6 +38,7 @@ import { fail, LIMITS, permissionFor, type PermissionClass, type ToolOutcome, ty
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
 import { EditorGone, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
+import { NoSuchBuffer } from '../editors/paths.ts';
 import type { EditorTool } from '../editors/tools/tool.ts';
 import { decide, describeRule, type Verdict } from './decide.ts';
 import { neverReadBefore, neverReadMatch, neverReadRefusal, type NeverReadCheck } from './never-read.ts';
@@ -120,6 +123,8 @@ export class CallGuard {
       paths = await pathsOf(call);
     } catch (err) {
       if (err instanceof EditorGone) return editorGone(call, editorName);
+      // Nothing to decide: the call cannot run (and nobody is asked to allow it).
+      if (err instanceof NoSuchBuffer) return { decision: 'none', refusal: err.outcome };
       // Without the paths neither path rules nor never_read can be applied: refuse, never guess.
       return { decision: 'deny', refusal: fail('PERMISSION_DENIED', `The agent could not tell which files ${call.spec.name} addresses: ${String(err)}`) };
     }
@@ -202,6 +207,8 @@ export class CallGuard {
       return null;
     } catch (err) {
       if (err instanceof EditorGone) return editorGone(call, editorName);
+      // Nothing to decide: the call cannot run (and nobody is asked to allow it).
+      if (err instanceof NoSuchBuffer) return { decision: 'none', refusal: err.outcome };
       return { decision: 'deny', refusal: fail('PERMISSION_DENIED', `The agent could not check the files ${call.spec.name} would change: ${String(err)}; nothing was changed.`) };
     }
   }
@@ -264,6 +271,8 @@ export class CallGuard {
       answer = await askWithin(editor, request, call.control.signal, promptDeadline);
     } catch (err) {
       if (err instanceof EditorGone) return editorGone(call, editorName);
+      // Nothing to decide: the call cannot run (and nobody is asked to allow it).
+      if (err instanceof NoSuchBuffer) return { decision: 'none', refusal: err.outcome };
       return {
         decision: 'deny',
         refusal: fail('PERMISSION_DENIED', `The policy asks the user before "${klass}" calls, and ${editorName} could not show the prompt: ${String(err)}`, {

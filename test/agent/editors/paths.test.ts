@@ -1,12 +1,13 @@
 // Editor.paths, the same cases on a real Neovim and on a real Vim: which absolute files a call
 // addresses (each tool's record says how: agent/editors/tools/tool.ts `Addressing`), for the permission policy's path rules and
 // never_read — the buffer named by number or relative path, the current buffer by default, a path
-// that names no buffer yet, every loaded buffer for grep_buffers, none for state tools and unnamed
+// that names no buffer yet (a number that names none: BUFFER_NOT_FOUND), every loaded buffer for grep_buffers, none for state tools and unnamed
 // buffers, and a symlink counted with its real path too; and every buffer with diagnostics, for
 // never_read.
 import { existsSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NoSuchBuffer } from '../../../agent/editors/paths.ts';
 import { clearDiagnostics, setDiagnostics, VIM_ALE } from '../../helpers/diagnostics-source.ts';
 import { type Driver, DRIVERS, validCall } from '../../helpers/editors.ts';
 
@@ -52,9 +53,11 @@ describe.each(DRIVERS)('Editor.paths on %s', (_kind, start) => {
     expect(await paths('read_buffer', { buffer: join(d.cwd, 'sub', '..', 'b.txt') })).toEqual(file('b.txt'));
   });
 
-  it('a path that names no buffer counts as itself; a number that names none counts as nothing', async () => {
+  it('a path that names no buffer counts as itself; a number that names none is BUFFER_NOT_FOUND, as the tool answers', async () => {
     expect(await paths('write_buffer', { buffer: 'new/file.txt', text: 'x' })).toEqual([join(d.cwd, 'new/file.txt')]);
-    expect(await paths('read_buffer', { buffer: 9999 })).toEqual([]);
+    const refused = await paths('read_buffer', { buffer: 9999 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(NoSuchBuffer);
+    expect((refused as NoSuchBuffer).outcome).toMatchObject({ ok: false, error: { code: 'BUFFER_NOT_FOUND', message: 'There is no buffer number 9999.' } });
     expect(await paths('open_file', { path: 'target.txt' })).toEqual(file('target.txt'));
     expect(await paths('open_file', { path: join(d.cwd, 'nothing-here.txt') })).toEqual([join(d.cwd, 'nothing-here.txt')]);
   });

@@ -4,8 +4,9 @@
 -- window_buffer, current, path, buffers_or_loaded, diagnosed, none) and only the call's buffer,
 -- buffers, path and window arguments. Returns {paths = {...}}: each addressed file's absolute
 -- name and, when it differs, its real path (symlinks resolved). Buffer references resolve as the
--- tools resolve them (M.find_by_path), but a reference that names no buffer never fails here: a
--- path counts as itself, a number as nothing.
+-- tools resolve them (M.find_by_path): a path that names no buffer counts as itself (the file a
+-- tool would open or create), and a number that names none fails with BUFFER_NOT_FOUND, as the
+-- tool itself would, so that nobody is asked to allow a call that cannot run.
 local M = ...
 local api = vim.api
 local uv = vim.uv or vim.loop
@@ -34,7 +35,7 @@ return function(p)
   -- A buffer reference: a number, or a path (absolute or relative to the cwd).
   local function add_ref(ref)
     if type(ref) == 'number' then
-      add_buf(ref)
+      add_buf(M.resolve(ref))
     elseif type(ref) == 'string' then
       local b, target = M.find_by_path(ref)
       if b then

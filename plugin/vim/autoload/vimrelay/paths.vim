@@ -4,8 +4,10 @@
 " buffer, buffer_or_none, window_buffer, current, path, buffers_or_loaded, diagnosed, none) and
 " only the call's buffer, buffers, path and window arguments. Returns {paths: [...]}: each addressed file's
 " absolute name and, when it differs, its real path (resolve(): symlinks resolved). Buffer
-" references resolve as the tools resolve them (vimrelay#util#find_by_path), but a reference that
-" names no buffer never fails here: a path counts as itself, a number as nothing.
+" references resolve as the tools resolve them (vimrelay#util#find_by_path): a path that names no
+" buffer counts as itself (the file a tool would open or create), and a number that names none
+" fails with BUFFER_NOT_FOUND, as the tool itself would, so that nobody is asked to allow a call
+" that cannot run.
 
 function! s:add(out, path) abort
   if type(a:path) != v:t_string || empty(a:path)
@@ -27,7 +29,7 @@ endfunction
 " A buffer reference: a number, or a path (absolute or relative to the cwd).
 function! s:add_ref(out, ref) abort
   if type(a:ref) == v:t_number
-    call s:add_buf(a:out, a:ref)
+    call s:add_buf(a:out, vimrelay#util#resolve({'buffer': a:ref}))
   elseif type(a:ref) == v:t_string
     let b = vimrelay#util#find_by_path(a:ref)
     if b > 0
