@@ -48,9 +48,7 @@ return function(p)
     local b = (f.buf and api.nvim_buf_is_valid(f.buf)) and f.buf or M.find_by_path(f.path)
     bufs[i] = b
     if b and api.nvim_buf_is_loaded(b) then
-      if not vim.bo[b].modifiable then
-        M.fail('EDITOR_ERROR', f.path .. ' is not modifiable (\'modifiable\' is off); nothing was changed.')
-      end
+      M.check_modifiable(b)
       local now = api.nvim_buf_get_changedtick(b)
       if (kept.ticks[b] or now) ~= now or not same(api.nvim_buf_get_lines(b, 0, -1, false), f.lines) then
         stale(f.path, tick)

@@ -95,7 +95,7 @@ function! s:replace(b, after, remove, add) abort
     let failed = deletebufline(a:b, a:after + 1, a:after + a:remove)
   endif
   if failed
-    call vimrelay#util#fail('EDITOR_ERROR', 'Vim refused to change buffer ' . a:b . ' (is it modifiable?).')
+    call vimrelay#util#fail('EDITOR_ERROR', 'Vim refused to change buffer ' . a:b . '.')
   endif
 endfunction
 

@@ -27,9 +27,7 @@ function! s:check(kept, tick) abort
     let b = s:buffer_of(f)
     call add(bufs, b)
     if b > 0 && bufloaded(b)
-      if !getbufvar(b, '&modifiable')
-        call vimrelay#util#fail('EDITOR_ERROR', f.path . ' is not modifiable (''modifiable'' is off); nothing was changed.')
-      endif
+      call vimrelay#util#check_modifiable(b)
       let now = vimrelay#util#tick(b)
       if get(a:kept.ticks, b, now) != now || getbufline(b, 1, '$') !=# f.lines
         call s:stale(f.path, a:tick)

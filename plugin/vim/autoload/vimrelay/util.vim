@@ -161,7 +161,7 @@ function! vimrelay#util#set_lines(b, first, last, lines) abort
     let failed = deletebufline(a:b, a:first + n, a:last)
   endif
   if failed
-    call vimrelay#util#fail('EDITOR_ERROR', 'Vim refused to change buffer ' . a:b . ' (is it modifiable?).')
+    call vimrelay#util#fail('EDITOR_ERROR', 'Vim refused to change buffer ' . a:b . '.')
   endif
 endfunction
 
