@@ -11,7 +11,8 @@
  *   - `mcpApi`, the provider's `apiHandler`, with the verified token in `ctx.auth` and our
  *     `McpProps` in `ctx.props`: body read under the cap (413), JSON (-32700), JSON-RPC shape
  *     (-32600), scopes (403 `insufficient_scope`), legacy cancellations, then the MCP layer of
- *     the request's era.
+ *     the request's era; on the local relay a slow tools/call is answered as a started event
+ *     stream, so that the client closing it cancels the call (http/slow-answer.ts).
  */
 import { insufficientScope, type OAuthResourceContext } from '@cloudflare/workers-oauth-provider';
 import { parseMcpBody, REFUSAL } from '../../protocol/http/mcp-edge.ts';
@@ -25,6 +26,7 @@ import { extraAllowedOrigins, relayOrigin } from '../config.ts';
 import type { Env } from '../env.ts';
 import { declaredTooLarge, readCapped } from '../http/body.ts';
 import { jsonError, refusal } from '../http/responses.ts';
+import { answerOrStream } from '../http/slow-answer.ts';
 import { cancelledRequestKeys, relayMcpServerFactory, type Principal } from '../mcp/server.ts';
 
 /**
@@ -72,6 +74,19 @@ export function missingScopes(messages: readonly unknown[], scopes: readonly Per
   return [...missing];
 }
 
+/**
+ * Whether `body`'s answer may be streamed when it is slow (http/slow-answer.ts): one tools/call
+ * request (the only kind that waits: on an editor, or on the user's answer to a prompt) whose
+ * client accepts an event stream, as Streamable HTTP clients must say they do. Only the local relay
+ * streams: on Cloudflare `request.signal` tells of a client going away before the answer starts,
+ * and a JSON answer keeps a token refused by the Hub a 401 however long the Hub took to say so.
+ */
+function streamable(request: Request, body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const { method, id } = body as { method?: unknown; id?: unknown };
+  return method === 'tools/call' && id !== undefined && (request.headers.get('Accept') ?? '').toLowerCase().includes('text/event-stream');
+}
+
 /** The provider's `apiHandler` for `/mcp`. */
 export const mcpApi = {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
@@ -103,18 +118,32 @@ export const mcpApi = {
     if (era === 'legacy') await Promise.all(cancelledRequestKeys(parsed.messages, principal.jti).map((key) => hub.cancelRequest(key)));
 
     let refused: Rejection | null = null;
+    // The client closing a streamed answer (http/slow-answer.ts) is its going away, as request.signal's abort is.
+    const closed = new AbortController();
     const handler = dualEraHandler(
-      relayMcpServerFactory({ principal, hub, waitUntil: (promise) => ctx.waitUntil(promise), signal: request.signal, tokenRefused: (reason) => (refused ??= reason) }),
+      relayMcpServerFactory({
+        principal,
+        hub,
+        waitUntil: (promise) => ctx.waitUntil(promise),
+        signal: AbortSignal.any([request.signal, closed.signal]),
+        tokenRefused: (reason) => (refused ??= reason),
+      }),
     );
     // The body was read (under the cap) and checked above; the MCP layer takes it as parsed.
-    const response = await handler.fetch(request, { parsedBody: parsed.parsedBody, era });
-    // The token was verified a moment ago in this isolate, and revoked or expired since (the Hub
-    // checks it on every call): the answer a fresh verification would give (JSON answers are
-    // whole, so nothing of the other one has left).
-    if (refused !== null) {
-      forgetVerifiedPat(principal.jti);
-      return patRefusal(relayOrigin(env, request.url), refused);
-    }
-    return response;
+    const answer = handler.fetch(request, { parsedBody: parsed.parsedBody, era });
+    return answerOrStream(answer, {
+      streamable: env.LOCAL_RELAY !== undefined && streamable(request, parsed.parsedBody),
+      requestId: (parsed.parsedBody as { id?: unknown }).id,
+      onCancel: () => closed.abort(),
+      finish: (response) => {
+        // The token was verified a moment ago in this isolate, and revoked or expired since (the
+        // Hub checks it on every call): the answer a fresh verification would give (a JSON answer
+        // is whole, so nothing of the other one has left). A streamed answer has started: it
+        // carries the call's own PERMISSION_DENIED result instead.
+        if (refused === null) return response;
+        forgetVerifiedPat(principal.jti);
+        return patRefusal(relayOrigin(env, request.url), refused);
+      },
+    });
   },
 };
