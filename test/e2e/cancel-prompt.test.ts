@@ -1,0 +1,71 @@
+// A client that gives up on a call while the editor asks the user takes the prompt down with it,
+// through the local relay as `npm start` runs it: a real relay in local workerd, a `vimrelay agent`
+// process, a real Neovim whose policy asks before exec, and the v2 SDK client in the 2026-07-28
+// era, whose way to give up is closing its response stream. The prompt closes, nothing runs, and
+// the audit log says the call was cancelled, long before the prompt would have closed unanswered
+// (a few seconds before the call's deadline).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readAudit } from '../../agent/audit/log.ts';
+import { paths } from '../../agent/config/paths.ts';
+import { writePolicy } from '../../agent/policy/file.ts';
+import { PERMISSION_CLASSES } from '../../protocol/index.ts';
+import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
+import { callOk, connectMcp } from '../helpers/mcp.ts';
+import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { withRelay, type TestRelay } from '../helpers/relay.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+/** Long enough that a prompt closing unanswered could not be mistaken for one the client closed. */
+const DEADLINE_MS = 30_000;
+
+let relay: TestRelay;
+let env: NodeJS.ProcessEnv;
+let agent: AgentProcess;
+let nvim: NvimFixture;
+let client: Client;
+let editor: string;
+
+beforeAll(async () => {
+  relay = await withRelay({ CALL_DEADLINE_MS: String(DEADLINE_MS) });
+  env = isolatedEnv({ VIMRELAY_OWNER_SECRET: relay.ownerSecret });
+  const sockets = join(String(env.HOME), 'sockets');
+  mkdirSync(sockets);
+  const rules = PERMISSION_CLASSES.map((klass) => ({ klass, decision: klass === 'exec' ? ('ask' as const) : ('allow' as const) }));
+  writePolicy(paths(env).policy, { rules, never_read: [] });
+  const enrolled = runCli(['enroll', '--relay', relay.url, '--name', 'giving-up'], env);
+  expect(enrolled.status, enrolled.stderr).toBe(0);
+  nvim = await startNvim({ files: { 'a.txt': 'alpha\n' }, open: ['a.txt'], listen: join(sockets, 'nvim.asking.0'), args: ['-c', 'let g:vimrelay_name = "asking"'] });
+  agent = startAgentProcess(['--relay', relay.url, '--discover-dir', sockets], env);
+  await agent.waitFor('connected to relay');
+  client = await connectMcp(relay.mcpUrl, await relay.mint({ kind: 'access', name: 'giving-up' }), 'modern');
+  editor = await waitFor(async () => ((await callOk(client, 'list_editors')).editors as { id: string; name: string }[]).find((e) => e.name === 'asking')?.id, 20_000, 'the editor');
+}, 90_000);
+
+afterAll(async () => {
+  await client?.close();
+  await agent?.stop();
+  await nvim?.stop();
+  await relay?.stop();
+});
+
+/** Floating windows in the editor: our prompt is one, and the editor has none otherwise. */
+const floats = (): Promise<number> => nvim.lua<number>("return #vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())");
+
+it('closing the stream of a call that waits on a prompt closes the prompt and runs nothing', async () => {
+  const started = Date.now();
+  const giveUp = new AbortController();
+  const call = client.callTool({ name: 'run_command', arguments: { editor, commands: 'let g:ran = 1' } }, { signal: giveUp.signal }).catch((e: unknown) => e);
+  await waitFor(async () => ((await floats()) > 0 ? true : undefined), 20_000, 'the prompt to open');
+  // Past the local relay's threshold for streaming a slow answer (worker/http/slow-answer.ts): a
+  // client gone before its answer started is not noticed there (PROTOCOL.md "MCP endpoint").
+  await waitFor(async () => (Date.now() - started > 1_500 ? true : undefined), 5_000, 'the answer to have started');
+  giveUp.abort();
+  expect(await call).toBeInstanceOf(Error);
+  const line = await waitFor(() => readAudit(paths(env).audit, 5).find((l) => l.tool === 'run_command'), DEADLINE_MS, 'the call in the audit log');
+  expect(line).toMatchObject({ outcome: 'CANCELLED' });
+  expect(await floats()).toBe(0);
+  expect(await nvim.client.eval('exists("g:ran")')).toBe(0);
+}, DEADLINE_MS + 30_000);
