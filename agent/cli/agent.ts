@@ -4,9 +4,10 @@
  * (the relay refused or revoked the device, or a newer agent of this device took its place), so
  * that the service manager does not restart it: restarted, it would push the newer one out.
  */
-import { defaultRelay, normaliseRelayUrl, relayCredentials } from '../config/credentials.ts';
+import { defaultRelay, relayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
 import { ensurePrivateDir } from '../config/private-file.ts';
+import { normaliseRelayUrl } from '../config/relay-url.ts';
 import { defaultSocketDirs } from '../editors/nvim/discovery.ts';
 import { createEditorSource } from '../editors/source.ts';
 import { createLogger } from '../log.ts';

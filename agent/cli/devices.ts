@@ -4,8 +4,9 @@
  * working). Uses the owner's admin API, with the owner secret from $VIMRELAY_OWNER_SECRET as
  * `vimrelay token` does.
  */
-import { defaultRelay, normaliseRelayUrl } from '../config/credentials.ts';
+import { defaultRelay } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
+import { normaliseRelayUrl } from '../config/relay-url.ts';
 import { listDevices, revokeDevice, type DeviceRecord } from '../relay/admin.ts';
 import { ownerSecret } from './tokens.ts';
 

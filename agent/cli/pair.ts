@@ -8,8 +8,9 @@
  */
 import { hostname } from 'node:os';
 import { renderUnicodeCompact } from 'uqr';
-import { normaliseRelayUrl, saveRelayCredentials } from '../config/credentials.ts';
+import { saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
+import { normaliseRelayUrl } from '../config/relay-url.ts';
 import { cancelPairing, PairingFailed, pollPairing, startPairing, type StartedPairing } from '../relay/pairing.ts';
 import { interrupted } from './signals.ts';
 

@@ -6,8 +6,9 @@
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { defaultRelay, normaliseRelayUrl, relayCredentials } from '../config/credentials.ts';
+import { defaultRelay, relayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
+import { normaliseRelayUrl } from '../config/relay-url.ts';
 import { liveStatus, readStatus } from '../config/status.ts';
 import { serviceManager, type ServiceManager, type ServiceReport } from '../service/manager.ts';
 import { SERVICE_LOG } from '../service/units.ts';

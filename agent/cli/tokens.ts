@@ -5,8 +5,9 @@
  */
 import { hostname } from 'node:os';
 import { ALL_SCOPES, PermissionClass } from '../../protocol/index.ts';
-import { normaliseRelayUrl, saveRelayCredentials } from '../config/credentials.ts';
+import { saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
+import { normaliseRelayUrl } from '../config/relay-url.ts';
 import { createDevice, mintToken } from '../relay/admin.ts';
 
 /** The owner secret from $VIMRELAY_OWNER_SECRET; throws with what to do when it is unset. */

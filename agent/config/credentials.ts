@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { readOptionalFile, writePrivateFile } from './private-file.ts';
+import { normaliseRelayUrl } from './relay-url.ts';
 
 const RelayCredentials = z.object({
   device_credential: z.string().optional(),
@@ -17,13 +18,6 @@ export type RelayCredentials = z.infer<typeof RelayCredentials>;
 
 const CredentialsFile = z.object({ relays: z.record(z.string(), RelayCredentials) });
 type CredentialsFile = z.infer<typeof CredentialsFile>;
-
-/** Normalises a relay URL to its origin plus path, without a trailing slash. */
-export function normaliseRelayUrl(url: string): string {
-  const u = new URL(url);
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`relay URL must be http(s): ${url}`);
-  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
-}
 
 export function readCredentials(file: string): CredentialsFile {
   const text = readOptionalFile(file);

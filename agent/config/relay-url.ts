@@ -1,0 +1,39 @@
+/**
+ * Relay URLs as the user types them (`vimrelay pair <url>`, `--relay URL`): checked and brought to
+ * the one spelling the credentials file keys its entries by. A URL typed without its scheme
+ * (`localhost:8787`, `relay.example.com`) is refused with the URL it most likely meant: http:// for
+ * a loopback host (a relay under `wrangler dev` or `npm start`), https:// for any other. Nothing
+ * here touches the network.
+ */
+
+/** Host names and addresses that can only be this machine (RFC 6761 §6.3, RFC 1122 §3.2.1.3). */
+function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '[::1]';
+}
+
+/** `typed` with the scheme it most likely lacks, if that makes it a URL. */
+function withLikelyScheme(typed: string): string | undefined {
+  // `http:/host` and the like have a scheme, misspelt: adding another would not help.
+  if (/^https?:/i.test(typed)) return undefined;
+  const authority = typed.split(/[/?#]/, 1)[0] ?? '';
+  const host = authority.startsWith('[') ? authority.slice(0, authority.indexOf(']') + 1) : authority.split(':', 1)[0] ?? '';
+  const url = `${isLoopbackHost(host) ? 'http' : 'https'}://${typed}`;
+  return URL.canParse(url) ? url : undefined;
+}
+
+/**
+ * The relay URL `typed` as its origin plus path, without a trailing slash. Throws a message for
+ * the person at the terminal when it is not an http:// or https:// URL, with the likely one when
+ * only the scheme is missing.
+ */
+export function normaliseRelayUrl(typed: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(typed)) {
+    const meant = withLikelyScheme(typed);
+    throw new Error(`the relay URL must start with http:// or https://, not "${typed}"${meant ? `; did you mean ${meant}?` : ''}`);
+  }
+  if (!URL.canParse(typed)) throw new Error(`the relay URL "${typed}" is not a valid URL`);
+  const u = new URL(typed);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`the relay URL must start with http:// or https://, not "${typed}"`);
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+}

@@ -1,0 +1,56 @@
+// The real `vimrelay` command given a value it cannot use: a relay URL without its scheme (or not
+// a URL at all). Each gets one line naming the value and what would do, exit 1, and nothing is
+// sent anywhere: never a bare "Invalid URL".
+import { describe, expect, it } from 'vitest';
+import { isolatedEnv, runCli } from '../../helpers/agent-process.ts';
+
+/** An environment with an owner secret, so that only the value under test can stop a command. */
+function withSecret(): NodeJS.ProcessEnv {
+  return isolatedEnv({ VIMRELAY_OWNER_SECRET: 'not-used' });
+}
+
+describe('a relay URL', () => {
+  const env = withSecret();
+  /** Every command that takes a relay URL, given `url`. */
+  const takers = (url: string): string[][] => [
+    ['pair', url],
+    ['devices', '--relay', url],
+    ['enroll', '--relay', url],
+    ['token', 'create', '--relay', url, '--name', 'n'],
+    ['agent', '--relay', url],
+    ['service', 'install', '--relay', url],
+  ];
+
+  it.each([
+    ['localhost:8787', 'http://localhost:8787'],
+    ['127.0.0.1:8787', 'http://127.0.0.1:8787'],
+    ['[::1]:8787/relay', 'http://[::1]:8787/relay'],
+    ['relay.example.com', 'https://relay.example.com'],
+    ['relay.example.com:8443/base', 'https://relay.example.com:8443/base'],
+  ])('without a scheme (%s) is refused with the URL it likely meant', (typed, meant) => {
+    for (const args of takers(typed)) {
+      const r = runCli(args, env);
+      expect([args, r.status, r.stdout]).toEqual([args, 1, '']);
+      expect(r.stderr).toBe(`vimrelay: the relay URL must start with http:// or https://, not "${typed}"; did you mean ${meant}?\n`);
+    }
+  });
+
+  it('that it suggests is taken', () => {
+    const r = runCli(['devices', '--relay', 'https://relay.example.com'], isolatedEnv({ VIMRELAY_OWNER_SECRET: '' }));
+    expect(r).toMatchObject({ status: 1, stderr: "vimrelay: set VIMRELAY_OWNER_SECRET to the relay's owner secret\n" });
+  });
+
+  it('with another scheme, or not a URL at all, is refused saying so', () => {
+    const cases: [string, string][] = [
+      ['ftp://relay.example.com', 'vimrelay: the relay URL must start with http:// or https://, not "ftp://relay.example.com"\n'],
+      ['http://', 'vimrelay: the relay URL "http://" is not a valid URL\n'],
+      ['https://relay example.com', 'vimrelay: the relay URL "https://relay example.com" is not a valid URL\n'],
+    ];
+    for (const [typed, message] of cases) {
+      for (const args of takers(typed)) {
+        const r = runCli(args, env);
+        expect([args, r.status, r.stderr]).toEqual([args, 1, message]);
+      }
+    }
+  });
+});
