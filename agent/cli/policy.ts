@@ -11,6 +11,7 @@ import { paths } from '../config/paths.ts';
 import { CLASS_DEFAULTS, describeRule } from '../policy/decide.ts';
 import { addRule, readPolicy, removeRule } from '../policy/file.ts';
 import type { Decision, Rule } from '../policy/types.ts';
+import { closest } from './suggest.ts';
 
 /** `vimrelay <decision> CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]`: appends the rule, prints it. */
 export function ruleCommand(
@@ -19,7 +20,10 @@ export function ruleCommand(
 ): number {
   const [klass, ...extra] = parsed.positionals;
   if (klass === undefined || extra.length > 0) throw new Error(`usage: vimrelay ${decision} CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]; CLASS is one of ${PERMISSION_CLASSES.join(', ')}`);
-  if (!isClass(klass)) throw new Error(`unknown class "${klass}"; it is one of ${PERMISSION_CLASSES.join(', ')}`);
+  if (!isClass(klass)) {
+    const meant = closest(klass, PERMISSION_CLASSES);
+    throw new Error(`unknown class "${klass}"; ${meant ? `did you mean \`${meant}\`? It is` : 'it is'} one of ${PERMISSION_CLASSES.join(', ')}`);
+  }
   const { editor, path } = parsed.values;
   const chosenName = parsed.values['chosen-name'];
   if (editor === '' || path === '' || chosenName === '') throw new Error('--editor, --chosen-name and --path take a non-empty value');

@@ -4,11 +4,12 @@
  * creates this machine's device without the pairing dance, for scripts and the owner's own machine.
  */
 import { hostname } from 'node:os';
-import { ALL_SCOPES, PermissionClass } from '../../protocol/index.ts';
+import { ALL_SCOPES, PERMISSION_CLASSES, PermissionClass } from '../../protocol/index.ts';
 import { saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
 import { normaliseRelayUrl } from '../config/relay-url.ts';
 import { createDevice, mintToken } from '../relay/admin.ts';
+import { closest } from './suggest.ts';
 
 /** The owner secret from $VIMRELAY_OWNER_SECRET; throws with what to do when it is unset. */
 export function ownerSecret(): string {
@@ -20,6 +21,23 @@ export function ownerSecret(): string {
 function requireRelay(relay: string | undefined): string {
   if (!relay) throw new Error('--relay URL is required');
   return normaliseRelayUrl(relay);
+}
+
+/**
+ * `--scopes` as a list of scopes (comma-separated, spaces around them allowed). Throws one line
+ * naming the first unknown scope, the nearest known one and every valid one; an empty list, or an
+ * empty scope in it, is refused rather than read as "every scope".
+ */
+export function parseScopeList(text: string): PermissionClass[] {
+  const valid = PERMISSION_CLASSES.join(', ');
+  const scopes = text.split(',').map((s) => s.trim());
+  if (scopes.includes('')) throw new Error(`--scopes takes a comma-separated list of ${valid}`);
+  return scopes.map((scope) => {
+    const known = PermissionClass.safeParse(scope);
+    if (known.success) return known.data;
+    const meant = closest(scope, PERMISSION_CLASSES);
+    throw new Error(`unknown scope "${scope}" in --scopes; ${meant ? `did you mean \`${meant}\`? The scopes are` : 'the scopes are'} ${valid}`);
+  });
 }
 
 export async function enrollCommand(opts: { relay?: string; name?: string }): Promise<number> {
@@ -37,7 +55,7 @@ export async function tokenCommand(parsed: {
   if (parsed.positionals[0] !== 'create') throw new Error('usage: vimrelay token create --relay URL --name NAME');
   const { values } = parsed;
   if (!values.name) throw new Error('--name is required');
-  const scopes = values.scopes ? values.scopes.split(',').map((s) => PermissionClass.parse(s.trim())) : [...ALL_SCOPES];
+  const scopes = values.scopes === undefined ? [...ALL_SCOPES] : parseScopeList(values.scopes);
   const days = values['ttl-days'] === undefined ? undefined : Number(values['ttl-days']);
   if (days !== undefined && !(Number.isInteger(days) && days > 0)) throw new Error('--ttl-days must be a positive whole number');
   const minted = await mintToken(requireRelay(values.relay), ownerSecret(), {

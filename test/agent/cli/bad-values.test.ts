@@ -1,6 +1,7 @@
-// The real `vimrelay` command given a value it cannot use: a relay URL without its scheme (or not
-// a URL at all). Each gets one line naming the value and what would do, exit 1, and nothing is
-// sent anywhere: never a bare "Invalid URL".
+// The real `vimrelay` command given a value it cannot use: a mistyped scope or permission class, a
+// relay URL without its scheme (or not a URL at all). Each gets one line naming the value and
+// what would do, exit 1, and nothing is sent anywhere: never a zod issue dump or a bare "Invalid
+// URL".
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../../helpers/agent-process.ts';
 
@@ -8,6 +9,46 @@ import { isolatedEnv, runCli } from '../../helpers/agent-process.ts';
 function withSecret(): NodeJS.ProcessEnv {
   return isolatedEnv({ VIMRELAY_OWNER_SECRET: 'not-used' });
 }
+
+/** A port nothing listens on: a command that got as far as the network would say it cannot reach it. */
+const NOWHERE = 'http://127.0.0.1:9';
+
+describe('token create --scopes', () => {
+  const env = withSecret();
+  const token = (scopes: string): ReturnType<typeof runCli> => runCli(['token', 'create', '--relay', NOWHERE, '--name', 'n', '--scopes', scopes], env);
+
+  it('names a mistyped scope in one line, with the nearest and every valid one', () => {
+    const r = token('read,raed');
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe('vimrelay: unknown scope "raed" in --scopes; did you mean `read`? The scopes are read, write, open, save, exec, terminal\n');
+  });
+
+  it('names a scope close to none without a guess', () => {
+    expect(token('read,shell')).toMatchObject({ status: 1, stderr: 'vimrelay: unknown scope "shell" in --scopes; the scopes are read, write, open, save, exec, terminal\n' });
+  });
+
+  it('refuses an empty list, or an empty scope in it, rather than minting a token with every scope', () => {
+    for (const scopes of ['', 'read,', ' , ']) {
+      const r = token(scopes);
+      expect([scopes, r.status, r.stdout]).toEqual([scopes, 1, '']);
+      expect(r.stderr).toBe('vimrelay: --scopes takes a comma-separated list of read, write, open, save, exec, terminal\n');
+    }
+  });
+
+  it('takes valid scopes with spaces around them (and goes on to the relay)', () => {
+    const r = token('read, write');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`cannot reach the relay at ${NOWHERE}`);
+  });
+});
+
+describe('allow, ask and deny', () => {
+  it('suggest the class a mistyped one is close to', () => {
+    const env = isolatedEnv();
+    expect(runCli(['allow', 'raed'], env)).toMatchObject({ status: 1, stderr: 'vimrelay: unknown class "raed"; did you mean `read`? It is one of read, write, open, save, exec, terminal\n' });
+    expect(runCli(['deny', 'shell'], env)).toMatchObject({ status: 1, stderr: 'vimrelay: unknown class "shell"; it is one of read, write, open, save, exec, terminal\n' });
+  });
+});
 
 describe('a relay URL', () => {
   const env = withSecret();
