@@ -55,15 +55,14 @@ function spinner(expiresAtMs: number): { stop(): void } {
   };
 }
 
-export async function pairCommand(parsed: { positionals: string[]; values: { name?: string } }): Promise<number> {
-  const [url, ...extra] = parsed.positionals;
-  if (!url || extra.length > 0) throw new Error('usage: vimrelay pair <relay-url> [--name NAME]');
+export async function pairCommand(url: string | undefined, values: { name?: string }): Promise<number> {
+  if (!url) throw new Error('usage: vimrelay pair <relay-url> [--name NAME]');
   const relay = normaliseRelayUrl(url);
   const stopped = interrupted();
   const abort = new AbortController();
   void stopped.then(() => abort.abort(new Error('interrupted')));
 
-  const started = await startPairing(relay, parsed.values.name ?? hostname(), hostname());
+  const started = await startPairing(relay, values.name ?? hostname(), hostname());
   const expiresAtMs = Date.now() + started.expires_in * 1000;
   const tty = process.stdout.isTTY;
   const code = tty ? `\x1b[1m${[...started.user_code].join(' ')}\x1b[0m` : started.user_code;

@@ -16,16 +16,16 @@ import { closest } from './suggest.ts';
 /** `vimrelay <decision> CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]`: appends the rule, prints it. */
 export function ruleCommand(
   decision: Decision,
-  parsed: { positionals: string[]; values: { editor?: string | undefined; 'chosen-name'?: string | undefined; path?: string | undefined } },
+  klass: string | undefined,
+  values: { editor?: string | undefined; 'chosen-name'?: string | undefined; path?: string | undefined },
 ): number {
-  const [klass, ...extra] = parsed.positionals;
-  if (klass === undefined || extra.length > 0) throw new Error(`usage: vimrelay ${decision} CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]; CLASS is one of ${PERMISSION_CLASSES.join(', ')}`);
+  if (klass === undefined) throw new Error(`usage: vimrelay ${decision} CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]; CLASS is one of ${PERMISSION_CLASSES.join(', ')}`);
   if (!isClass(klass)) {
     const meant = closest(klass, PERMISSION_CLASSES);
     throw new Error(`unknown class "${klass}"; ${meant ? `did you mean \`${meant}\`? It is` : 'it is'} one of ${PERMISSION_CLASSES.join(', ')}`);
   }
-  const { editor, path } = parsed.values;
-  const chosenName = parsed.values['chosen-name'];
+  const { editor, path } = values;
+  const chosenName = values['chosen-name'];
   if (editor === '' || path === '' || chosenName === '') throw new Error('--editor, --chosen-name and --path take a non-empty value');
   const rule: Rule = {
     klass,

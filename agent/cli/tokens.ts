@@ -48,12 +48,8 @@ export async function enrollCommand(opts: { relay?: string; name?: string }): Pr
   return 0;
 }
 
-export async function tokenCommand(parsed: {
-  positionals: string[];
-  values: { relay?: string; name?: string; scopes?: string; 'ttl-days'?: string };
-}): Promise<number> {
-  if (parsed.positionals[0] !== 'create') throw new Error('usage: vimrelay token create --relay URL --name NAME');
-  const { values } = parsed;
+/** `vimrelay token create`, its one action. */
+export async function tokenCommand(values: { relay?: string; name?: string; scopes?: string; 'ttl-days'?: string }): Promise<number> {
   if (!values.name) throw new Error('--name is required');
   const scopes = values.scopes === undefined ? [...ALL_SCOPES] : parseScopeList(values.scopes);
   const days = values['ttl-days'] === undefined ? undefined : Number(values['ttl-days']);
