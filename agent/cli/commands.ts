@@ -151,6 +151,9 @@ export function commandNamed(word: string): Command | undefined {
   return COMMANDS.find((c) => c.names.includes(word));
 }
 
+/** Every word that runs a command, `help` included: what a mistyped one is compared with. */
+export const COMMAND_WORDS: readonly string[] = [...COMMANDS.flatMap((c) => c.names), 'help'];
+
 /** What follows `vimrelay <word>` in the command's usage line. */
 function synopsis(c: Command): string {
   return [c.actions?.join('|'), c.synopsis].filter(Boolean).join(' ');

@@ -2,7 +2,7 @@
  * `vimrelay` command line: finds the command (`commands.ts` lists them, with their usage), answers
  * help and usage errors itself, and runs the command with its checked arguments (`args.ts`).
  * `vimrelay help [command]`, `--help` and `-h` print on stdout and exit 0; an unknown command
- * exits 2 (with the list of them); any other refusal or failure prints one
+ * exits 2 (with the nearest command, or the list); any other refusal or failure prints one
  * `vimrelay...:` message on stderr and exits 1, unless the command says otherwise.
  * The owner secret is read from $VIMRELAY_OWNER_SECRET, never from the command line (which other
  * users can see in the process list). Each command's module is loaded only when it runs, so that
@@ -10,11 +10,17 @@
  * the MCP server.
  */
 import { asksForHelp, parseCommandArgs, UsageError } from './args.ts';
-import { commandHelp, commandNamed, USAGE } from './commands.ts';
+import { COMMAND_WORDS, commandHelp, commandNamed, USAGE } from './commands.ts';
+import { closest } from './suggest.ts';
 
-/** Says that `word` is no command, with the list of them. Exit code 2. */
+/** Says that `word` is no command: with the nearest one, or else the list of them. Exit code 2. */
 function unknownCommand(word: string): number {
-  process.stderr.write(`vimrelay: unknown command "${word}"\n\n${USAGE}`);
+  const meant = closest(word, COMMAND_WORDS);
+  process.stderr.write(
+    meant === undefined
+      ? `vimrelay: unknown command "${word}"\n\n${USAGE}`
+      : `vimrelay: unknown command "${word}"; did you mean \`${meant}\`? (vimrelay --help lists the commands)\n`,
+  );
   return 2;
 }
 

@@ -1,6 +1,7 @@
-// The real `vimrelay` command asked for help: `--help` and `-h` on every command and `vimrelay
-// help <command>` print that command's usage on stdout and exit 0, before anything else runs
-// (`serve --stdio --help` serves nothing).
+// The real `vimrelay` command asked for help, or given a command, option or action it does not
+// know: `--help` and `-h` on every command and `vimrelay help <command>` print that command's
+// usage on stdout and exit 0 (before anything else runs: `serve --stdio --help` serves nothing);
+// a near miss gets "did you mean", and nothing else runs.
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../../helpers/agent-process.ts';
 
@@ -50,6 +51,60 @@ describe('help', () => {
       expect(r.status).toBe(0);
       expect(r.stdout.startsWith('usage: vimrelay <command> [options]\n')).toBe(true);
       for (const [name] of COMMANDS.filter(([c]) => !c.includes(' '))) expect(r.stdout).toContain(`\n  ${name === 'allow' || name === 'ask' || name === 'deny' ? 'allow|ask|deny' : name}`);
+    }
+  });
+});
+
+describe('did you mean', () => {
+  it('suggests the command a mistyped one is close to, and runs nothing', () => {
+    for (const [typed, meant] of [['serv', 'serve'], ['stauts', 'status'], ['pari', 'pair'], ['devcies', 'devices'], ['rule', 'rules']]) {
+      const r = runCli([typed!, '--stdio'], env);
+      expect([typed, r.status, r.stdout]).toEqual([typed, 2, '']);
+      expect(r.stderr).toBe(`vimrelay: unknown command "${typed}"; did you mean \`${meant}\`? (vimrelay --help lists the commands)\n`);
+    }
+  });
+
+  it('lists the commands for one close to none of them', () => {
+    const r = runCli(['frobnicate'], env);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('vimrelay: unknown command "frobnicate"\n');
+    expect(r.stderr).not.toContain('did you mean');
+    expect(r.stderr).toContain('usage: vimrelay <command> [options]');
+  });
+
+  it('`vimrelay help <command>` suggests too', () => {
+    const r = runCli(['help', 'serv'], env);
+    expect(r).toMatchObject({ status: 2, stdout: '', stderr: 'vimrelay: unknown command "serv"; did you mean `serve`? (vimrelay --help lists the commands)\n' });
+  });
+
+  it('suggests the option a mistyped one is close to, naming the command', () => {
+    const cases: [string[], string][] = [
+      [['serve', '--stdoi'], 'vimrelay serve: unknown option --stdoi; did you mean --stdio? (vimrelay serve --help lists its options)\n'],
+      [['agent', '--verbos'], 'vimrelay agent: unknown option --verbos; did you mean --verbose? (vimrelay agent --help lists its options)\n'],
+      [['token', 'create', '--scope', 'read'], 'vimrelay token: unknown option --scope; did you mean --scopes? (vimrelay token --help lists its options)\n'],
+      [['pair', 'http://127.0.0.1:9', '--nmae', 'x'], 'vimrelay pair: unknown option --nmae; did you mean --name? (vimrelay pair --help lists its options)\n'],
+      [['log', '-x'], 'vimrelay log: unknown option -x (vimrelay log --help lists its options)\n'],
+      [['status', '--frobnicate'], 'vimrelay status: unknown option --frobnicate (vimrelay status --help lists its options)\n'],
+    ];
+    for (const [args, message] of cases) {
+      const r = runCli(args, env);
+      expect([args, r.status, r.stdout, r.stderr]).toEqual([args, 1, '', message]);
+    }
+  });
+
+  it('suggests the action a mistyped one is close to', () => {
+    const cases: [string[], string][] = [
+      [['service', 'stauts'], 'vimrelay service: unknown action "stauts"; did you mean `status`? (actions: install, uninstall, status)\n'],
+      [['service', 'instal'], 'vimrelay service: unknown action "instal"; did you mean `install`? (actions: install, uninstall, status)\n'],
+      [['token', 'creat', '--name', 'x'], 'vimrelay token: unknown action "creat"; did you mean `create`? (actions: create)\n'],
+      [['service', 'restart'], 'vimrelay service: unknown action "restart" (actions: install, uninstall, status)\n'],
+      [['service'], 'vimrelay service: name an action (actions: install, uninstall, status)\n'],
+      [['token', '--name', 'x'], 'vimrelay token: name an action (actions: create)\n'],
+      [['service', 'status', 'extra'], 'vimrelay service: unexpected argument "extra" (vimrelay service --help)\n'],
+    ];
+    for (const [args, message] of cases) {
+      const r = runCli(args, env);
+      expect([args, r.status, r.stdout, r.stderr]).toEqual([args, 1, '', message]);
     }
   });
 });
