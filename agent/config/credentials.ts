@@ -22,7 +22,13 @@ type CredentialsFile = z.infer<typeof CredentialsFile>;
 export function readCredentials(file: string): CredentialsFile {
   const text = readOptionalFile(file);
   if (text === undefined) return { relays: {} };
-  const parsed = CredentialsFile.safeParse(JSON.parse(text));
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`, { cause: err });
+  }
+  const parsed = CredentialsFile.safeParse(json);
   if (!parsed.success) throw new Error(`${file} is not a valid credentials file: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }

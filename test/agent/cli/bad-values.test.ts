@@ -1,8 +1,11 @@
 // The real `vimrelay` command given a value it cannot use: a mistyped scope or permission class, a
-// relay URL without its scheme (or not a URL at all). Each gets one line naming the value and
-// what would do, exit 1, and nothing is sent anywhere: never a zod issue dump or a bare "Invalid
-// URL".
+// relay URL without its scheme (or not a URL at all), a credentials file that is not JSON. Each
+// gets one line naming the value and what would do, exit 1, and nothing is sent anywhere: never a
+// zod issue dump, a bare "Invalid URL" or a JSON parser's complaint without the file.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { paths } from '../../../agent/config/paths.ts';
 import { isolatedEnv, runCli } from '../../helpers/agent-process.ts';
 
 /** An environment with an owner secret, so that only the value under test can stop a command. */
@@ -92,6 +95,20 @@ describe('a relay URL', () => {
         const r = runCli(args, env);
         expect([args, r.status, r.stderr]).toEqual([args, 1, message]);
       }
+    }
+  });
+});
+
+describe('the credentials file', () => {
+  it('when it is not JSON, is named with what is wrong', () => {
+    const env = withSecret();
+    const file = paths(env).credentials;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '{ "relays": ', { mode: 0o600 });
+    for (const args of [['agent'], ['devices'], ['service', 'install']]) {
+      const r = runCli(args, env);
+      expect([args, r.status, r.stderr.startsWith(`vimrelay: ${file} is not valid JSON: `)]).toEqual([args, 1, true]);
+      expect(r.stderr.split('\n')).toHaveLength(2);
     }
   });
 });
