@@ -3,11 +3,11 @@
  * authenticated with the owner secret. Used by `vimrelay enroll`, `vimrelay token create`,
  * `vimrelay devices` and the local launcher. Never logs the secret or what it mints. Failures say
  * what happened: the relay unreachable (`fetch-failure.ts`), the secret refused, guesses
- * throttled, no secret configured.
+ * throttled, no secret configured, an answer that is not the relay's.
  */
 import { z } from 'zod';
 import { PermissionClass } from '../../protocol/index.ts';
-import { relayErrorText, relayFetch } from './fetch-failure.ts';
+import { readRelayAnswer, relayErrorText, relayFetch } from './fetch-failure.ts';
 
 export const MintedToken = z.object({
   token: z.string(),
@@ -81,41 +81,40 @@ function refusal(path: string, res: Response, text: string): string {
   }
 }
 
-async function adminFetch(relayUrl: string, ownerSecret: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await relayFetch(relayUrl.replace(/\/+$/, '') + path, {
+async function adminFetch<T>(schema: z.ZodType<T>, relayUrl: string, ownerSecret: string, method: string, path: string, body?: unknown): Promise<T> {
+  const url = relayUrl.replace(/\/+$/, '') + path;
+  const res = await relayFetch(url, {
     method,
     headers: { Authorization: `Bearer ${ownerSecret}`, 'Content-Type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
   if (!res.ok) throw new AdminError(refusal(path, res, text), res.status);
-  return JSON.parse(text);
+  return readRelayAnswer(url, text, schema);
 }
 
 /** Mints a personal access token. */
 export async function mintToken(relayUrl: string, ownerSecret: string, req: MintRequest): Promise<MintedToken> {
-  return MintedToken.parse(await adminFetch(relayUrl, ownerSecret, 'POST', '/admin/tokens', req));
+  return adminFetch(MintedToken, relayUrl, ownerSecret, 'POST', '/admin/tokens', req);
 }
 
 /** Whether a stored access token is still accepted by the relay (signature, expiry, revocation). */
 export async function tokenIsValid(relayUrl: string, ownerSecret: string, token: string): Promise<boolean> {
-  const res = z.object({ valid: z.boolean() }).parse(await adminFetch(relayUrl, ownerSecret, 'POST', '/admin/tokens/verify', { token, kind: 'access' }));
+  const res = await adminFetch(z.object({ valid: z.boolean() }), relayUrl, ownerSecret, 'POST', '/admin/tokens/verify', { token, kind: 'access' });
   return res.valid;
 }
 
 /** Creates a device and its credential directly, without pairing. */
 export async function createDevice(relayUrl: string, ownerSecret: string, name: string, hostname?: string): Promise<EnrolledDevice> {
-  return EnrolledDevice.parse(await adminFetch(relayUrl, ownerSecret, 'POST', '/admin/devices', { name, ...(hostname === undefined ? {} : { hostname }) }));
+  return adminFetch(EnrolledDevice, relayUrl, ownerSecret, 'POST', '/admin/devices', { name, ...(hostname === undefined ? {} : { hostname }) });
 }
 
 /** Every device of the relay's account. */
 export async function listDevices(relayUrl: string, ownerSecret: string): Promise<DeviceRecord[]> {
-  return z.object({ devices: z.array(DeviceRecord) }).parse(await adminFetch(relayUrl, ownerSecret, 'GET', '/admin/devices')).devices;
+  return (await adminFetch(z.object({ devices: z.array(DeviceRecord) }), relayUrl, ownerSecret, 'GET', '/admin/devices')).devices;
 }
 
 /** Revokes a device: it is disconnected at once and its credential stops working. */
 export async function revokeDevice(relayUrl: string, ownerSecret: string, id: string): Promise<{ device: { id: string; name: string }; disconnected: number }> {
-  return z
-    .object({ device: DeviceRef, disconnected: z.number() })
-    .parse(await adminFetch(relayUrl, ownerSecret, 'DELETE', `/admin/devices/${encodeURIComponent(id)}`));
+  return adminFetch(z.object({ device: DeviceRef, disconnected: z.number() }), relayUrl, ownerSecret, 'DELETE', `/admin/devices/${encodeURIComponent(id)}`);
 }

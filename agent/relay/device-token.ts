@@ -5,7 +5,7 @@
  * one. Never logs the credential or a token.
  */
 import { z } from 'zod';
-import { relayErrorText, relayFetch } from './fetch-failure.ts';
+import { readRelayAnswer, relayErrorText, relayFetch } from './fetch-failure.ts';
 
 /** The relay refused the credential itself (401/403): unknown or revoked. Retrying cannot help. */
 export class CredentialRefused extends Error {
@@ -52,12 +52,13 @@ export class DeviceTokens {
   /**
    * A device JWT with time to spare. Throws CredentialRefused when the relay refuses the
    * credential, RelayAnswered for another error status, RelayUnreachable (`fetch-failure.ts`,
-   * saying why) when it cannot be reached, another Error when it answers garbage.
+   * saying why) when it cannot be reached, another Error (`readRelayAnswer`) when it answers garbage.
    */
   async get(): Promise<DeviceJwt> {
     const spare = this.#opts.refreshBeforeMs ?? 60_000;
     if (this.#current && this.#current.expiresAtMs - Date.now() > spare) return { token: this.#current.token, fresh: false };
-    const res = await relayFetch(`${this.#opts.relayUrl.replace(/\/+$/, '')}/agent/token`, {
+    const url = `${this.#opts.relayUrl.replace(/\/+$/, '')}/agent/token`;
+    const res = await relayFetch(url, {
       method: 'POST',
       headers: { Authorization: `Bearer ${this.#opts.credential}` },
       ...(this.#opts.timeoutMs === undefined ? {} : { timeoutMs: this.#opts.timeoutMs }),
@@ -65,7 +66,7 @@ export class DeviceTokens {
     const text = await res.text();
     if (res.status === 401 || res.status === 403) throw new CredentialRefused(res.status);
     if (!res.ok) throw new RelayAnswered(res.status, relayErrorText(text));
-    const parsed = TokenResponse.parse(JSON.parse(text));
+    const parsed = readRelayAnswer(url, text, TokenResponse);
     this.#current = { token: parsed.token, expiresAtMs: Date.now() + parsed.expires_in * 1000 };
     return { token: parsed.token, fresh: true };
   }

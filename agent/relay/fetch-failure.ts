@@ -4,8 +4,11 @@
  * and turns Node's bare "fetch failed" into what really happened and what to do: "cannot reach the
  * relay at http://127.0.0.1:8787: connection refused; is the relay running at that address?".
  * The causes come from Node's fetch (undici): the `code` of the socket, DNS or TLS error it wraps.
- * Never puts a request's headers or body (credentials, the owner secret) in a message.
+ * A 2xx answer that is not the relay's JSON (a web page, a login proxy in front of it) says that
+ * too (`readRelayAnswer`), never a parser's complaint. Never puts a request's headers or body
+ * (credentials, the owner secret) in a message.
  */
+import type { z } from 'zod';
 
 /** The relay could not be reached, or did not answer in time: nothing was received. */
 export class RelayUnreachable extends Error {
@@ -119,4 +122,20 @@ export function relayErrorText(body: string): string {
     // Not JSON: the text itself.
   }
   return body.slice(0, 300);
+}
+
+/**
+ * The JSON a relay answered `url` with, read by `schema`. Throws, naming the URL, when it is not
+ * JSON or not of that shape: whatever answered is then most likely not a vimrelay relay.
+ */
+export function readRelayAnswer<T>(url: string, text: string, schema: z.ZodType<T>): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`${url} answered, but not as a vimrelay relay does (not JSON); is the relay URL right?`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new Error(`${url} answered, but not as a vimrelay relay does (JSON of another shape); is the relay URL right?`);
+  return parsed.data;
 }

@@ -6,7 +6,7 @@
  * logs the device code or the credential.
  */
 import { z } from 'zod';
-import { relayErrorText, relayFetch } from './fetch-failure.ts';
+import { readRelayAnswer, relayErrorText, relayFetch } from './fetch-failure.ts';
 
 const Started = z.object({
   device_code: z.string().min(1),
@@ -42,7 +42,7 @@ export async function startPairing(relayUrl: string, name: string, hostname: str
   // The relay says whose limit it is: this address's, or too many requests waiting for the owner.
   if (res.status === 429) throw new Error(`the relay is refusing pairing requests for now: ${relayErrorText(text)}`);
   if (!res.ok) throw new Error(`${relayUrl}/pair/device answered HTTP ${res.status}: ${relayErrorText(text)}`);
-  return Started.parse(JSON.parse(text));
+  return readRelayAnswer(`${relayUrl}/pair/device`, text, Started);
 }
 
 export interface PollOptions {
@@ -90,7 +90,7 @@ export async function pollPairing(relayUrl: string, started: StartedPairing, opt
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     const text = await res.text();
-    if (res.ok) return Granted.parse(JSON.parse(text));
+    if (res.ok) return readRelayAnswer(`${relayUrl}/pair/token`, text, Granted);
     const error = z.object({ error: z.string() }).safeParse(jsonOrNull(text));
     if (!error.success) throw new Error(`${relayUrl}/pair/token answered HTTP ${res.status}`);
     switch (error.data.error) {

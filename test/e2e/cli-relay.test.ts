@@ -2,8 +2,9 @@
 // `vimrelay pair` cancels the request on a real relay (local workerd), whose page then says it was
 // cancelled and refuses to approve it; a relay that is not there, a host that does not exist, TLS
 // spoken to a plain HTTP server, a server that never answers or hangs up, a relay that refuses
-// the owner secret or has none, and another server's refusal each get a message saying what
-// failed and what to do, never "fetch failed" nor a guess.
+// the owner secret or has none, another server's refusal, and another server's 200 (a web page,
+// JSON of its own) each get a message saying what failed and what to do, never "fetch failed",
+// a guess, a JSON parser's complaint or a zod issue dump.
 import { spawn } from 'node:child_process';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
@@ -140,6 +141,25 @@ describe('a relay that refuses', () => {
       const port = await listening(createHttpServer((_req, res) => res.writeHead(status).end(body)));
       const run = await cli(['devices', '--relay', `http://127.0.0.1:${port}`], isolatedEnv({ VIMRELAY_OWNER_SECRET: 'any' }));
       expect([run.status, run.stderr]).toEqual([1, `vimrelay: /admin/devices answered HTTP ${status}: ${body}\n`]);
+    }
+  });
+});
+
+describe('something else at the relay URL', () => {
+  it('a 200 that is not the relay\'s JSON (a page, JSON of another shape): said so with the URL, for each command', async () => {
+    for (const [body, kind] of [['<!doctype html><p>Sign in to continue</p>', 'not JSON'], ['{"ok":true}', 'JSON of another shape']] as const) {
+      const port = await listening(createHttpServer((_req, res) => res.writeHead(200).end(body)));
+      const base = `http://127.0.0.1:${port}`;
+      const env = isolatedEnv({ VIMRELAY_OWNER_SECRET: 'any' });
+      for (const [args, path] of [
+        [['pair', base], '/pair/device'],
+        [['devices', '--relay', base], '/admin/devices'],
+        [['enroll', '--relay', base], '/admin/devices'],
+        [['token', 'create', '--relay', base, '--name', 'x'], '/admin/tokens'],
+      ] as const) {
+        const run = await cli([...args], env);
+        expect([args, run.status, run.stderr]).toEqual([args, 1, `vimrelay: ${base}${path} answered, but not as a vimrelay relay does (${kind}); is the relay URL right?\n`]);
+      }
     }
   });
 });
