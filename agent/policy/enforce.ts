@@ -21,7 +21,8 @@
  *      directory name would match) or, in an editor the user has not named, lets that class
  *      through unasked in that editor until it goes away (a session allowance, never written;
  *      a deny in the policy still refuses); deny refuses with the user's reason; no answer
- *      before the deadline refuses with a hint. Rules for every editor, or by a glob on names,
+ *      before the deadline refuses with a hint; a call cancelled while its prompt is up is
+ *      CANCELLED, audited `ask:cancelled`. Rules for every editor, or by a glob on names,
  *      come only from the CLI or the file. The prompt's own deadline comes before the call's
  *      (`promptDeadlineOf`), so that its denial, not a TIMEOUT, is what the client hears.
  * An editor that goes away meanwhile (while it says which files, or while its prompt is up) is
@@ -36,7 +37,7 @@
  */
 import { fail, LIMITS, permissionFor, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
-import { EditorGone, type CallControl } from '../editors/call.ts';
+import { abortedOutcome, EditorGone, isDeadline, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { NoSuchBuffer } from '../editors/paths.ts';
 import type { EditorTool } from '../editors/tools/tool.ts';
@@ -309,6 +310,10 @@ export class CallGuard {
           }),
         };
       }
+      case 'cancelled':
+        // Nobody refused anything: the call's outcome is its cancellation, as for a call
+        // cancelled anywhere else (call.ts abortedOutcome).
+        return { decision: 'ask:cancelled', refusal: abortedOutcome(call.control.signal) };
       case 'timeout': {
         const seconds = Math.max(0, Math.round((promptDeadline - askedAt) / 1000));
         return {
@@ -355,12 +360,14 @@ function editorGone(call: GuardedCall, editorName: string): GuardResult {
 }
 
 /**
- * The prompt's answer, or `timeout` when the call's signal aborts or `deadline` (epoch ms) comes
+ * The prompt's answer; `cancelled` when the call's signal aborts for any reason but its deadline
+ * (call.ts isDeadline), `timeout` when `deadline` (epoch ms) or the call's own deadline comes
  * first; rejects when it cannot be shown (EditorGone when the editor went away).
  */
 async function askWithin(prompter: Prompter, request: AskRequest, callSignal: AbortSignal, deadline: number): Promise<AskAnswer> {
+  const unanswered = (): AskAnswer => (callSignal.aborted && !isDeadline(callSignal.reason) ? { kind: 'cancelled' } : { kind: 'timeout' });
   const left = deadline - Date.now();
-  if (left <= 0 || callSignal.aborted) return { kind: 'timeout' };
+  if (left <= 0 || callSignal.aborted) return unanswered();
   const signal = AbortSignal.any([callSignal, AbortSignal.timeout(Math.ceil(left))]);
   let onAbort = (): void => {};
   const aborted = new Promise<AskAnswer>((resolve) => {
@@ -371,7 +378,9 @@ async function askWithin(prompter: Prompter, request: AskRequest, callSignal: Ab
     const asked = prompter.ask(request, signal);
     // Once the deadline has won the race, a late rejection of the prompt has no one to tell.
     asked.catch(() => undefined);
-    return await Promise.race([asked, aborted]);
+    // The prompter answers `timeout` for any abort of `signal`; which one it was is told here.
+    const answer = await Promise.race([asked, aborted]);
+    return answer.kind === 'timeout' ? unanswered() : answer;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

@@ -57,16 +57,22 @@ export interface AskRequest {
   paths: readonly string[];
 }
 
-/** The user's answer to a prompt. `timeout`: no answer before the deadline (a deny). */
+/**
+ * The user's answer to a prompt. `timeout`: no answer before the deadline (a deny); `cancelled`:
+ * the call was cancelled (its client gave up, or the link that carried it dropped) while the
+ * prompt was up, so nobody waits for an answer any more (the CallGuard's, never a prompter's).
+ */
 export type AskAnswer =
   | { kind: 'allow_once' }
   | { kind: 'allow_always' }
   | { kind: 'deny'; reason?: string }
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  | { kind: 'cancelled' };
 
 /**
  * Shows a prompt inside an editor and waits for the answer; `signal` aborts at the prompt's
- * deadline. Rejects with EditorGone when the editor goes away first.
+ * deadline or when the call is cancelled, and either way the prompter answers `timeout` (the
+ * CallGuard tells the two apart). Rejects with EditorGone when the editor goes away first.
  */
 export interface Prompter {
   ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer>;

@@ -4,6 +4,7 @@
 //   - a prompt nobody answers is the agent's denial: PERMISSION_DENIED saying the user did not
 //     answer within N seconds, audited ask:timeout, the prompt gone and nothing run; never the
 //     Hub's TIMEOUT;
+//   - a prompt whose call its client cancels is CANCELLED, audited ask:cancelled, the prompt gone;
 //   - a blocked editor: the client gets TIMEOUT, and the command or save the editor could only
 //     start afterwards (it answered which files the call addresses, then blocked) is not run when
 //     it unblocks: `start_by`, the call's own deadline, reaches the editor.
@@ -68,8 +69,31 @@ it('a prompt nobody answers: PERMISSION_DENIED from the agent, not TIMEOUT from 
   expect(denied.hint).toMatch(/did not answer within \d+ seconds/);
   expect(readAudit(paths(env).audit, 1)[0]).toMatchObject({ tool: 'run_command', decision: 'ask:timeout', outcome: 'PERMISSION_DENIED' });
   expect(await asking.client.eval('exists("g:unanswered")')).toBe(0);
-  const floats = await asking.lua<number>("return #vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())");
-  expect(floats).toBe(0);
+  expect(await floatsIn(asking)).toBe(0);
+});
+
+/** How many floating windows (a prompt is one) `nvim` shows. */
+function floatsIn(nvim: NvimFixture): Promise<number> {
+  return nvim.lua<number>("return #vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())");
+}
+
+it('a prompt whose call is cancelled: CANCELLED, audited ask:cancelled (not ask:timeout), the prompt gone and nothing run', async () => {
+  // A 2025 client: its AbortSignal sends notifications/cancelled, which the Hub passes on as a wire cancel.
+  const legacy = await connectMcp(relay.mcpUrl, await relay.mint({ kind: 'access', name: 'deadlines-cancel' }), 'legacy');
+  try {
+    const before = readAudit(paths(env).audit, 1_000).length;
+    const stop = new AbortController();
+    const call = legacy.callTool({ name: 'run_command', arguments: { editor: ids.asking, commands: 'let g:cancelled = 1' } }, { signal: stop.signal }).catch((e: unknown) => e);
+    await waitFor(async () => ((await floatsIn(asking)) > 0 ? true : undefined), DEADLINE_MS, 'the prompt');
+    stop.abort();
+    await call;
+    const line = await waitFor(async () => readAudit(paths(env).audit, 1_000)[before], 10_000, 'the audit line');
+    expect(line).toMatchObject({ tool: 'run_command', decision: 'ask:cancelled', outcome: 'CANCELLED' });
+    await waitFor(async () => ((await floatsIn(asking)) === 0 ? true : undefined), 10_000, 'the prompt to close');
+    expect(await asking.client.eval('exists("g:cancelled")')).toBe(0);
+  } finally {
+    await legacy.close();
+  }
 });
 
 it.each([

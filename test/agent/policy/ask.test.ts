@@ -2,7 +2,8 @@
 // policy file says to ask about goes through the Dispatcher and its CallGuard to the editor's
 // prompt, which the test answers by typing, as the user would. o runs the command once; r with a
 // reason refuses it with PERMISSION_DENIED carrying the reason; no answer refuses it at the
-// deadline with a hint and takes the prompt down; a, in an editor the user named, appends an allow
+// deadline with a hint and takes the prompt down; a call cancelled while its prompt is up is
+// CANCELLED, audited ask:cancelled (not ask:timeout), its prompt taken down; a, in an editor the user named, appends an allow
 // rule for that chosen name to the policy file, and the next call runs without a prompt. Every
 // class (read, write, open, save, exec, terminal) can be asked about, and "o" lets its tool run.
 // And by attack: an editor answering its own prompt "allow always, all editors" (or allowing a
@@ -11,6 +12,7 @@
 // only, for its session, and a rule for a chosen name `work` never covers an unnamed `work`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, PERMISSION_CLASSES, type ToolOutcome } from '../../../protocol/index.ts';
+import { readAudit } from '../../../agent/audit/log.ts';
 import { readPolicy } from '../../../agent/policy/file.ts';
 import type { NvimEditor } from '../../../agent/editors/nvim/editor.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
@@ -43,9 +45,10 @@ describe.each(NORMAL_DRIVERS)('run_command under "ask" on %s', (_kind, start) =>
   let d: Driver;
   let dispatcher: Dispatcher;
   let policyFile: string;
+  let auditFile: string;
   let seq = 0;
-  const run = (command: string, deadline_ms = 30_000): Promise<ToolOutcome | undefined> =>
-    dispatcher.handle({ id: `ask-${++seq}`, tool: 'run_command', editor: d.editor.id, args: { commands: command }, scopes: [...ALL_SCOPES], client: 'claude-test', deadline_ms });
+  const run = (command: string, deadline_ms = 30_000, id = `ask-${++seq}`): Promise<ToolOutcome | undefined> =>
+    dispatcher.handle({ id, tool: 'run_command', editor: d.editor.id, args: { commands: command }, scopes: [...ALL_SCOPES], client: 'claude-test', deadline_ms });
   const ran = (name: string): Promise<number> => d.expr<number>(`exists("g:${name}")`);
 
   beforeAll(async () => {
@@ -53,6 +56,7 @@ describe.each(NORMAL_DRIVERS)('run_command under "ask" on %s', (_kind, start) =>
     const rules = PERMISSION_CLASSES.map((klass) => ({ klass, decision: klass === 'exec' ? ('ask' as const) : ('allow' as const) }));
     const fixture = testGuard({ rules, never_read: [] });
     policyFile = fixture.policyFile;
+    auditFile = fixture.auditFile;
     dispatcher = new Dispatcher({ get: (id) => (id === d.editor.id ? d.editor : undefined) }, fixture.guard);
   });
   afterAll(() => d?.stop());
@@ -98,6 +102,16 @@ describe.each(NORMAL_DRIVERS)('run_command under "ask" on %s', (_kind, start) =>
     expect(result).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', hint: expect.stringMatching(/did not answer within \d+ seconds/) } });
     await waitFor(async () => ((await shown(d)) === null ? true : undefined), 10_000, 'the prompt to close');
     expect(await ran('unanswered')).toBe(0);
+  });
+
+  it('cancelled while asked: CANCELLED, audited ask:cancelled, the prompt taken down, nothing run', async () => {
+    const outcome = run('let g:cancelled = 1', 30_000, 'ask-cancelled');
+    await promptWith(d, ':let g:cancelled = 1');
+    dispatcher.cancel('ask-cancelled');
+    expect(await outcome).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    expect(readAudit(auditFile, 1)[0]).toMatchObject({ tool: 'run_command', decision: 'ask:cancelled', outcome: 'CANCELLED' });
+    await waitFor(async () => ((await shown(d)) === null ? true : undefined), 10_000, 'the prompt to close');
+    expect(await ran('cancelled')).toBe(0);
   });
 
   it('a, in an editor the user named: an allow rule for that chosen name is appended, and the next call runs without a prompt', async () => {
