@@ -73,13 +73,17 @@ export function mcpResource(origin: string): string {
   return audienceFor('access', origin);
 }
 
-/** Longest `client_name` a client may register (characters): the consent page and the dashboard show it whole. */
+/**
+ * Longest `client_name` a client may register, or a Client ID Metadata Document may give
+ * (characters): the consent page and the dashboard show it whole.
+ */
 export const MAX_CLIENT_NAME_CHARS = 100;
 
 /**
  * Why a registered `client_name` (RFC 7591 §2, human-readable) is refused, or null: the owner reads
  * it on the consent page to decide, so it is one short line, with no control characters (a name
- * padded with line breaks or spaces could pass for the page's own words).
+ * padded with line breaks or spaces could pass for the page's own words). Applied at registration
+ * and, for a Client ID Metadata Document's (which never registers), before its consent page.
  */
 export function clientNameRefusal(name: unknown): string | null {
   // Absent, or not a string: the library's own validation answers for that.

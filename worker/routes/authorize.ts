@@ -7,14 +7,15 @@
  *                       access_denied on Deny
  *
  * Errors: a request the library validated down to its redirect URI goes back to the client with
- * `error` (RFC 6749 §4.1.2.1); anything else — unknown client, unregistered redirect URI, an
- * expired or reused consent form — is rendered here and never redirected.
+ * `error` (RFC 6749 §4.1.2.1); anything else — unknown client, unregistered redirect URI, a
+ * client name the registration rule refuses, an expired or reused consent form — is rendered
+ * here and never redirected.
  */
 import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type AuthRequest } from '@cloudflare/workers-oauth-provider';
 import { Hono } from 'hono';
 import { ALL_SCOPES, type PermissionClass } from '../../protocol/index.ts';
 import { OWNER_ACCOUNT } from '../account.ts';
-import { oauthHelpers, type McpProps } from '../auth/oauth.ts';
+import { clientNameRefusal, oauthHelpers, type McpProps } from '../auth/oauth.ts';
 import { configuredRedirectUris, redirectAllowed } from '../auth/redirect-policy.ts';
 import { currentSession } from '../auth/owner-session.ts';
 import { csrfToken } from '../auth/session.ts';
@@ -82,6 +83,12 @@ authorize.get('/authorize', async (c) => {
 
   try {
     const details = await oauth.describeConsent(request); // first: a failed lookup leaves nothing stored
+    // The registration's name rule again (oauth.ts clientNameRefusal), for clients that never
+    // registered here (Client ID Metadata Documents). Refused rather than cut short: the first
+    // 100 characters of a name written to mislead would still be its publisher's words on this
+    // page, and a publisher can fix its document.
+    const nameRefused = clientNameRefusal(details.clientName);
+    if (nameRefused !== null) return authorizeErrorPage(400, 'This app cannot be authorized here', `Its client metadata is refused: ${nameRefused}`);
     const consent = await oauth.beginConsent(request);
     return consentPage({ details, handle: consent.handle, csrf: await csrfToken(secret, session), headers: cookiesOf(consent.headers) });
   } catch (error) {

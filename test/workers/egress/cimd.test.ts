@@ -3,7 +3,9 @@
 // anonymous visitors make the relay fetch nothing (at /authorize or the token endpoint); the owner
 // signed in makes it fetch nothing from an IP literal in any spelling, a local name, a name
 // resolving to loopback, link-local or ULA addresses, or through a redirect; a public document is
-// fetched, once resolved, and its client shown as published by its domain.
+// fetched, once resolved, and its client shown as published by its domain; a document whose
+// client_name breaks the rule a registration's is held to (at most 100 characters, one line, no
+// control characters or runs of white space) is refused, its name never on a consent page.
 import { env, exports } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cimdUrlRefusal, isCimdClientId, publicAddress } from '../../../worker/auth/cimd-policy.ts';
@@ -112,6 +114,27 @@ describe('the owner signed in', () => {
     expect(form.html).toContain('Published Client');
     expect(form.html).toContain('Published by <strong>public.example</strong>');
     expect(new Set(await contacted())).toEqual(new Set(['public.example']));
+  });
+
+  // The rule a registration's client_name is held to (oauth.ts clientNameRefusal), for a client
+  // that never registers: its document is refused, and no consent page shows its name.
+  it.each([
+    ['one character too long', '/name-101.json', 'client_name must be at most 100 characters.'],
+    ['a line break', '/name-newline.json', 'client_name must not contain control characters or line breaks.'],
+    ['a run of spaces', '/name-spaces.json', 'client_name must not contain runs of white space.'],
+  ])('a document whose client_name has %s: refused, no consent page', async (_what, path, reason) => {
+    const res = await fetcher(authorizeUrl(`https://public.example${path}`), { headers: { Cookie: session }, redirect: 'manual' });
+    const html = await res.text();
+    expect(res.status).toBe(400);
+    expect(html).toContain('This app cannot be authorized here');
+    expect(html).toContain(reason);
+    expect(html).not.toContain('name="handle"');
+    expect(html).not.toContain('Published Client');
+  });
+
+  it('a document whose client_name is exactly 100 characters: its consent page shows it whole', async () => {
+    const form = await openConsent(fetcher, authorizeUrl('https://public.example/name-100.json'), session);
+    expect(form.html).toContain(`Allow <strong>${'N'.repeat(100)}</strong>`);
   });
 });
 

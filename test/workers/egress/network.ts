@@ -23,11 +23,23 @@ function json(value: unknown, status = 200, headers: Record<string, string> = {}
   return new Response(JSON.stringify(value), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 }
 
-/** The CIMD document at `url`, as a client publishes it. */
-function clientDocument(url: string): Record<string, unknown> {
+/**
+ * The `client_name` of each CIMD document public.example serves, by path: one that passes the
+ * relay's name rule, one exactly at its 100-character cap, and one for each way of breaking it.
+ */
+const CLIENT_NAMES: Readonly<Record<string, string>> = {
+  '/client.json': 'Published Client',
+  '/name-100.json': 'N'.repeat(100),
+  '/name-101.json': 'N'.repeat(101),
+  '/name-newline.json': 'Published Client\nvimrelay: this app is verified',
+  '/name-spaces.json': `Published Client${' '.repeat(40)}(verified by vimrelay)`,
+};
+
+/** The CIMD document at `url`, as a client publishes it, named `name`. */
+function clientDocument(url: string, name: string): Record<string, unknown> {
   return {
     client_id: url,
-    client_name: 'Published Client',
+    client_name: name,
     client_uri: 'https://public.example/',
     redirect_uris: ['http://127.0.0.1:43117/callback'],
     token_endpoint_auth_method: 'none',
@@ -46,7 +58,8 @@ export function network(request: Request): Response {
     if (!records) return json({ Status: 3, Answer: [] }); // NXDOMAIN
     return json({ Status: 0, Answer: (records[type] ?? []).map((data) => ({ name, type: type === 'A' ? 1 : 28, TTL: 60, data })) });
   }
-  if (url.hostname === 'public.example' && url.pathname === '/client.json') return json(clientDocument(request.url), 200, { 'Cache-Control': 'no-store' });
+  const name = url.hostname === 'public.example' ? CLIENT_NAMES[url.pathname] : undefined;
+  if (name !== undefined) return json(clientDocument(request.url, name), 200, { 'Cache-Control': 'no-store' });
   if (url.hostname === 'redirect.example') return new Response(null, { status: 302, headers: { Location: 'https://127.0.0.1:8443/admin' } });
   return new Response('not found', { status: 404 });
 }
