@@ -10,7 +10,7 @@
  * Never waits forever: every request honours the caller's AbortSignal and fails EDITOR_OFFLINE
  * when the socket closes.
  */
-import type { ToolOutcome, WireEditor } from '../../../protocol/index.ts';
+import { LIMITS, type ToolOutcome, type WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
 import { DeferredAnswers, runTool, type CallControl, type EditorLink, type InvokeOptions } from '../call.ts';
@@ -64,8 +64,14 @@ export class NvimEditor implements Editor {
     });
     this.#link = {
       name: 'Neovim',
-      // Neovim redraws after a call by itself: `redraw` is Vim's.
-      invoke: (impl, params, signal, opts) => this.#call(impl, params, signal, channel, opts.expect),
+      // Neovim redraws after a call by itself: `redraw` is Vim's (and says the tool is not read-only).
+      invoke: async (impl, params, signal, opts) => {
+        const raw = await this.#request(impl, params, signal, channel, opts.expect);
+        // A read capped in bytes whose answer grew past the cap here (`outgrew`) is asked once
+        // more, its bytes that are not UTF-8 counted as read (lua/util.lua M.json_size).
+        if (!opts.redraw && 'max_bytes' in params && outgrew(raw)) return fromJson(await this.#request(impl, { ...params, exact_sizes: true }, signal, channel, opts.expect));
+        return fromJson(raw);
+      },
       cancel: async (token, signal) => void (await connection.request('nvim_exec_lua', [CANCEL_LUA, [token]], signal)),
     };
     this.address = address;
@@ -121,16 +127,16 @@ export class NvimEditor implements Editor {
   }
 
   async paths(addressing: Addressing, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]> {
-    return parsePaths(await this.#call('paths', pathsParams(addressing, args), signal));
+    return parsePaths(fromJson(await this.#request('paths', pathsParams(addressing, args), signal)));
   }
 
   /**
-   * Runs the installed implementation `impl` (one nvim_exec_lua) and reads its answer; `channel`
-   * (this connection's) is where a deferred answer goes; `expect`, see InvokeOptions.
+   * Runs the installed implementation `impl` (one nvim_exec_lua): its raw answer; `channel` (this
+   * connection's) is where a deferred answer goes; `expect`, see InvokeOptions.
    */
-  async #call(impl: string, params: Record<string, unknown>, signal: AbortSignal, channel?: number, expect?: InvokeOptions['expect']): Promise<unknown> {
+  async #request(impl: string, params: Record<string, unknown>, signal: AbortSignal, channel?: number, expect?: InvokeOptions['expect']): Promise<unknown> {
     const args = channel === undefined ? [impl, params] : expect === undefined ? [impl, params, channel] : [impl, params, channel, expect];
-    return fromJson(await this.#connection.request('nvim_exec_lua', [CALL_LUA, args], signal));
+    return this.#connection.request('nvim_exec_lua', [CALL_LUA, args], signal);
   }
 
   ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
@@ -162,6 +168,17 @@ export class NvimEditor implements Editor {
     this.#info = next;
     for (const listener of this.#listeners) listener(this);
   }
+}
+
+/**
+ * Whether a tool's answer (its data as one JSON string, below) is over LIMITS.maxResultBytes as
+ * the agent read it: the Lua counts its caps in the bytes it sends, cheaply, and each byte that is
+ * not UTF-8 becomes a 3-byte U+FFFD here (connection.ts asText), so only an answer that holds a
+ * U+FFFD can have grown. One native search of the text on a clean read.
+ */
+function outgrew(raw: unknown): boolean {
+  if (typeof raw !== 'object' || raw === null || !('json' in raw) || typeof raw.json !== 'string') return false;
+  return raw.json.includes('\uFFFD') && Buffer.byteLength(raw.json) > LIMITS.maxResultBytes;
 }
 
 /**

@@ -131,7 +131,7 @@ return function(p)
   end
   local read = line_reader(last_row)
 
-  local out, budget, next_index = {}, M.budget(p.max_bytes), nil
+  local out, budget, next_index = {}, M.budget(p.max_bytes, p.exact_sizes), nil
   for i = first, last do
     local d = list[i]
     local end_row, end_col = d.end_lnum or d.lnum, d.end_col or d.col

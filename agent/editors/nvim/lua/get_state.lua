@@ -233,7 +233,7 @@ return function(p)
   local state = M.tools.get_state_brief(vim.tbl_extend('force', p, { max_bytes = p.brief_max_bytes }))
   local brief_windows = state.windows
   state.windows = nil
-  local budget = M.budget(p.max_bytes)
+  local budget = M.budget(p.max_bytes, p.exact_sizes)
   budget.take(state, true)
 
   state.selection = selection()

@@ -8,7 +8,7 @@ local M = ...
 local api = vim.api
 
 return function(p)
-  local budget = M.budget(p.max_bytes)
+  local budget = M.budget(p.max_bytes, p.exact_sizes)
   local active = api.nvim_get_current_win()
   local windows = { M.window_view(active, 'active', p.context_lines, p.context_line_bytes) }
   local alternate_nr = vim.fn.winnr('#')

@@ -92,7 +92,7 @@ return function(p)
     resume_buf, resume_line, resume_byte = tonumber(b), tonumber(l), tonumber(c)
   end
 
-  local hits, budget, scanned = {}, M.budget(p.max_bytes), 0
+  local hits, budget, scanned = {}, M.budget(p.max_bytes, p.exact_sizes), 0
   local function page(cursor)
     return {
       hits = hits,

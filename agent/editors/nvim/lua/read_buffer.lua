@@ -1,9 +1,10 @@
 -- read_buffer: one page of a buffer's live text (unsaved changes included), with its changedtick.
 -- params: buffer (number | path | nil), start_line, end_line (1-based, inclusive, optional),
--- max_lines, max_bytes. Bounds are clamped and reversed ones swapped; the page stops before
--- max_lines lines or max_bytes bytes would be exceeded (each line counted as its JSON string plus
--- a separator, so that quotes, backslashes and control characters count as sent), and then says
--- where to continue. Only the page leaves the editor.
+-- max_lines, max_bytes, exact_sizes. Bounds are clamped and reversed ones swapped; the page stops
+-- before max_lines lines or max_bytes bytes would be exceeded (each line counted as its JSON
+-- string plus a separator, so that quotes, backslashes and control characters count as sent;
+-- bytes that are not UTF-8 as the agent reads them with exact_sizes: util.lua M.json_size), and
+-- then says where to continue. Only the page leaves the editor.
 local M = ...
 local api = vim.api
 
@@ -28,7 +29,7 @@ return function(p)
   while at <= page_end and not full do
     local upto = math.min(page_end, at + chunk - 1)
     for _, line in ipairs(api.nvim_buf_get_lines(b, at - 1, upto, true)) do
-      local size = #vim.json.encode(line) + 1
+      local size = M.json_size(line, p.exact_sizes)
       if bytes + size > p.max_bytes then
         if kept == 0 then
           M.fail('UNSUPPORTED', 'Line ' .. first .. ' alone is ' .. size .. ' bytes as JSON, more than the ' .. p.max_bytes .. '-byte result cap.', {

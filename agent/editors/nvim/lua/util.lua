@@ -40,6 +40,59 @@ function M.char_len(s)
   return n
 end
 
+local str_byte = string.byte
+
+--- The bytes of `s` that are in no UTF-8 sequence (RFC 3629: no overlong form, surrogate or code
+--- point past U+10FFFF). The agent reads each as U+FFFD, 3 bytes (connection.ts: WHATWG Encoding
+--- replaces each maximal invalid subpart, of 1 to 3 bytes, with one U+FFFD, so counting 3 for
+--- each is an upper bound).
+local function bad_bytes(s)
+  local bad, i, n = 0, 1, #s
+  while i <= n do
+    local c = str_byte(s, i)
+    if c < 0x80 then
+      i = i + 1
+    else
+      -- The sequence's length and the range of its second byte, by its first.
+      local len, lo, hi = 0, 0x80, 0xBF
+      if c >= 0xC2 and c <= 0xDF then
+        len = 2
+      elseif c >= 0xE0 and c <= 0xEF then
+        len, lo, hi = 3, c == 0xE0 and 0xA0 or 0x80, c == 0xED and 0x9F or 0xBF
+      elseif c >= 0xF0 and c <= 0xF4 then
+        len, lo, hi = 4, c == 0xF0 and 0x90 or 0x80, c == 0xF4 and 0x8F or 0xBF
+      end
+      local j = 1
+      while j < len do
+        local b = str_byte(s, i + j) or 0
+        if b < lo or b > hi then
+          break
+        end
+        lo, hi, j = 0x80, 0xBF, j + 1
+      end
+      if len > 0 and j == len then
+        i = i + len
+      else
+        bad, i = bad + 1, i + 1
+      end
+    end
+  end
+  return bad
+end
+
+--- The bytes `value` takes as JSON text, plus a separator: what every byte cap counts (M.budget,
+--- read_buffer). cjson passes bytes that are not UTF-8 through, and the agent reads each as a
+--- 3-byte U+FFFD; with `exact` (the params' `exact_sizes`) they are counted so. Without it they
+--- count as one: looking for them would add some 40% to the Lua of every 1,000-line read, and the
+--- agent asks again with `exact_sizes` only when an answer grew past the cap (nvim/editor.ts).
+function M.json_size(value, exact)
+  local text = vim.json.encode(value)
+  if exact then
+    return #text + 2 * bad_bytes(text) + 1
+  end
+  return #text + 1
+end
+
 --- Splits text on "\n" (plain); "a\n" gives {"a", ""}.
 function M.split_lines(text)
   local lines, init = {}, 1
@@ -234,15 +287,15 @@ function M.char_col(line, byte)
   return M.char_len(line:sub(1, byte)) + 1
 end
 
---- A byte budget for one result, counted as the JSON text of its items (a slight overestimate of
---- what the agent sends: cjson also escapes "/"). `take(item)` adds the item and returns true when
---- it still fits, else returns false and adds nothing; `take(item, true)` adds it regardless (for
---- what a result cannot leave out).
-function M.budget(max_bytes)
+--- A byte budget for one result, counted as the JSON text of its items (M.json_size, `exact` as
+--- there; a slight overestimate of what the agent sends: cjson also escapes "/"). `take(item)`
+--- adds the item and returns true when it still fits, else returns false and adds nothing;
+--- `take(item, true)` adds it regardless (for what a result cannot leave out).
+function M.budget(max_bytes, exact)
   local used = 0
   local self = {}
   function self.take(item, force)
-    local n = #vim.json.encode(item) + 1
+    local n = M.json_size(item, exact)
     if used + n > max_bytes and not force then
       return false
     end

@@ -393,6 +393,24 @@ describe.each(DRIVERS)('reading text that is not UTF-8 on %s', (_kind, start) =>
     const brief = await d.ok('get_state_brief');
     expect((brief.windows as { context: { lines: string[] } }[])[0]?.context.lines).toEqual(['caf\ufffd', 'ok']);
   });
+
+  it('keeps a page within the byte cap counting each bad byte as the U+FFFD (3 bytes) it is read as', async () => {
+    // 1,000 lines of 200 bytes that are not UTF-8: 200 KB in the buffer, 600 KB once read.
+    writeFileSync(join(d.cwd, 'bad-page.txt'), Buffer.concat(Array.from({ length: 1_000 }, () => Buffer.from([...Array<number>(200).fill(0xe9), 0x0a]))));
+    await d.command('edit ++enc=utf-8 ++bad=keep bad-page.txt');
+    let from: number | null = 1;
+    let read = 0;
+    while (from !== null) {
+      const page = await d.ok('read_buffer', { start_line: from });
+      expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(LIMITS.maxResultBytes);
+      const lines = page.lines as string[];
+      expect(lines.length).toBeGreaterThan(0);
+      expect(new Set(lines)).toEqual(new Set(['\ufffd'.repeat(200)]));
+      read += lines.length;
+      from = page.next_start_line as number | null;
+    }
+    expect(read).toBe(1_000);
+  });
 });
 
 // Vim in Normal mode here: only then does it take typed keys, and so have an insert going on.
