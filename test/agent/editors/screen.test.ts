@@ -1,10 +1,10 @@
 // What the user sees, on the real screen: Vim (plugin/vim) and Neovim in a terminal under tmux,
 // each attached to the agent's adapter as a user runs it. After a call through the adapter, and
 // with no key pressed, the screen (tmux capture-pane) shows what the call did: an edit, a cursor
-// moved and scrolled into view, a highlight, virtual text, keys sent, an undo, and a permission
-// prompt that appears and goes again at its deadline. Vim redraws after a channel call only when
-// told to (vimrelay#call's `redraw`, ask.vim); Neovim redraws by itself, the contrast case. Also:
-// a redraw leaves a command line the user is typing as it was.
+// moved and scrolled into view, a highlight, virtual text, keys sent (<C-\><C-N> among them), an
+// undo, and a permission prompt that appears and goes again at its deadline. Vim redraws after a
+// channel call only when told to (vimrelay#call's `redraw`, ask.vim); Neovim redraws by itself,
+// the contrast case. Also: a redraw leaves a command line the user is typing as it was.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,14 @@ describe('Vim on the real screen, no key pressed after the call', () => {
   it('shows what keys did, and an undo', async () => {
     await ok(editor, 'send_keys', { keys: 'ggdd' });
     await tmux.until((r) => r[0] === 'line two, edited by the assistant', 'the deleted line gone');
+    await ok(editor, 'undo', {});
+    await tmux.until((r) => r[0] === 'line 1', 'the line back after undo');
+  });
+
+  it('takes every key notation Neovim does: <C-\\><C-N> leaves Insert mode', async () => {
+    const data = await ok(editor, 'send_keys', { keys: 'ggi<C-\\><C-N>x' });
+    expect(data).toMatchObject({ mode: 'n' });
+    await tmux.until((r) => r[0] === 'ine 1', 'the first character deleted in Normal mode');
     await ok(editor, 'undo', {});
     await tmux.until((r) => r[0] === 'line 1', 'the line back after undo');
   });

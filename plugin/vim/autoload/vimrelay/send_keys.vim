@@ -3,10 +3,18 @@
 " `timeout_ms`, typically on a prompt, are interrupted and the call fails with TIMEOUT. A call Vim
 " could only start after its deadline (start_by) does nothing.
 
-" Keys in Vim key notation ("dd<Esc>", "<C-w>v") as the bytes they stand for.
+" Keys in Vim key notation ("dd<Esc>", "<C-w>v", "<C-\><C-N>") as the bytes they stand for, as
+" the Neovim tool's nvim_replace_termcodes reads them: each <...> as a string's "\<...>" reads it
+" (:h expr-quote), a name Vim does not know left as typed, every other character as it is.
 function! s:termcodes(keys) abort
-  let s = substitute(escape(a:keys, '\"'), '<[^<> ]\+>', '\\&', 'g')
-  return eval('"' . s . '"')
+  return substitute(a:keys, '<[^<>[:space:]"]\+>', '\=s:key(submatch(0))', 'g')
+endfunction
+
+" One <...> name as its bytes, or as typed when Vim does not know it ("\<foo>" reads as "<foo>").
+" It holds no '"' and ends in '>': what is evaluated is one string literal, and nothing else.
+function! s:key(name) abort
+  let key = eval('"\' . a:name . '"')
+  return key =~# '^<.' ? a:name : key
 endfunction
 
 function! vimrelay#send_keys#run(p) abort
@@ -23,8 +31,7 @@ function! vimrelay#send_keys#run(p) abort
   " Inside a try (as every tool call is), an error the keys cause is thrown: it ends the keys, as
   " an error does in a mapping, and is reported as errmsg.
   try
-    " CTRL-\ CTRL-N as bytes: s:termcodes cannot spell <C-\> (its backslash is escaped).
-    call feedkeys((leave_job ? "\<C-\>\<C-n>" : '') . s:termcodes('<Esc>' . a:p.keys), 'mtx')
+    call feedkeys(s:termcodes(sent), 'mtx')
   catch
     let v:errmsg = substitute(v:exception, '^Vim\%((\a\+)\)\=:', '', '')
   finally

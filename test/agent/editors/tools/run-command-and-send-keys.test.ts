@@ -144,6 +144,20 @@ describe.each(NORMAL_DRIVERS)('run_command and send_keys on %s', (_kind, start) 
     expect(await d.expr('mode()')).not.toBe('i');
   });
 
+  // Key notation as Neovim's nvim_replace_termcodes reads it, on both editors: what each inserts.
+  it.each([
+    ['<C-\\><C-N> (leaves Insert mode like <Esc>)', 'ccab<C-\\><C-N>x', 'a'],
+    ['<Bslash> and a bare backslash', 'cca<Bslash>b\\c', 'a\\b\\c'],
+    ['quotes, and <...> a name Vim does not know', 'cc"<foo>" <x-\\> <a\\\\>', '"<foo>" <x-\\> <a\\\\>'],
+    ['<Char-65> and <Tab>', 'cc<Char-65><Tab>1', 'A\t1'],
+  ])('send_keys spells %s as Neovim does', async (_what, keys, line) => {
+    const before = (await d.lines(buf))[1] ?? '';
+    await d.cursor('notes.txt', 2, 0);
+    await d.ok('send_keys', { keys });
+    expect((await d.lines(buf))[1]).toBe(line);
+    await d.expr(`setline(2, ${JSON.stringify(before)})`);
+  });
+
   it("send_keys reports the error the keys caused, and leaves v:errmsg as it was when they caused none", async () => {
     const data = await d.ok('send_keys', { keys: ':frobnicate<CR>' });
     expect(data.errmsg).toMatch(/^E492/);
