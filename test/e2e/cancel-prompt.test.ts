@@ -2,8 +2,8 @@
 // through the local relay as `npm start` runs it: a real relay in local workerd, a `vimrelay agent`
 // process, a real Neovim whose policy asks before exec, and the v2 SDK client in the 2026-07-28
 // era, whose way to give up is closing its response stream. The prompt closes, nothing runs, and
-// the audit log says the call was cancelled, long before the prompt would have closed unanswered
-// (a few seconds before the call's deadline).
+// the audit log says the call was cancelled while asking (ask:cancelled), long before the prompt
+// would have closed unanswered (a few seconds before the call's deadline).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -65,7 +65,7 @@ it('closing the stream of a call that waits on a prompt closes the prompt and ru
   giveUp.abort();
   expect(await call).toBeInstanceOf(Error);
   const line = await waitFor(() => readAudit(paths(env).audit, 5).find((l) => l.tool === 'run_command'), DEADLINE_MS, 'the call in the audit log');
-  expect(line).toMatchObject({ outcome: 'CANCELLED' });
+  expect(line).toMatchObject({ decision: 'ask:cancelled', outcome: 'CANCELLED' });
   expect(await floats()).toBe(0);
   expect(await nvim.client.eval('exists("g:ran")')).toBe(0);
 }, DEADLINE_MS + 30_000);
