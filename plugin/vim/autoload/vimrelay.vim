@@ -319,10 +319,26 @@ function! vimrelay#send(message) abort
   endif
 endfunction
 
+" The timer of an info message that waits for Vim to be back in the user's windows, or -1.
+let s:info_timer = -1
+
+" Tells the agent what vimrelay#info() says, unless the current window is the autocommand window:
+" there (bufload() of a hidden buffer) a hidden buffer is current for a moment, and nothing says
+" when the user's own comes back. What is current then is told once the call or command under way
+" has ended (a timer), one message for any number of such events.
 function! s:notify_info() abort
-  if s:is_open()
+  if win_gettype() ==# 'autocmd'
+    if s:info_timer == -1
+      let s:info_timer = timer_start(0, function('s:notify_later'))
+    endif
+  elseif s:is_open()
     call ch_sendexpr(s:channel, vimrelay#info())
   endif
+endfunction
+
+function! s:notify_later(timer) abort
+  let s:info_timer = -1
+  call s:notify_info()
 endfunction
 
 " Pieces of long parameters the agent sends ahead of a call (agent/editors/vim/staging.ts): id ->

@@ -256,7 +256,23 @@ local function broadcast(method, ...)
 end
 
 local group = api.nvim_create_augroup('vimrelay', { clear = true })
+-- Whether an announcement waits for the editor to be back in the user's windows.
+local announce_pending = false
+-- Announces the info now, unless the current window is the autocommand window: there (bufload of
+-- a hidden buffer, nvim_buf_call) a hidden buffer is current for a moment, and nothing announces
+-- the user's own buffer coming back. What is current then is announced once the call or command
+-- under way has ended (vim.schedule), one announcement for any number of such events.
 local function announce_info()
+  if (S.interrupting or 0) == 0 and vim.fn.win_gettype() == 'autocmd' then
+    if not announce_pending then
+      announce_pending = true
+      vim.schedule(function()
+        announce_pending = false
+        announce_info()
+      end)
+    end
+    return
+  end
   local ok, info = pcall(M.info)
   if ok then
     broadcast('vimrelay_info', info)
