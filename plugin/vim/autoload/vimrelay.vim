@@ -369,7 +369,9 @@ endfunction
 " or {'ok': v:true, 'pending': v:true} when the tool deferred its answer (util/deferred.vim).
 " The optional `opts`: {'redraw': 1} for a tool that may change what is on screen (any that is
 " not read-only): Vim does not redraw after a channel call by itself, so the dispatcher does,
-" whether the tool succeeded or not (a command list may fail after changing things). And
+" whether the tool succeeded or not (a command list may fail after changing things); nor does it
+" tell plugins that the current buffer's text changed, which the dispatcher does first
+" (s:text_changed). And
 " {'expect': {'params': ..., 'paths': [...]}}: the files the agent's policy judged the call by;
 " when the call addresses others now (vimrelay#paths#run over `params`), nothing runs and the
 " answer is {'ok': v:false, 'paths_changed': v:true, 'paths': <what it addresses>}.
@@ -383,12 +385,52 @@ function! vimrelay#call(impl, params, ...) abort
       return {'ok': v:false, 'paths_changed': v:true, 'paths': changed}
     endif
   endif
+  let redraw = get(opts, 'redraw', 0)
+  if redraw
+    let [buf, tick] = [bufnr('%'), b:changedtick]
+  endif
   try
     return s:run(a:impl, a:params)
   finally
-    if get(opts, 'redraw', 0)
+    if redraw
+      call s:text_changed(buf, tick)
       call vimrelay#util#redraw()
     endif
+  endtry
+endfunction
+
+" The timer that fires TextChanged for buffer s:changed_buf after a tool's edit, or -1.
+let s:changed_timer = -1
+let s:changed_buf = -1
+
+" When the current buffer is still `buf` and its changedtick is no longer `tick`, fires TextChanged
+" (TextChangedI in Insert or Replace mode) for it from a timer: Vim fires it only from its main
+" loop, after the user's next key, never after a channel call, so plugins that lint, sync a
+" language server or mark changes on it (ALE, vim-lsp...) would go on showing the text before the
+" tool's edit until then. Not inside the channel call: the handlers (a language client's diff of
+" the whole buffer) then neither hold up the tool's answer nor fail it, and they run where Vim runs
+" them, outside any channel message. Vim fires the event once more at the user's next key (it does
+" not know it was fired).
+function! s:text_changed(buf, tick) abort
+  if bufnr('%') == a:buf && b:changedtick != a:tick
+    let s:changed_buf = a:buf
+    if s:changed_timer == -1
+      let s:changed_timer = timer_start(0, function('s:fire_text_changed'))
+    endif
+  endif
+endfunction
+
+" A plugin's failure in the handler is its own: it goes to :messages.
+function! s:fire_text_changed(timer) abort
+  let s:changed_timer = -1
+  let event = mode() =~# '^[iR]' ? 'TextChangedI' : 'TextChanged'
+  if bufnr('%') != s:changed_buf || !exists('#' . event)
+    return
+  endif
+  try
+    execute 'doautocmd <nomodeline>' event
+  catch
+    echomsg 'vimrelay: ' . event . ' after a tool: ' . v:exception
   endtry
 endfunction
 
