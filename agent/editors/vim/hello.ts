@@ -24,6 +24,8 @@ export const VimHello = VimInfo.extend({
   chosen: z.boolean(),
   /** Identifies the Vim process across reconnects. */
   instance: z.string().min(1).max(200),
+  /** The name an agent last gave this Vim for `name` ('' or absent: none yet), asked for back (names.ts). */
+  previous: z.string().max(200).optional(),
   /** `v:versionlong` (e.g. "9001378"), or `v:version` * 10000 where that is missing. */
   version: z.string().regex(/^\d+$/),
 });

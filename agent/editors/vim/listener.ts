@@ -179,7 +179,7 @@ export class VimListener {
 
   #admit(channel: VimChannel, id: number, hello: VimHello): void {
     const previous = this.#editors.get(hello.instance);
-    const name = this.#names.claim(hello.instance, hello.name);
+    const name = this.#names.claim(hello.instance, hello.name, hello.previous || undefined);
     const editor = new VimEditor(channel, hello, name, this.#logger);
     this.#editors.set(hello.instance, editor);
     if (previous) void previous.close();

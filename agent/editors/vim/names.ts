@@ -1,7 +1,7 @@
 /**
  * The names connected Vims go by: unique among the Vims connected at once (`work`, `work#2`,
- * `work#3`, ...), and kept by an instance that reconnects while its name is free. Pure: holds
- * plain maps, does no I/O.
+ * `work#3`, ...), and kept by an instance that reconnects while its name is free, to this agent
+ * or, after a restart, to the next one. Pure: holds plain maps, does no I/O.
  */
 
 /** Most instances whose last name is remembered; the oldest is forgotten first. */
@@ -14,11 +14,16 @@ export class VimNames {
   /** instance -> the name it had last (connected or not), oldest first. */
   readonly #last = new Map<string, string>();
 
-  /** Gives `instance` a name, preferring the one it had, then `requested`, `requested#2`, ... */
-  claim(instance: string, requested: string): string {
+  /**
+   * Gives `instance` a name, preferring the one it had, then `requested`, `requested#2`, ... What it
+   * had is what this table remembers, else `told`: the name the Vim says an agent gave it last (an
+   * agent that restarted remembers none), so that Vims asking for the same name keep theirs
+   * whatever order they reconnect in.
+   */
+  claim(instance: string, requested: string, told?: string): string {
     this.#live.delete(instance);
     const taken = new Set(this.#live.values());
-    const previous = this.#last.get(instance);
+    const previous = this.#last.get(instance) ?? told;
     let name = previous !== undefined && !taken.has(previous) && previous.replace(/#\d+$/, '') === requested ? previous : requested;
     for (let n = 2; taken.has(name); n++) name = `${requested}#${n}`;
     this.#live.set(instance, name);

@@ -8,7 +8,7 @@
 " peer sends), sends a challenge with a fresh nonce, and checks the agent's answer, an HMAC of the
 " token over both nonces and the address (autoload/vimrelay/util/hmac.vim). Only a listener that
 " proves it holds the token gets the channel switched to JSON mode and a hello {type, proof,
-" name, chosen, instance, pid, version, cwd, current_file} with Vim's own proof; the agent answers
+" name, chosen, instance, previous, pid, version, cwd, current_file} with Vim's own proof; the agent answers
 " {ok, name} or closes. The handshake runs in the channel's callbacks, never waiting: an agent
 " that is stopped (SIGSTOP) still accepts connections and would otherwise hold Vim up to the
 " handshake's limit on every retry. The agent then calls vimrelay#call(tool, params) with the channel's "call"
@@ -24,6 +24,9 @@ let s:requested = ''
 " Whether the user chose s:requested (:VimRelayConnect {name}, g:vimrelay_name).
 let s:chosen = v:false
 let s:name = ''
+" The name the agent gave s:requested last, kept across reconnects: asked for back in the hello, so
+" that a restarted agent, which remembers no names, gives each Vim the one it had.
+let s:given = ''
 let s:timer = -1
 let s:last_error = ''
 " Whether a connection error is on the command line (said by :VimRelayConnect), to be replaced
@@ -143,7 +146,7 @@ function! s:on_proof(ch, line) abort
   call ch_setoptions(a:ch, {'mode': 'json', 'callback': function('s:on_message')})
   let vim_version = exists('v:versionlong') ? v:versionlong : v:version * 10000
   let hello = extend(vimrelay#info(), {'type': 'hello', 'proof': vimrelay#util#hmac#proof(attempt.token, 'vimrelay-vim', attempt.address, answer.nonce, attempt.mine),
-        \ 'name': s:requested, 'chosen': s:chosen, 'instance': s:instance, 'version': string(vim_version)})
+        \ 'name': s:requested, 'chosen': s:chosen, 'instance': s:instance, 'previous': s:given, 'version': string(vim_version)})
   call ch_sendexpr(a:ch, hello, {'callback': function('s:on_welcome')})
 endfunction
 
@@ -159,6 +162,7 @@ function! s:on_welcome(ch, reply) abort
   call ch_setoptions(a:ch, {'close_cb': function('s:on_close')})
   let s:channel = a:ch
   let s:name = a:reply.name
+  let s:given = a:reply.name
   let s:last_error = ''
   call s:stop_timer()
   if s:error_shown
@@ -262,6 +266,7 @@ endfunction
 function! vimrelay#connect(name) abort
   let s:chosen = !empty(a:name) || !empty(get(g:, 'vimrelay_name', '')) ? v:true : v:false
   let s:requested = !empty(a:name) ? a:name : s:chosen ? g:vimrelay_name : fnamemodify(getcwd(), ':t')
+  let s:given = ''
   let s:wanted = v:true
   if s:is_open()
     silent! call ch_close(s:channel)

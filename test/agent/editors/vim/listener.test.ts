@@ -17,7 +17,7 @@ import { EditorRegistry } from '../../../../agent/editors/registry.ts';
 import { VimNames } from '../../../../agent/editors/vim/names.ts';
 import { splitPieces, stageParams } from '../../../../agent/editors/vim/staging.ts';
 import { silentListener } from '../../../helpers/silent-listener.ts';
-import { startVimAgent, type VimAgentFixture } from '../../../helpers/vim.ts';
+import { startVimAgent, type VimAgentFixture, type VimFixture } from '../../../helpers/vim.ts';
 import { waitFor } from '../../../helpers/wait.ts';
 
 const deadline = (): AbortSignal => AbortSignal.timeout(10_000);
@@ -67,6 +67,11 @@ describe('VimNames', () => {
     expect(names.claim('a', 'work')).toBe('work#4');
     // Asking for another name gets that name, not the remembered one.
     expect(names.claim('c', 'other')).toBe('other');
+    // A table that remembers nothing (a restarted agent) goes by the name the Vim says it had.
+    const fresh = new VimNames();
+    expect(fresh.claim('b', 'work', 'work#2')).toBe('work#2');
+    expect(fresh.claim('a', 'work', 'work')).toBe('work');
+    expect(fresh.claim('e', 'work', 'elsewhere')).toBe('work#3');
   });
 });
 
@@ -245,6 +250,34 @@ describe('Vim listener', () => {
     }, 10_000, 'B to reconnect');
     expect(nameOf(again)).toBe('proj#2');
     const c = await agent.vim({ name: 'proj' });
+    expect(nameOf(await agent.editorOf(c))).toBe('proj');
+  });
+
+  it('keeps each unnamed Vim its name across agent restarts, whatever order they reconnect in', async () => {
+    // Two Vims in folders of the same name (w<n>/proj): proj and proj#2.
+    const a = await agent.vim({ name: '', dir: 'proj' });
+    const beforeA = await agent.editorOf(a);
+    const b = await agent.vim({ name: '', dir: 'proj' });
+    const beforeB = await agent.editorOf(b);
+    const named = [nameOf(beforeA), nameOf(beforeB)];
+    expect(named).toEqual(['proj', 'proj#2']);
+    /** The editor of `vim` once it has reconnected to the restarted listener. */
+    const back = async (vim: VimFixture, before: VimEditor): Promise<VimEditor> =>
+      waitFor(() => {
+        const e = agent.registry.get(`vim-${vim.pid}`) as VimEditor | undefined;
+        return e && e !== before ? e : undefined;
+      }, 10_000, `Vim ${vim.pid} to reconnect`);
+
+    await agent.restart();
+    expect([nameOf(await back(a, beforeA)), nameOf(await back(b, beforeB))]).toEqual(named);
+
+    // A quits; after the next restart B comes back alone: still proj#2 (as it would to this
+    // listener), and a newcomer gets the free proj.
+    const stillB = await agent.editorOf(b);
+    await a.stop();
+    await agent.restart();
+    expect(nameOf(await back(b, stillB))).toBe('proj#2');
+    const c = await agent.vim({ name: '', dir: 'proj' });
     expect(nameOf(await agent.editorOf(c))).toBe('proj');
   });
 
