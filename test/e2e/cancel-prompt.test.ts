@@ -15,6 +15,7 @@ import { PERMISSION_CLASSES } from '../../protocol/index.ts';
 import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { floatsIn } from '../helpers/prompt-view.ts';
 import { withRelay, type TestRelay } from '../helpers/relay.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -51,14 +52,11 @@ afterAll(async () => {
   await relay?.stop();
 });
 
-/** Floating windows in the editor: our prompt is one, and the editor has none otherwise. */
-const floats = (): Promise<number> => nvim.lua<number>("return #vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())");
-
 it('closing the stream of a call that waits on a prompt closes the prompt and runs nothing', async () => {
   const started = Date.now();
   const giveUp = new AbortController();
   const call = client.callTool({ name: 'run_command', arguments: { editor, commands: 'let g:ran = 1' } }, { signal: giveUp.signal }).catch((e: unknown) => e);
-  await waitFor(async () => ((await floats()) > 0 ? true : undefined), 20_000, 'the prompt to open');
+  await waitFor(async () => ((await floatsIn(nvim)) > 0 ? true : undefined), 20_000, 'the prompt to open');
   // Past the local relay's threshold for streaming a slow answer (worker/http/slow-answer.ts): a
   // client gone before its answer started is not noticed there (PROTOCOL.md "MCP endpoint").
   await waitFor(async () => (Date.now() - started > 1_500 ? true : undefined), 5_000, 'the answer to have started');
@@ -66,6 +64,6 @@ it('closing the stream of a call that waits on a prompt closes the prompt and ru
   expect(await call).toBeInstanceOf(Error);
   const line = await waitFor(() => readAudit(paths(env).audit, 5).find((l) => l.tool === 'run_command'), DEADLINE_MS, 'the call in the audit log');
   expect(line).toMatchObject({ decision: 'ask:cancelled', outcome: 'CANCELLED' });
-  expect(await floats()).toBe(0);
+  expect(await floatsIn(nvim)).toBe(0);
   expect(await nvim.client.eval('exists("g:ran")')).toBe(0);
 }, DEADLINE_MS + 30_000);

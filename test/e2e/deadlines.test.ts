@@ -19,6 +19,7 @@ import { PERMISSION_CLASSES, PROMPT_TIMEOUT_HINT } from '../../protocol/index.ts
 import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
 import { callErr, callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { floatsIn } from '../helpers/prompt-view.ts';
 import { withRelay, type TestRelay } from '../helpers/relay.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -71,11 +72,6 @@ it('a prompt nobody answers: PERMISSION_DENIED from the agent, not TIMEOUT from 
   expect(await asking.client.eval('exists("g:unanswered")')).toBe(0);
   expect(await floatsIn(asking)).toBe(0);
 });
-
-/** How many floating windows (a prompt is one) `nvim` shows. */
-function floatsIn(nvim: NvimFixture): Promise<number> {
-  return nvim.lua<number>("return #vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())");
-}
 
 it('a prompt whose call is cancelled: CANCELLED, audited ask:cancelled (not ask:timeout), the prompt gone and nothing run', async () => {
   // A 2025 client: its AbortSignal sends notifications/cancelled, which the Hub passes on as a wire cancel.

@@ -4,6 +4,7 @@
  * is helpers/editors.ts vimNormalDriver).
  */
 import type { Driver } from './editors.ts';
+import type { NvimFixture } from './nvim.ts';
 
 /** The text of the prompt shown in the editor, or null when none is. */
 export async function shown(d: Driver): Promise<string[] | null> {
@@ -15,4 +16,9 @@ export async function shown(d: Driver): Promise<string[] | null> {
   }
   const popups = await d.expr<string[][]>("map(popup_list(), 'getbufline(winbufnr(v:val), 1, \"$\")')");
   return popups[0] ?? null;
+}
+
+/** How many floating windows (a prompt is one) `nvim` shows. */
+export function floatsIn(nvim: NvimFixture): Promise<number> {
+  return nvim.lua<number>("return #vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())");
 }
