@@ -7,7 +7,7 @@ export const writeBuffer = defineTool({
   title: 'Write whole buffer',
   description:
     'Replace the whole text of a buffer. If no buffer has that path, one is created for it (the file is not written: save_buffer does that). ' +
-    'expected_changedtick is required when the buffer exists. ' +
+    'expected_changedtick is required when the buffer or its file exists (open_file gives it). ' +
     'For small edits prefer find_and_replace or apply_diff, which cannot clobber text you did not read.',
   permission: 'write',
   routing: 'editor',
