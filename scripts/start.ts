@@ -137,7 +137,7 @@ async function main(): Promise<void> {
         `vimrelay relay running in local workerd, with this machine's agent attached.`,
         `MCP URL: ${relay.url}/mcp`,
         `Access token: ${token}`,
-        `Dashboard: ${relay.url}/dashboard (sign in with OWNER_SECRET from .dev.vars)`,
+        `Dashboard: ${relay.url}/dashboard (your browser asks: any user name, password OWNER_SECRET from .dev.vars)`,
         `Claude Code: claude mcp add --transport http vimrelay ${relay.url}/mcp --header "Authorization: Bearer <access token>"`,
         `Press Ctrl-C to stop.`,
         '',

@@ -14,7 +14,7 @@ import { paths } from '../../agent/config/paths.ts';
 import { relayFetch, RelayUnreachable } from '../../agent/relay/fetch-failure.ts';
 import { freePort } from '../../scripts/local-relay.ts';
 import { CLI, isolatedEnv } from '../helpers/agent-process.ts';
-import { withRelay, type TestRelay } from '../helpers/relay.ts';
+import { ownerBasic, withRelay, type TestRelay } from '../helpers/relay.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 let relay: TestRelay;
@@ -66,14 +66,13 @@ describe('Ctrl-C in vimrelay pair', () => {
     expect(err).toContain(`pairing cancelled; code ${code} can no longer be approved, and nothing was saved`);
     expect(relayCredentials(paths(env).credentials, relay.url).device_credential).toBeUndefined();
 
-    const signIn = await fetch(`${relay.url}/signin`, { method: 'POST', body: new URLSearchParams({ secret: relay.ownerSecret, next: '/pair' }), redirect: 'manual' });
-    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    const page = await fetch(`${relay.url}/pair?code=${code}`, { headers: { Cookie: cookie } });
+    const owner = { Authorization: ownerBasic(relay.ownerSecret) };
+    const page = await fetch(`${relay.url}/pair?code=${code}`, { headers: owner });
     const text = await page.text();
     expect(page.status).toBe(410);
     expect(text).toContain('This request was cancelled');
     const csrf = /name="csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
-    const approve = await fetch(`${relay.url}/pair/approve`, { method: 'POST', headers: { Cookie: cookie }, body: new URLSearchParams({ csrf, code }) });
+    const approve = await fetch(`${relay.url}/pair/approve`, { method: 'POST', headers: owner, body: new URLSearchParams({ csrf, code }) });
     expect(approve.status).toBe(410);
   });
 });

@@ -17,10 +17,10 @@ import {
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
-import { approve, signIn, type Fetcher } from '../helpers/consent-flow.ts';
+import { approve, NO_COOKIE, type Fetcher } from '../helpers/consent-flow.ts';
 import { callOk } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
-import { withRelay, type TestRelay } from '../helpers/relay.ts';
+import { ownerBasic, withRelay, type TestRelay } from '../helpers/relay.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 // Nothing listens here: the test reads the code off the redirect, as a client's listener would.
@@ -74,12 +74,13 @@ class MemoryProvider implements OAuthClientProvider {
   }
 }
 
-const manual: Fetcher = (url, init) => fetch(url, { ...init, redirect: 'manual' });
+/** The owner's browser at the local relay: asked for the owner secret (HTTP Basic), it sends it with every request there. */
+const owner: Fetcher = (url, init = {}) =>
+  fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string> | undefined), Authorization: ownerBasic(relay.ownerSecret) } });
 
 let relay: TestRelay;
 let agent: AgentProcess;
 let nvim: NvimFixture;
-let session: string;
 
 beforeAll(async () => {
   relay = await withRelay();
@@ -91,7 +92,6 @@ beforeAll(async () => {
   if (enrolled.status !== 0) throw new Error(`enroll failed: ${enrolled.stderr}`);
   agent = startAgentProcess(['--relay', relay.url, '--discover-dir', sockets], env);
   await agent.waitFor('connected to relay');
-  session = await signIn(manual, relay.url, relay.ownerSecret);
 }, 60_000);
 
 afterAll(async () => {
@@ -114,7 +114,7 @@ async function authorize(provider: MemoryProvider, scopes: string[]): Promise<vo
   expect(url.origin + url.pathname).toBe(`${relay.url}/authorize`);
   expect(url.searchParams.get('code_challenge_method')).toBe('S256');
   expect(url.searchParams.get('resource')).toBe(relay.mcpUrl);
-  const back = await approve(manual, relay.url, url.toString(), session, scopes);
+  const back = await approve(owner, relay.url, url.toString(), NO_COOKIE, scopes);
   expect(back.origin + back.pathname).toBe(REDIRECT);
   expect(back.searchParams.get('state')).toBe('e2e-state');
   expect(back.searchParams.get('iss')).toBe(relay.url);

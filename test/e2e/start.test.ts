@@ -6,7 +6,7 @@
 // Another account that made tsx's cache directory in $TMPDIR first gets nothing run. A
 // `vimrelay agent` that takes over the device leaves the relay running for it.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { isolatedEnv, runCli, startAgentProcess } from '../helpers/agent-process
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { asOther, itAsOther } from '../helpers/other-user.ts';
+import { ownerBasic } from '../helpers/relay.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 let nvim: NvimFixture | undefined;
@@ -60,7 +61,11 @@ it('npm start prints a working MCP URL and token, and Ctrl-C leaves nothing runn
   expect(printed.url).toBe(`http://127.0.0.1:${env.PORT}/mcp`);
   const dashboard = /^Dashboard: (\S+)/m.exec(out)?.[1];
   expect(dashboard).toBe(`http://127.0.0.1:${env.PORT}/dashboard`);
-  expect((await fetch(dashboard!, { redirect: 'manual' })).headers.get('Location')).toBe('/signin?next=%2Fdashboard');
+  // The browser is asked for the owner secret (HTTP Basic), which opens the dashboard.
+  const asked = await fetch(dashboard!, { redirect: 'manual' });
+  expect([asked.status, asked.headers.get('WWW-Authenticate')]).toEqual([401, 'Basic realm="vimrelay", charset="UTF-8"']);
+  const secret = /^OWNER_SECRET="([^"]+)"/m.exec(readFileSync(join(ROOT, '.dev.vars'), 'utf8'))?.[1] ?? '';
+  expect((await fetch(dashboard!, { headers: { Authorization: ownerBasic(secret) } })).status).toBe(200);
 
   nvim = await startNvim({ files: { 'a.txt': 'started after the relay\n' }, open: ['a.txt'], listen: join(sockets, 'nvim.start.0') });
   const client = await connectMcp(printed.url, printed.token);

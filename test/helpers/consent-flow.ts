@@ -1,6 +1,7 @@
 /**
  * The owner's side of an OAuth authorization, driven over HTTP as a browser would (no scripts on
- * these pages: forms post, the server redirects): sign in with the owner secret, open the
+ * these pages: forms post, the server redirects): sign in with the owner secret (the session
+ * cookie; or, at the local relay, a fetcher that sends HTTP Basic with NO_COOKIE), open the
  * `/authorize` URL, read the consent form, post it. Runtime-neutral: takes the `fetch` to use, so
  * that workerd tests (the Worker's own fetch) and end-to-end tests (a relay in local workerd) share it.
  */
@@ -15,6 +16,9 @@ export function setCookies(res: Response): string[] {
   // Joined with ", "; a comma inside an Expires date is never followed by `name=`.
   return header.split(/,\s*(?=[^;,\s]+=)/).map((c) => c.split(';')[0]?.trim() ?? '');
 }
+
+/** The session argument of a fetcher that proves the sign-in by itself (the local relay's HTTP Basic). */
+export const NO_COOKIE = '';
 
 /** Signs in at `base` with `secret`; the session cookie as `name=value`. */
 export async function signIn(fetcher: Fetcher, base: string, secret: string): Promise<string> {
@@ -43,12 +47,13 @@ function field(html: string, name: string): string {
   return match[1];
 }
 
-/** Opens `authorizeUrl` signed in with `session`; fails unless it shows the consent page. */
+/** Opens `authorizeUrl` signed in with `session` (or NO_COOKIE); fails unless it shows the consent page. */
 export async function openConsent(fetcher: Fetcher, authorizeUrl: string, session: string): Promise<ConsentForm> {
-  const response = await fetcher(authorizeUrl, { headers: { Cookie: session }, redirect: 'manual' });
+  const response = await fetcher(authorizeUrl, { headers: session === NO_COOKIE ? {} : { Cookie: session }, redirect: 'manual' });
   const html = await response.text();
   if (response.status !== 200) throw new Error(`/authorize answered ${response.status}: ${html.slice(0, 300)}`);
-  return { response, html, handle: field(html, 'handle'), csrf: field(html, 'csrf'), cookies: [session, ...setCookies(response)] };
+  const sessionCookies = session === NO_COOKIE ? [] : [session];
+  return { response, html, handle: field(html, 'handle'), csrf: field(html, 'csrf'), cookies: [...sessionCookies, ...setCookies(response)] };
 }
 
 /** Posts the consent form with `decision` and the ticked `scopes`; the raw (redirect) response. */

@@ -17,6 +17,18 @@ export interface PageSite {
 /** The start hook's bound: longer than withRelay's own start deadline, so that a relay that never comes up is stopped by withRelay rather than abandoned by an expired hook. */
 export const PAGE_SITE_START_MS = 150_000;
 
+/**
+ * `url` with `secret` as its password (any user name): a browser given it answers the local
+ * relay's HTTP Basic challenge with it and keeps it for that origin, as after the owner typed the
+ * secret into the browser's prompt (headless Chromium shows none).
+ */
+export function withOwnerSecret(url: string, secret: string): string {
+  const out = new URL(url);
+  out.username = 'owner';
+  out.password = secret;
+  return out.href;
+}
+
 export async function startPageSite(): Promise<PageSite> {
   const relay = await withRelay();
   let browser: TestBrowser | undefined;

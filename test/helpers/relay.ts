@@ -18,7 +18,7 @@ export interface TestRelay {
   dir: string;
   mint(req: MintRequest): Promise<string>;
   /**
-   * Approves or denies the pairing request with `code` as the owner's browser does (sign-in, the
+   * Approves or denies the pairing request with `code` as the owner's browser does (signed in, the
    * approval page, its CSRF form); resolves with the approval page's HTML.
    */
   decidePairing(code: string, approve: boolean): Promise<string>;
@@ -65,20 +65,21 @@ export async function withRelay(vars: Record<string, string> = {}): Promise<Test
   };
 }
 
-/** Signs in as the owner over HTTP; returns the Cookie header value. */
-async function signIn(url: string, ownerSecret: string): Promise<string> {
-  const res = await fetch(`${url}/signin`, { method: 'POST', body: new URLSearchParams({ secret: ownerSecret, next: '/pair' }), redirect: 'manual' });
-  if (res.status !== 303) throw new Error(`sign-in answered ${res.status}`);
-  return (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+/**
+ * The Authorization header value a browser sends once the owner has typed the secret into its
+ * prompt: the local relay's pages sign in with HTTP Basic (worker/auth/basic-owner.ts).
+ */
+export function ownerBasic(ownerSecret: string, user = 'owner'): string {
+  return `Basic ${Buffer.from(`${user}:${ownerSecret}`, 'utf8').toString('base64')}`;
 }
 
 async function decidePairing(url: string, ownerSecret: string, code: string, approve: boolean): Promise<string> {
-  const cookie = await signIn(url, ownerSecret);
-  const page = await fetch(`${url}/pair?code=${code}`, { headers: { Cookie: cookie } });
+  const owner = { Authorization: ownerBasic(ownerSecret) };
+  const page = await fetch(`${url}/pair?code=${code}`, { headers: owner });
   const text = await page.text();
   if (page.status !== 200) throw new Error(`the approval page answered ${page.status}: ${text}`);
   const csrf = /name="csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
-  const res = await fetch(`${url}/pair/${approve ? 'approve' : 'deny'}`, { method: 'POST', headers: { Cookie: cookie }, body: new URLSearchParams({ csrf, code }) });
+  const res = await fetch(`${url}/pair/${approve ? 'approve' : 'deny'}`, { method: 'POST', headers: owner, body: new URLSearchParams({ csrf, code }) });
   if (res.status !== 200) throw new Error(`${approve ? 'approving' : 'denying'} answered ${res.status}`);
   return text;
 }

@@ -55,6 +55,15 @@ export async function startSession(secret: string, nowMs: number): Promise<{ ses
   return { session: { id, expiresAtMs }, setCookie: `${SESSION_COOKIE}=${value}; ${cookieAttributes(SESSION_TTL_MS / 1000)}` };
 }
 
+/**
+ * The session of a request that presents the owner secret itself (the local relay's HTTP Basic
+ * sign-in, `basic-owner.ts`): one id per secret, so that its CSRF tokens and sealed reveals hold
+ * from one request to the next, for as long as the secret does.
+ */
+export async function secretSession(secret: string, nowMs: number): Promise<Session> {
+  return { id: await mac(secret, 'basic-session'), expiresAtMs: nowMs + SESSION_TTL_MS };
+}
+
 /** The Set-Cookie header value that ends the session in this browser. */
 export function endSessionCookie(): string {
   return `${SESSION_COOKIE}=; ${cookieAttributes(0)}`;

@@ -1,15 +1,19 @@
 /**
- * Guards for the owner's pages. `requireSession` lets a request through with its verified, live
- * session (in `c.var.session`, its CSRF token in `c.var.csrf`) or sends the browser to sign in and
- * come back; `checkedForm` reads a posted form and refuses it unless it carries the session's CSRF
- * token (`auth/session.ts`).
+ * Guards for the owner's pages. `ownerSession` finds the request's owner: on a deployed relay the
+ * session cookie (`auth/owner-session.ts`), on the local relay HTTP Basic (`auth/basic-owner.ts`,
+ * which says why). `requireSession` lets a request through with it (in `c.var.session`, its CSRF
+ * token in `c.var.csrf`) or answers what `ownerSession` does; `checkedForm` reads a posted form and
+ * refuses it unless it carries the session's CSRF token (`auth/session.ts`).
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { readCapped } from './body.ts';
+import { basicOwner } from '../auth/basic-owner.ts';
 import { currentSession } from '../auth/owner-session.ts';
-import { csrfToken, csrfValid, type Session } from '../auth/session.ts';
+import { csrfToken, csrfValid, secretSession, type Session } from '../auth/session.ts';
+import type { Env } from '../env.ts';
 import { html } from '../pages/html.ts';
 import { page } from '../pages/layout.ts';
+import { basicChallengePage, limitedPage } from '../pages/signin.ts';
 import type { AppEnv } from '../routes/types.ts';
 
 /** Hono environment of routes behind `requireSession`. */
@@ -27,15 +31,35 @@ export function notConfigured(): Response {
   });
 }
 
-/** Lets a signed-in owner through; else redirects to `/signin?next=<this path>` (303). */
+/** Whether the owner signs in with HTTP Basic here (the local relay) rather than the session cookie. */
+export function signsInWithBasic(env: Env): boolean {
+  return env.LOCAL_RELAY !== undefined;
+}
+
+/**
+ * The owner's session of `request` (`secret` is OWNER_SECRET, found set), or the answer to a
+ * request without one: on a deployed relay 303 to `/signin?next=<this path>`; on the local relay
+ * 401 with the Basic challenge (a wrong secret said so), or 429 while guesses are throttled.
+ */
+export async function ownerSession(env: Env, request: Request, secret: string): Promise<Session | Response> {
+  const url = new URL(request.url);
+  const here = url.pathname + url.search;
+  if (!signsInWithBasic(env)) {
+    const session = await currentSession(env, request, secret, Date.now());
+    return session ?? new Response(null, { status: 303, headers: { Location: `/signin?next=${encodeURIComponent(here)}` } });
+  }
+  const verdict = await basicOwner(env, request, secret);
+  if (verdict.ok) return secretSession(secret, Date.now());
+  if (verdict.limited) return limitedPage(here, verdict.retryAfterS);
+  return basicChallengePage('absent' in verdict ? null : 'wrong');
+}
+
+/** Lets a signed-in owner through; else answers as `ownerSession` does. */
 export const requireSession: MiddlewareHandler<SessionEnv> = async (c, next) => {
   const secret = c.env.OWNER_SECRET;
   if (!secret) return notConfigured();
-  const session = await currentSession(c.env, c.req.raw, secret, Date.now());
-  if (!session) {
-    const url = new URL(c.req.url);
-    return c.redirect(`/signin?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
-  }
+  const session = await ownerSession(c.env, c.req.raw, secret);
+  if (session instanceof Response) return session;
   c.set('session', session);
   c.set('csrf', await csrfToken(secret, session));
   await next();

@@ -45,6 +45,8 @@ export interface TokenFormValues {
 /** Everything the dashboard shows. */
 export interface DashboardData {
   csrf: string;
+  /** How the owner signs in here: the session cookie, or (the local relay) HTTP Basic with the secret itself. */
+  signIn: 'cookie' | 'basic';
   nowMs: number;
   devices: DeviceView[];
   editors: EditorInfo[];
@@ -187,6 +189,9 @@ function callsSection(d: DashboardData): Html {
 }
 
 function sessionsSection(d: DashboardData): Html {
+  if (d.signIn === 'basic') {
+    return html`<p>Browsers sign in to this relay with the owner secret itself, and keep it until they quit. To sign every browser out, change <code>OWNER_SECRET</code> in <code>.dev.vars</code> and restart <code>npm start</code>.</p>`;
+  }
   return html`<form class="box" method="post" action="/signout/everywhere">${csrfField(d.csrf)}
 <p>Signed in with the owner secret in another browser, or on a machine you no longer trust? This ends every sign-in to this relay, this one included; each browser must sign in again.</p>
 <p><button class="danger" type="submit">Sign out everywhere</button></p>

@@ -2,7 +2,7 @@
  * `/authorize`: the OAuth authorization endpoint's page (OAuth 2.1 §4.1; the library validates,
  * this route signs the owner in and asks for consent — see the library's consent-page guide).
  *
- *   GET  /authorize?…   signed in? else /signin?next=<this URL> -> validate the request -> consent page
+ *   GET  /authorize?…   signed in? else sign-in first (http/session-guard.ts) -> validate the request -> consent page
  *   POST /authorize     {csrf, handle, decision, scope[]} -> 302 to the client with a code, or
  *                       access_denied on Deny
  *
@@ -17,10 +17,9 @@ import { ALL_SCOPES, type PermissionClass } from '../../protocol/index.ts';
 import { OWNER_ACCOUNT } from '../account.ts';
 import { clientNameRefusal, oauthHelpers, type McpProps } from '../auth/oauth.ts';
 import { configuredRedirectUris, redirectAllowed } from '../auth/redirect-policy.ts';
-import { currentSession } from '../auth/owner-session.ts';
 import { csrfToken } from '../auth/session.ts';
 import { relayOrigin } from '../config.ts';
-import { checkedForm, notConfigured, requireSession, type SessionEnv } from '../http/session-guard.ts';
+import { checkedForm, notConfigured, ownerSession, requireSession, type SessionEnv } from '../http/session-guard.ts';
 import { authorizeErrorPage, consentPage } from '../pages/consent.ts';
 
 /**
@@ -61,11 +60,8 @@ authorize.get('/authorize', async (c) => {
   // and for a Client ID Metadata Document client that is a fetch of the URL it names, which an
   // anonymous visitor must not be able to trigger (MCP 2026-07-28 security best practices, "SSRF
   // Against Authorization Servers").
-  const session = await currentSession(c.env, c.req.raw, secret, Date.now());
-  if (!session) {
-    const url = new URL(c.req.url);
-    return c.redirect(`/signin?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
-  }
+  const session = await ownerSession(c.env, c.req.raw, secret);
+  if (session instanceof Response) return session;
   const oauth = oauthHelpers(c.env, relayOrigin(c.env, c.req.url));
   let request: AuthRequest;
   try {

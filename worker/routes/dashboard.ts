@@ -1,6 +1,6 @@
 /**
- * The owner's dashboard, behind the browser session (`requireSession`; signed out: 303 to
- * /signin?next=...). Every POST is CSRF-checked (`checkedForm`) and answers 303 back to the
+ * The owner's dashboard, behind the owner's sign-in (`requireSession`: signed out, 303 to
+ * /signin?next=..., or on the local relay the HTTP Basic challenge). Every POST is CSRF-checked (`checkedForm`) and answers 303 back to the
  * dashboard (Post/Redirect/Get), so that a reload never repeats an action.
  *
  *   GET  /dashboard                          devices, editors, OAuth grants, tokens, recent calls
@@ -21,7 +21,7 @@ import { cookieValue } from '../auth/session.ts';
 import { revokePat } from '../auth/oauth.ts';
 import { TOKEN_TTL } from '../auth/tokens.ts';
 import { relayOrigin } from '../config.ts';
-import { checkedForm, requireSession, type SessionEnv } from '../http/session-guard.ts';
+import { checkedForm, requireSession, signsInWithBasic, type SessionEnv } from '../http/session-guard.ts';
 import { dashboardBody, type TokenFormValues } from '../pages/dashboard.ts';
 import { tokenGoneBody, tokenShownOnceBody } from '../pages/dashboard-token.ts';
 import { html } from '../pages/html.ts';
@@ -86,6 +86,7 @@ async function dashboardPage(c: Context<SessionEnv>, refused?: Extract<TokenRequ
     status: refused ? 400 : 200,
     body: dashboardBody({
       csrf,
+      signIn: signsInWithBasic(c.env) ? 'basic' : 'cookie',
       nowMs: Date.now(),
       devices,
       editors,

@@ -9,43 +9,26 @@
  *
  * `next` is only ever a path on this origin (`localPath`), so this is no open redirect. Sign-out
  * forms carry the session's CSRF token (403 without it, the session untouched); without a live
- * session there is nothing to end and the cookie is just cleared.
+ * session there is nothing to end and the cookie is just cleared. The local relay signs in with
+ * HTTP Basic instead (`basicSignIn` below).
  */
 import { Hono } from 'hono';
 import { checkOwnerSecret } from '../auth/owner-check.ts';
 import { beginOwnerSession, currentSession, endEveryOwnerSession, endOwnerSession } from '../auth/owner-session.ts';
 import { csrfToken, csrfValid, endSessionCookie, localPath } from '../auth/session.ts';
-import { csrfRefused, notConfigured, readForm } from '../http/session-guard.ts';
+import { csrfRefused, notConfigured, ownerSession, readForm, signsInWithBasic } from '../http/session-guard.ts';
 import type { Env } from '../env.ts';
-import { html } from '../pages/html.ts';
-import { page } from '../pages/layout.ts';
+import { basicSignOutPage, limitedPage, signInPage } from '../pages/signin.ts';
 import type { AppEnv } from './types.ts';
 
-function signInPage(next: string, failed: 'wrong' | null): Response {
-  return page({
-    title: 'Sign in',
-    status: failed ? 401 : 200,
-    body: html`<h1>Sign in</h1>
-<p class="muted">Enter this relay's owner secret (<code>OWNER_SECRET</code>; with <code>npm start</code> it is in <code>.dev.vars</code>).</p>
-${failed ? html`<p class="bad" role="alert">That is not the owner secret.</p>` : ''}
-<form method="post" action="/signin">
-<input type="hidden" name="next" value="${next}">
-<label>Owner secret <input type="password" name="secret" autocomplete="current-password" required autofocus></label>
-<p><button class="primary" type="submit">Sign in</button></p>
-</form>`,
-  });
-}
-
-/** Too many wrong secrets: nothing is compared until the window ends (`hub/owner-guesses.ts`). */
-function limitedPage(next: string, retryAfterS: number): Response {
-  return page({
-    title: 'Too many attempts',
-    status: 429,
-    headers: new Headers({ 'Retry-After': String(retryAfterS) }),
-    body: html`<h1>Too many attempts</h1>
-<p class="bad" role="alert">Too many wrong owner secrets were tried. Sign-in is paused for ${retryAfterS} seconds; try again then.</p>
-<p><a href="/signin?next=${encodeURIComponent(next)}">Back to sign-in</a></p>`,
-  });
+/**
+ * The local relay signs in with HTTP Basic (auth/basic-owner.ts): there `GET /signin` is the
+ * challenge, `POST /signin` goes back to it (no cookie is ever set), and the sign-out forms, CSRF
+ * checked as here, answer what signing out is there (`basicSignOutPage`).
+ */
+async function basicSignIn(env: Env, request: Request, secret: string, next: string): Promise<Response> {
+  const session = await ownerSession(env, request, secret);
+  return session instanceof Response ? session : new Response(null, { status: 303, headers: { Location: next } });
 }
 
 export const signin = new Hono<AppEnv>();
@@ -54,6 +37,7 @@ signin.get('/signin', async (c) => {
   const secret = c.env.OWNER_SECRET;
   if (!secret) return notConfigured();
   const next = localPath(c.req.query('next'));
+  if (signsInWithBasic(c.env)) return basicSignIn(c.env, c.req.raw, secret, next);
   if (await currentSession(c.env, c.req.raw, secret, Date.now())) return c.redirect(next, 303);
   return signInPage(next, null);
 });
@@ -61,6 +45,7 @@ signin.get('/signin', async (c) => {
 signin.post('/signin', async (c) => {
   const secret = c.env.OWNER_SECRET;
   if (!secret) return notConfigured();
+  if (signsInWithBasic(c.env)) return new Response(null, { status: 303, headers: { Location: '/signin' } });
   const form = await readForm(c.req.raw);
   if (form instanceof Response) return form;
   const next = localPath(form.get('next'));
@@ -79,11 +64,15 @@ const signedOut = (): Response => new Response(null, { status: 303, headers: { L
 async function signOut(env: Env, request: Request, everywhere: boolean): Promise<Response> {
   const secret = env.OWNER_SECRET;
   if (!secret) return notConfigured();
-  const session = await currentSession(env, request, secret, Date.now());
-  if (!session) return signedOut();
+  const basic = signsInWithBasic(env);
+  const found = basic ? await ownerSession(env, request, secret) : await currentSession(env, request, secret, Date.now());
+  if (found instanceof Response) return found;
+  if (!found) return signedOut();
+  const session = found;
   const form = await readForm(request);
   if (form instanceof Response) return form;
   if (!(await csrfValid(secret, session, form.get('csrf')))) return csrfRefused(await csrfToken(secret, session));
+  if (basic) return basicSignOutPage();
   if (everywhere) await endEveryOwnerSession(env);
   else await endOwnerSession(env, session);
   return signedOut();
