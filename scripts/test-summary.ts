@@ -1,7 +1,7 @@
 /**
- * Sums vitest JSON reports into one closing line, "N passed, N failed[, N skipped]": the workers
- * and node suites' reports in each directory named on the command line (test-artifacts when
- * none is). A suite that produced no report counts as one failure, so a crash cannot pass silently;
+ * Sums vitest JSON reports into one closing line, "N passed, N failed[, N skipped]": each report
+ * file named on the command line, and the workers and node suites' reports in each directory
+ * named (test-artifacts when none is). A suite that produced no report counts as one failure, so a crash cannot pass silently;
  * so does a test file that failed with all its tests passed (a hook that threw: its afterAll, say).
  * Each failure is named, with the first lines of its message, just above the closing line: a CI
  * log that keeps only its tail still says what failed.
@@ -10,8 +10,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
-const dirs = process.argv.length > 2 ? process.argv.slice(2) : ['test-artifacts'];
-const expected = dirs.flatMap((dir) => ['workers.json', 'node.json'].map((name) => join(dir, name)));
+const named = process.argv.length > 2 ? process.argv.slice(2) : ['test-artifacts'];
+const expected = named.flatMap((arg) => (arg.endsWith('.json') ? [arg] : ['workers.json', 'node.json'].map((name) => join(arg, name))));
 let passed = 0;
 let failed = 0;
 let skipped = 0;
