@@ -171,6 +171,6 @@ export const USAGE = `usage: vimrelay <command> [options]
 
 ${COMMANDS.map((c) => `  ${`${c.names.join('|').padEnd(6)} ${synopsis(c)}`.trimEnd()}\n${indent(c.about, '         ')}`).join('\n')}
 
-Run \`vimrelay <command> --help\` for one command's usage.
+Run \`vimrelay <command> --help\` for one command's usage; \`vimrelay --version\` prints the version.
 Environment: VIMRELAY_OWNER_SECRET (devices, enroll, token), XDG_CONFIG_HOME, XDG_STATE_HOME.
 `;

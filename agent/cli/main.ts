@@ -1,7 +1,8 @@
 /**
  * `vimrelay` command line: finds the command (`commands.ts` lists them, with their usage), answers
  * help and usage errors itself, and runs the command with its checked arguments (`args.ts`).
- * `vimrelay help [command]`, `--help` and `-h` print on stdout and exit 0; an unknown command
+ * `vimrelay help [command]`, `--help` and `-h` print on stdout and exit 0, as `--version` (`-V`)
+ * does with the agent's version; an unknown command
  * exits 2 (with the nearest command, or the list); any other refusal or failure prints one
  * `vimrelay...:` message on stderr and exits 1, unless the command says otherwise.
  * The owner secret is read from $VIMRELAY_OWNER_SECRET, never from the command line (which other
@@ -12,6 +13,7 @@
 import { asksForHelp, parseCommandArgs, UsageError } from './args.ts';
 import { COMMAND_WORDS, commandHelp, commandNamed, USAGE } from './commands.ts';
 import { closest } from './suggest.ts';
+import { AGENT_VERSION } from '../version.ts';
 
 /** Says that `word` is no command: with the nearest one, or else the list of them. Exit code 2. */
 function unknownCommand(word: string): number {
@@ -43,6 +45,10 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (word === 'help' || word === '--help' || word === '-h') return help(rest[0]);
+  if (word === '--version' || word === '-V') {
+    process.stdout.write(`vimrelay ${AGENT_VERSION}\n`);
+    return 0;
+  }
   const c = commandNamed(word);
   if (!c) return unknownCommand(word);
   if (asksForHelp(rest)) return help(word);

@@ -39,8 +39,7 @@ import { CredentialRefused, DeviceTokens, RelayAnswered, type DeviceJwt } from '
 import { relayFailureText } from './fetch-failure.ts';
 import { StallWatch } from './stall.ts';
 import { Dispatcher } from '../calls/dispatcher.ts';
-
-export const AGENT_VERSION = '0.1.0';
+import { AGENT_VERSION } from '../version.ts';
 
 /** The Hub's close code for a socket replaced by a newer connection of the same device. */
 const CLOSE_REPLACED = 4000;

@@ -1,8 +1,11 @@
 // The real `vimrelay` command asked for help, or given a command, option or action it does not
 // know: `--help` and `-h` on every command and `vimrelay help <command>` print that command's
 // usage on stdout and exit 0 (before anything else runs: `serve --stdio --help` serves nothing);
-// a near miss gets "did you mean", and nothing else runs.
+// a near miss gets "did you mean", and nothing else runs. `--version` says package.json's version.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../../scripts/local-relay.ts';
 import { isolatedEnv, runCli } from '../../helpers/agent-process.ts';
 
 const env = isolatedEnv();
@@ -52,6 +55,13 @@ describe('help', () => {
       expect(r.stdout.startsWith('usage: vimrelay <command> [options]\n')).toBe(true);
       for (const [name] of COMMANDS.filter(([c]) => !c.includes(' '))) expect(r.stdout).toContain(`\n  ${name === 'allow' || name === 'ask' || name === 'deny' ? 'allow|ask|deny' : name}`);
     }
+  });
+});
+
+describe('version', () => {
+  it('`vimrelay --version` and `-V` print the version of package.json and exit 0', () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const form of [['--version'], ['-V']]) expect(runCli(form, env)).toMatchObject({ status: 0, stderr: '', stdout: `vimrelay ${version}\n` });
   });
 });
 
