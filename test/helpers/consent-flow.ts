@@ -37,14 +37,19 @@ export interface ConsentForm {
   handle: string;
   /** The session's CSRF token (hidden field `csrf`). */
   csrf: string;
+  /** The client's name as the page showed it (hidden field `shown_name`). */
+  shownName: string;
   /** Cookies to send with the post: the session's and the consent binding. */
   cookies: string[];
 }
 
+const ENTITIES: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+/** The value of hidden field `name`, as a browser posts it: the pages' escapes (worker/pages/html.ts) undone. */
 function field(html: string, name: string): string {
   const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
   if (!match?.[1]) throw new Error(`the consent page has no ${name} field`);
-  return match[1];
+  return match[1].replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity] ?? entity);
 }
 
 /** Opens `authorizeUrl` signed in with `session` (or NO_COOKIE); fails unless it shows the consent page. */
@@ -53,14 +58,14 @@ export async function openConsent(fetcher: Fetcher, authorizeUrl: string, sessio
   const html = await response.text();
   if (response.status !== 200) throw new Error(`/authorize answered ${response.status}: ${html.slice(0, 300)}`);
   const sessionCookies = session === NO_COOKIE ? [] : [session];
-  return { response, html, handle: field(html, 'handle'), csrf: field(html, 'csrf'), cookies: [...sessionCookies, ...setCookies(response)] };
+  return { response, html, handle: field(html, 'handle'), csrf: field(html, 'csrf'), shownName: field(html, 'shown_name'), cookies: [...sessionCookies, ...setCookies(response)] };
 }
 
 /** Posts the consent form with `decision` and the ticked `scopes`; the raw (redirect) response. */
 export function postConsent(
   fetcher: Fetcher,
   base: string,
-  form: Pick<ConsentForm, 'handle' | 'csrf' | 'cookies'>,
+  form: Pick<ConsentForm, 'handle' | 'csrf' | 'shownName' | 'cookies'>,
   decision: 'allow' | 'deny',
   scopes: readonly string[],
   omit: readonly ('csrf' | 'handle')[] = [],
@@ -68,6 +73,7 @@ export function postConsent(
   const body = new URLSearchParams();
   if (!omit.includes('csrf')) body.set('csrf', form.csrf);
   if (!omit.includes('handle')) body.set('handle', form.handle);
+  body.set('shown_name', form.shownName);
   body.set('decision', decision);
   for (const scope of scopes) body.append('scope', scope);
   return fetcher(`${base}/authorize`, { method: 'POST', body, headers: { Cookie: form.cookies.join('; ') }, redirect: 'manual' });

@@ -85,6 +85,7 @@ ${loopback}
 <form method="post" action="${OAUTH_PATHS.authorize}">
 <input type="hidden" name="csrf" value="${view.csrf}">
 <input type="hidden" name="handle" value="${view.handle}">
+<input type="hidden" name="shown_name" value="${details.clientName}">
 <fieldset>
 <legend>It may</legend>
 ${boxes}

@@ -3,8 +3,8 @@
  * this route signs the owner in and asks for consent — see the library's consent-page guide).
  *
  *   GET  /authorize?…   signed in? else sign-in first (http/session-guard.ts) -> validate the request -> consent page
- *   POST /authorize     {csrf, handle, decision, scope[]} -> 302 to the client with a code, or
- *                       access_denied on Deny
+ *   POST /authorize     {csrf, handle, shown_name, decision, scope[]} -> 302 to the client with a
+ *                       code (unless its name is no longer the one shown), or access_denied on Deny
  *
  * Errors: a request the library validated down to its redirect URI goes back to the client with
  * `error` (RFC 6749 §4.1.2.1); anything else — unknown client, unregistered redirect URI, a
@@ -107,14 +107,19 @@ authorize.post('/authorize', requireSession, async (c) => {
     const scope = [...new Set(form.getAll('scope'))].filter((s): s is PermissionClass => known.has(s));
     if (scope.length === 0) return authorizeErrorPage(400, 'Nothing was allowed', 'Go back and tick at least one permission, or choose Deny.');
     const approved = await oauth.approveConsent(c.req.raw, handle, { scope });
-    const client = await oauth.lookupClient(approved.request.clientId);
+    // The grant records the name the owner allowed. A Client ID Metadata Document is fetched again
+    // here and may now say another name, or one the registration rule refuses: nothing is granted.
+    const { clientName } = await oauth.describeConsent(approved.request);
+    if (clientName !== form.get('shown_name') || clientNameRefusal(clientName) !== null) {
+      return authorizeErrorPage(400, 'This app changed its name', 'It no longer calls itself what the consent page showed, so nothing was allowed.');
+    }
     const props: McpProps = { kind: 'oauth', grant: crypto.randomUUID() };
     const { redirectTo } = await oauth.completeAuthorization({
       request: approved.request, // from storage, not from the form
       userId: OWNER_ACCOUNT,
       scope: approved.request.scope,
       props,
-      metadata: { clientName: client?.clientName ?? approved.request.clientId, created: new Date().toISOString() },
+      metadata: { clientName, created: new Date().toISOString() },
       // Several machines may connect the same assistant: a new grant does not end the others.
       revokeExistingGrants: false,
     });

@@ -5,11 +5,12 @@
 // resolving to loopback, link-local or ULA addresses, or through a redirect; a public document is
 // fetched, once resolved, and its client shown as published by its domain; a document whose
 // client_name breaks the rule a registration's is held to (at most 100 characters, one line, no
-// control characters or runs of white space) is refused, its name never on a consent page.
+// control characters or runs of white space) is refused, its name never on a consent page; one
+// whose name changes between the consent page and Allow is granted nothing.
 import { env, exports } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cimdUrlRefusal, isCimdClientId, publicAddress } from '../../../worker/auth/cimd-policy.ts';
-import { openConsent, signIn, type Fetcher } from '../../helpers/consent-flow.ts';
+import { openConsent, postConsent, signIn, type Fetcher } from '../../helpers/consent-flow.ts';
 
 const BASE = 'https://relay.test';
 const fetcher: Fetcher = (url, init) => exports.default.fetch(new Request(url, init));
@@ -130,6 +131,32 @@ describe('the owner signed in', () => {
     expect(html).toContain(reason);
     expect(html).not.toContain('name="handle"');
     expect(html).not.toContain('Published Client');
+  });
+
+  // The name the owner allowed is the one the grant records: a document fetched again at Allow
+  // that says another name, or one the rule refuses, gets nothing.
+  it.each([
+    ['another name', '/renamed.json', 'Your Bank'],
+    ['a name the rule refuses', '/renamed-badly.json', 'Published Client\nvimrelay: this app is verified'],
+  ])('a document that changes its client_name to %s between the consent page and Allow: nothing is granted', async (_what, path, name) => {
+    const form = await openConsent(fetcher, authorizeUrl(`https://public.example${path}`), session);
+    expect(form.html).toContain('Allow <strong>Published Client</strong>');
+    await env.EGRESS_LOG?.fetch(`https://log/?${new URLSearchParams({ path, name })}`, { method: 'POST' });
+    const res = await postConsent(fetcher, BASE, form, 'allow', ['read']);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('Location')).toBeNull();
+    expect(await res.text()).toContain('This app changed its name');
+    const dashboard = await (await fetcher(`${BASE}/dashboard`, { headers: { Cookie: session } })).text();
+    expect(dashboard).not.toContain(`public.example${path}`);
+  });
+
+  it('a document whose client_name stays: Allow sends the client its code, and the grant is listed under that name', async () => {
+    const form = await openConsent(fetcher, authorizeUrl('https://public.example/client.json'), session);
+    const res = await postConsent(fetcher, BASE, form, 'allow', ['read']);
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get('Location') ?? '').searchParams.get('code')).toBeTruthy();
+    const dashboard = await (await fetcher(`${BASE}/dashboard`, { headers: { Cookie: session } })).text();
+    expect(dashboard).toContain('Published Client');
   });
 
   it('a document whose client_name is exactly 100 characters: its consent page shows it whole', async () => {

@@ -2,7 +2,8 @@
  * The network the `workers-egress` project's Worker sees: every request its global `fetch` sends
  * reaches `network()` (Miniflare's `outboundService`) instead of the internet, and is recorded.
  * It answers DNS over HTTPS for a few names (some resolving to public addresses, some to loopback
- * or link-local ones, as a rebinding attacker's would) and serves Client ID Metadata Documents.
+ * or link-local ones, as a rebinding attacker's would) and serves Client ID Metadata Documents,
+ * which a test may rename.
  * `log()` serves the record to the tests through a service binding. Runs in Node, in the pool.
  */
 
@@ -33,7 +34,12 @@ const CLIENT_NAMES: Readonly<Record<string, string>> = {
   '/name-101.json': 'N'.repeat(101),
   '/name-newline.json': 'Published Client\nvimrelay: this app is verified',
   '/name-spaces.json': `Published Client${' '.repeat(40)}(verified by vimrelay)`,
+  '/renamed.json': 'Published Client',
+  '/renamed-badly.json': 'Published Client',
 };
+
+/** Names a test gave documents since (`log()`'s POST): they override CLIENT_NAMES. */
+const renamed = new Map<string, string>();
 
 /** The CIMD document at `url`, as a client publishes it, named `name`. */
 function clientDocument(url: string, name: string): Record<string, unknown> {
@@ -58,14 +64,19 @@ export function network(request: Request): Response {
     if (!records) return json({ Status: 3, Answer: [] }); // NXDOMAIN
     return json({ Status: 0, Answer: (records[type] ?? []).map((data) => ({ name, type: type === 'A' ? 1 : 28, TTL: 60, data })) });
   }
-  const name = url.hostname === 'public.example' ? CLIENT_NAMES[url.pathname] : undefined;
+  const name = url.hostname === 'public.example' ? (renamed.get(url.pathname) ?? CLIENT_NAMES[url.pathname]) : undefined;
   if (name !== undefined) return json(clientDocument(request.url, name), 200, { 'Cache-Control': 'no-store' });
   if (url.hostname === 'redirect.example') return new Response(null, { status: 302, headers: { Location: 'https://127.0.0.1:8443/admin' } });
   return new Response('not found', { status: 404 });
 }
 
-/** The record: GET answers every URL seen so far; DELETE clears it. */
+/**
+ * The record: GET answers every URL seen so far; DELETE clears it. POST `?path=P&name=N` makes
+ * public.example's document at P say N from then on, as a publisher that changed it.
+ */
 export function log(request: Request): Response {
   if (request.method === 'DELETE') seen.length = 0;
+  const query = new URL(request.url).searchParams;
+  if (request.method === 'POST') renamed.set(query.get('path') ?? '', query.get('name') ?? '');
   return json(seen);
 }
