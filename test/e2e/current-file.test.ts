@@ -3,11 +3,16 @@
 // Neovim and a real Vim. open_file without `show`, and a read of a buffer not yet loaded, load a
 // file without showing it (its loading runs the editor's buffer events with that file current
 // for a moment, in the autocommand window); with `show` the file is current; so is a buffer the
-// user switches to.
+// user switches to. While Neovim asks the user about a call (its policy here asks before exec), the
+// prompt is a floating window the user is put in (agent/editors/nvim/lua/ask.lua), and the current
+// file stays the one under it; Vim's prompt is a popup, never the current window.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paths } from '../../agent/config/paths.ts';
+import { writePolicy } from '../../agent/policy/file.ts';
+import { PERMISSION_CLASSES } from '../../protocol/index.ts';
 import { isolatedEnv } from '../helpers/agent-process.ts';
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
@@ -35,6 +40,8 @@ async function listed(): Promise<Listed[]> {
 
 beforeAll(async () => {
   const env = isolatedEnv();
+  const rules = PERMISSION_CLASSES.map((klass) => ({ klass, decision: klass === 'exec' ? ('ask' as const) : ('allow' as const) }));
+  writePolicy(paths(env).policy, { rules, never_read: [] });
   const sockets = join(String(env.HOME), 'sockets');
   mkdirSync(sockets);
   nvim = await startNvim({ files: FILES, open: ['a.txt'], listen: join(sockets, 'nvim.current.0') });
@@ -97,4 +104,20 @@ describe.each(['nvim', 'vim'] as const)('current_file in list_editors, on %s', (
       await waitFor(async () => ((await editor()).current_file === join(cwd, file) ? true : undefined), 10_000, `current_file to be ${file}`);
     }
   });
+});
+
+it('on nvim, stays the user\'s file while a prompt asks about a call, and after it is answered', async () => {
+  const { id, cwd } = (await listed()).find((e) => e.kind === 'nvim')!;
+  const nvimFile = async (): Promise<string | null | undefined> => (await listed()).find((e) => e.id === id)?.current_file;
+  const file = await nvimFile();
+  expect(file?.startsWith(cwd)).toBe(true);
+  const asked = client.callTool({ name: 'run_command', arguments: { editor: id, commands: ['echo 1'] } });
+  // The prompt's window is current: what the user sees and types into.
+  await waitFor(async () => ((await nvim.client.request('nvim_win_get_config', [0])) as { relative: string }).relative !== '' || undefined, 10_000, 'the prompt');
+  // Its WinEnter announcement, if any, reaches the agent before the answer to a call made after it.
+  await callOk(client, 'get_state_brief', { editor: id });
+  expect(await nvimFile()).toBe(file);
+  await nvim.client.input('d');
+  expect((await asked).isError).toBe(true);
+  expect(await nvimFile()).toBe(file);
 });

@@ -224,6 +224,21 @@ function M.info()
   return S.last_info
 end
 
+-- The window the user's file is in: the current one, unless it floats (a prompt of ours, which
+-- puts the user in it, a picker, an entered hover), whose file is the window's it was entered
+-- from (`winnr('#')`, :h CTRL-W_p), as Vim's popups are never current.
+local function user_window()
+  local win = api.nvim_get_current_win()
+  if api.nvim_win_get_config(win).relative == '' then
+    return win
+  end
+  local previous = vim.fn.win_getid(vim.fn.winnr('#'))
+  if previous ~= 0 and api.nvim_win_is_valid(previous) and api.nvim_win_get_config(previous).relative == '' then
+    return previous
+  end
+  return win
+end
+
 --- The info, read now.
 function M.info_now()
   local cwd = vim.fn.getcwd()
@@ -236,7 +251,7 @@ function M.info_now()
       name = cwd
     end
   end
-  local current = api.nvim_get_current_buf()
+  local current = api.nvim_win_get_buf(user_window())
   return {
     name = name,
     chosen = chosen,
