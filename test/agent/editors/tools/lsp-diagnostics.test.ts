@@ -14,7 +14,7 @@ import type { Editor } from '../../../../agent/editors/editor.ts';
 import { validCall, waitFor, type Driver } from '../../../helpers/editors.ts';
 import { clientOf, fixtureFiles, lspDriver, serverConfig, SERVERS, type ServerCase } from '../../../helpers/lsp.ts';
 import { startTmux, type TmuxScreen } from '../../../helpers/tmux.ts';
-import { startVimAgent, VIM_PLUGIN_DIR, type VimAgentFixture } from '../../../helpers/vim.ts';
+import { startVimAgent, VIM_PLUGIN_DIR } from '../../../helpers/vim.ts';
 
 const PYRIGHT = SERVERS.find((s) => s.name === 'pyright') as ServerCase;
 const FILE = PYRIGHT.call.file;
@@ -59,47 +59,67 @@ const SCREEN_CLIENTS = [
   },
 ];
 
-describe.each(SCREEN_CLIENTS)('$client on the screen of a Vim in tmux, no key pressed after the edit', ({ config, ready }) => {
-  let agent: VimAgentFixture;
-  let tmux: TmuxScreen;
-  let editor: Editor;
-  const ok: Ok = async (tool, args) => {
-    const { record, args: parsed } = validCall(tool, args);
-    const outcome = await editor.run(record, parsed, controlWithin(10_000));
-    if (!outcome.ok) throw new Error(`${tool} failed: ${JSON.stringify(outcome.error)}`);
-    return outcome.data;
-  };
-  const shown = (rows: string[]): boolean => rows.some((row) => row.includes(PROBLEM));
+/** A Vim in tmux (rows x 100) on a copy of PYRIGHT's fixture with FILE open, its user config `config`, FILE ready by `ready`. */
+interface ScreenVim {
+  tmux: TmuxScreen;
+  ok: Ok;
+  stop(): Promise<void>;
+}
 
-  beforeAll(async () => {
-    agent = await startVimAgent();
-    const cwd = join(agent.home, 'project');
-    for (const [file, text] of Object.entries(fixtureFiles(PYRIGHT.fixture))) {
-      mkdirSync(dirname(join(cwd, file)), { recursive: true });
-      writeFileSync(join(cwd, file), text);
-    }
-    const env = { ...agent.env, VIMRELAY_TEST_LSP: serverConfig([PYRIGHT]) };
-    const vimrc = join(import.meta.dirname, '../../../fixtures/lsp', config);
-    tmux = startTmux({
-      command: ['vim', '-N', '-u', 'NONE', '-i', 'NONE', '-n', '--cmd', `source ${vimrc}`, '--cmd', `set rtp^=${VIM_PLUGIN_DIR}`, '--cmd', 'runtime plugin/vimrelay.vim', '-c', 'VimRelayConnect screen', FILE],
-      cwd,
-      env,
-      cols: 100,
-      rows: 12,
-    });
-    editor = await waitFor(() => agent.registry.list()[0], 10_000, 'Vim to connect');
-    // Ready once the file has had its first diagnostics (test/fixtures/lsp says how each client keeps them).
-    await waitFor(async () => {
-      const results = (await ok('run_command', { commands: `echo ${ready}` })).results as { output: string }[];
-      return results[0]?.output === '1' ? true : undefined;
-    }, 60_000, 'pyright to analyse the file');
-  }, 90_000);
-  afterAll(async () => {
-    await tmux?.stop();
-    await agent?.stop();
+async function startScreenVim(config: string, ready: string, rows: number): Promise<ScreenVim> {
+  const agent = await startVimAgent();
+  const cwd = join(agent.home, 'project');
+  for (const [file, text] of Object.entries(fixtureFiles(PYRIGHT.fixture))) {
+    mkdirSync(dirname(join(cwd, file)), { recursive: true });
+    writeFileSync(join(cwd, file), text);
+  }
+  const env = { ...agent.env, VIMRELAY_TEST_LSP: serverConfig([PYRIGHT]) };
+  const vimrc = join(import.meta.dirname, '../../../fixtures/lsp', config);
+  const tmux = startTmux({
+    command: ['vim', '-N', '-u', 'NONE', '-i', 'NONE', '-n', '--cmd', `source ${vimrc}`, '--cmd', `set rtp^=${VIM_PLUGIN_DIR}`, '--cmd', 'runtime plugin/vimrelay.vim', '-c', 'VimRelayConnect screen', FILE],
+    cwd,
+    env,
+    cols: 100,
+    rows,
   });
+  const stop = async (): Promise<void> => {
+    await tmux.stop();
+    await agent.stop();
+  };
+  try {
+    const editor: Editor = await waitFor(() => agent.registry.list()[0], 10_000, 'Vim to connect');
+    const ok: Ok = async (tool, args) => {
+      const { record, args: parsed } = validCall(tool, args);
+      const outcome = await editor.run(record, parsed, controlWithin(10_000));
+      if (!outcome.ok) throw new Error(`${tool} failed: ${JSON.stringify(outcome.error)}`);
+      return outcome.data;
+    };
+    // Ready once the file has had its first diagnostics (test/fixtures/lsp says how each client keeps them).
+    await waitFor(async () => ((await evaluate(ok, ready)) === '1' ? true : undefined), 60_000, 'pyright to analyse the file');
+    return { tmux, ok, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** What `:echo expr` prints in the Vim, through run_command. */
+async function evaluate(ok: Ok, expr: string): Promise<string | undefined> {
+  const results = (await ok('run_command', { commands: `echo ${expr}` })).results as { output: string }[];
+  return results[0]?.output;
+}
+
+const shown = (rows: string[]): boolean => rows.some((row) => row.includes(PROBLEM));
+
+describe.each(SCREEN_CLIENTS)('$client on the screen of a Vim in tmux, no key pressed after the edit', ({ config, ready }) => {
+  let vim: ScreenVim;
+  beforeAll(async () => {
+    vim = await startScreenVim(config, ready, 12);
+  }, 90_000);
+  afterAll(() => vim?.stop());
 
   it('shows the message about the edit and reports it, then neither after an undo', async () => {
+    const { ok, tmux } = vim;
     expect(shown(tmux.screen())).toBe(false);
     const edit = await ok('find_and_replace', EDIT);
     await tmux.until(shown, 'the message about the edit', LINT_MS);
