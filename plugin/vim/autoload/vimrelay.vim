@@ -375,8 +375,7 @@ endfunction
 " The optional `opts`: {'redraw': 1} for a tool that may change what is on screen (any that is
 " not read-only): Vim does not redraw after a channel call by itself, so the dispatcher does,
 " whether the tool succeeded or not (a command list may fail after changing things); nor does it
-" tell plugins that the current buffer's text changed, which the dispatcher does first
-" (s:text_changed). And
+" tell plugins that a buffer's text changed, which the dispatcher does first (s:text_changed). And
 " {'expect': {'params': ..., 'paths': [...]}}: the files the agent's policy judged the call by;
 " when the call addresses others now (vimrelay#paths#run over `params`), nothing runs and the
 " answer is {'ok': v:false, 'paths_changed': v:true, 'paths': <what it addresses>}.
@@ -392,51 +391,114 @@ function! vimrelay#call(impl, params, ...) abort
   endif
   let redraw = get(opts, 'redraw', 0)
   if redraw
-    let [buf, tick] = [bufnr('%'), b:changedtick]
+    let ticks = s:ticks()
   endif
   try
     return s:run(a:impl, a:params)
   finally
     if redraw
-      call s:text_changed(buf, tick)
+      call s:text_changed(ticks)
       call vimrelay#util#redraw()
     endif
   endtry
 endfunction
 
-" The timer that fires TextChanged for buffer s:changed_buf after a tool's edit, or -1.
-let s:changed_timer = -1
-let s:changed_buf = -1
+" Every loaded buffer's changedtick, by buffer number.
+function! s:ticks() abort
+  let ticks = {}
+  for info in getbufinfo({'bufloaded': 1})
+    let ticks[info.bufnr] = info.changedtick
+  endfor
+  return ticks
+endfunction
 
-" When the current buffer is still `buf` and its changedtick is no longer `tick`, fires TextChanged
-" (TextChangedI in Insert or Replace mode) for it from a timer: Vim fires it only from its main
-" loop, after the user's next key, never after a channel call, so plugins that lint, sync a
-" language server or mark changes on it (ALE, vim-lsp...) would go on showing the text before the
-" tool's edit until then. Not inside the channel call: the handlers (a language client's diff of
-" the whole buffer) then neither hold up the tool's answer nor fail it, and they run where Vim runs
-" them, outside any channel message. Vim fires the event once more at the user's next key (it does
-" not know it was fired).
-function! s:text_changed(buf, tick) abort
-  if bufnr('%') == a:buf && b:changedtick != a:tick
-    let s:changed_buf = a:buf
-    if s:changed_timer == -1
-      let s:changed_timer = timer_start(0, function('s:fire_text_changed'))
-    endif
+" The loaded buffers a call changed, given s:ticks() from before it: their changedtick moved, or,
+" loaded by the call, they are modified (a file it opened and edited).
+function! s:changed_since(ticks) abort
+  let changed = filter(getbufinfo({'bufloaded': 1}), {_, info -> has_key(a:ticks, info.bufnr) ? a:ticks[info.bufnr] != info.changedtick : info.changed})
+  return map(changed, 'v:val.bufnr')
+endfunction
+
+" The buffers whose plugins s:tell_changed is to tell about a tool's edit (buffer number -> 1),
+" and its timer, or -1.
+let s:changed = {}
+let s:changed_timer = -1
+
+" Tells plugins, from a timer, about every buffer the call changed since `ticks` (s:ticks()): Vim
+" fires TextChanged only from its main loop, after the user's next key and for the current buffer,
+" never after a channel call, so plugins that lint, sync a language server or mark changes on it
+" (ALE, vim-lsp...) would go on showing the text before the tool's edit until then, or, for
+" another buffer, until the user enters it. Not inside the channel call: the handlers (a language
+" client's diff of the whole buffer) then neither hold up the tool's answer nor fail it, and they
+" run where Vim runs them, outside any channel message.
+function! s:text_changed(ticks) abort
+  for b in s:changed_since(a:ticks)
+    let s:changed[b] = 1
+  endfor
+  if !empty(s:changed) && s:changed_timer == -1
+    let s:changed_timer = timer_start(0, function('s:tell_changed'))
   endif
 endfunction
 
-" A plugin's failure in the handler is its own: it goes to :messages.
-function! s:fire_text_changed(timer) abort
+" The buffers that are not current first, each as s:tell_other says; then the current one, if
+" changed, gets TextChanged (s:fire_text_changed), last, so that the lint ALE queues for it then is
+" not replaced by theirs (ALE keeps one lint timer, ale#Queue()).
+function! s:tell_changed(timer) abort
   let s:changed_timer = -1
-  let event = mode() =~# '^[iR]' ? 'TextChangedI' : 'TextChanged'
-  if bufnr('%') != s:changed_buf || !exists('#' . event)
-    return
+  let bufs = filter(map(keys(s:changed), 'str2nr(v:val)'), 'bufloaded(v:val)')
+  let s:changed = {}
+  let current = bufnr('%')
+  for b in bufs
+    if b != current && getbufvar(b, '&buftype') !=# 'terminal'
+      call s:tell_other(b)
+    endif
+  endfor
+  if index(bufs, current) >= 0
+    call s:fire_text_changed()
   endif
+endfunction
+
+" What a user's edit of buffer b, which is not current, would have told its plugins. In a window of
+" the current tab page that shows it, TextChanged, fired there with win_execute() (b current, the
+" user's window, cursor and screen left alone, no autocommand for entering it). Then, wherever b
+" is (hidden, too, where no autocommand can run as they expect: they act on the current buffer and
+" window), ALE and vim-lsp through their own functions for a given buffer, as their TextChanged
+" handlers would for b current: ALE lints it now (ale#Queue() with no delay: its one lint timer
+" holds one buffer's lint, and several may have changed; this replaces the lint its handler may
+" just have queued), and vim-lsp sends the servers of b what changed (lsp#ensure_flush_all(), a
+" didChange only when b's changedtick moved since its last). Each only when it follows Normal-mode
+" changes: ALE's g:ale_lint_on_text_changed, vim-lsp's own TextChanged handler. Other plugins hear
+" of a hidden buffer's change when the user enters it: Vim fires TextChanged then.
+function! s:tell_other(b) abort
+  let wins = filter(win_findbuf(a:b), {_, w -> win_gettype(w) ==# '' && win_id2tabwin(w)[0] == tabpagenr()})
+  if !empty(wins) && exists('#TextChanged')
+    call s:plugins_say('TextChanged in buffer ' . a:b, 'call win_execute(' . wins[0] . ', "doautocmd <nomodeline> TextChanged")')
+  endif
+  if exists('#ALEEvents#TextChanged')
+    call s:plugins_say('ALE linting buffer ' . a:b, 'call ale#Queue(0, "", ' . a:b . ')')
+  endif
+  if exists('#lsp#TextChanged')
+    call s:plugins_say('vim-lsp syncing buffer ' . a:b, 'call lsp#ensure_flush_all(' . a:b . ', lsp#get_allowed_servers(' . a:b . '))')
+  endif
+endfunction
+
+" Runs Ex command `command` for plugins; their failure in it is their own: it goes to :messages,
+" with `what`.
+function! s:plugins_say(what, command) abort
   try
-    execute 'doautocmd <nomodeline>' event
+    execute a:command
   catch
-    echomsg 'vimrelay: ' . event . ' after a tool: ' . v:exception
+    echomsg 'vimrelay: ' . a:what . ' after a tool: ' . v:exception
   endtry
+endfunction
+
+" Fires TextChanged (TextChangedI in Insert or Replace mode) for the current buffer. Vim fires the
+" event once more at the user's next key (it does not know it was fired).
+function! s:fire_text_changed() abort
+  let event = mode() =~# '^[iR]' ? 'TextChangedI' : 'TextChanged'
+  if exists('#' . event)
+    call s:plugins_say(event, 'doautocmd <nomodeline> ' . event)
+  endif
 endfunction
 
 " The paths `expect.params` addresses when they are not exactly `expect.paths` (in any order), else v:null.

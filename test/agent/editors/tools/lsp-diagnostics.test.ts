@@ -129,3 +129,54 @@ describe.each(SCREEN_CLIENTS)('$client on the screen of a Vim in tmux, no key pr
     await tmux.until((rows) => !shown(rows), 'the message gone', LINT_MS);
   });
 });
+
+/** The user's place in Vim: current buffer, window, cursor, window layout and tab page. */
+const PLACE = 'json_encode([bufnr("%"), win_getid(), getcurpos(), winlayout(), tabpagenr()])';
+const OTHER = 'shapes/geometry.py';
+
+// A tool's edit of a buffer that is not the current one: hidden, then shown in another window.
+// Its linter or language server hears of it, with no key pressed and nothing of the user's moved;
+// a TextChanged handler of the user's (g:heard) runs only in a window that shows it, with it current.
+describe.each(SCREEN_CLIENTS)('$client told of an edit of a buffer that is not current, no key pressed', ({ config, ready }) => {
+  let vim: ScreenVim;
+  beforeAll(async () => {
+    vim = await startScreenVim(config, ready, 24);
+    await vim.ok('run_command', {
+      commands: ['set hidden', `edit ${OTHER}`, 'call cursor(6, 9)', 'let g:heard = []', 'autocmd TextChanged * call add(g:heard, [bufnr("%"), win_getid()])'],
+    });
+  }, 90_000);
+  afterAll(() => vim?.stop());
+
+  /**
+   * Makes and undoes EDIT, each followed by get_diagnostics of FILE; `then` checks the screen after
+   * each. Returns the [buffer, window] in which the user's TextChanged handler ran meanwhile.
+   */
+  async function editAndUndo(then: (rows: string[], edited: boolean) => boolean): Promise<string | undefined> {
+    const { ok, tmux } = vim;
+    await ok('run_command', { commands: 'let g:heard = []' });
+    const place = await evaluate(ok, PLACE);
+    expect(await reported(ok)).toBe(false);
+    const edit = await ok('find_and_replace', EDIT);
+    await waitFor(async () => ((await reported(ok)) ? true : undefined), LINT_MS, 'the diagnostic of the edit');
+    await tmux.until((rows) => then(rows, true), 'the screen after the edit', LINT_MS);
+    expect(await evaluate(ok, PLACE)).toBe(place);
+    await ok('undo', { buffer: FILE, expected_changedtick: edit.changedtick });
+    await waitFor(async () => ((await reported(ok)) ? undefined : true), LINT_MS, 'the diagnostic of the edit to go');
+    await tmux.until((rows) => then(rows, false), 'the screen after the undo', LINT_MS);
+    expect(await evaluate(ok, PLACE)).toBe(place);
+    return evaluate(ok, 'json_encode(uniq(sort(g:heard)))');
+  }
+
+  it('a hidden buffer: reports the problem the edit makes, and its going away after an undo', async () => {
+    expect(await evaluate(vim.ok, `bufwinid("${FILE}")`)).toBe('-1');
+    const before = vim.tmux.screen().slice(0, -1);
+    expect(await editAndUndo((rows) => JSON.stringify(rows.slice(0, -1)) === JSON.stringify(before))).toBe('[]');
+  });
+
+  it('a buffer in another window: shows the message there and reports it, then neither after an undo', async () => {
+    await vim.ok('run_command', { commands: [`topleft sbuffer ${FILE}`, 'wincmd p'] });
+    await vim.tmux.until((rows) => rows.some((row) => row.includes('circles[0].area()')), 'both windows');
+    const there = await evaluate(vim.ok, `json_encode([[bufnr("${FILE}"), bufwinid("${FILE}")]])`);
+    expect(await editAndUndo((rows, edited) => shown(rows) === edited)).toBe(there);
+  });
+});
