@@ -160,6 +160,15 @@ export interface EditorLink {
   invoke(impl: string, params: Record<string, unknown>, signal: AbortSignal, opts: InvokeOptions): Promise<unknown>;
   /** Tells the editor that nobody waits for `token` any more (it cancels the work, drops what it kept). */
   cancel(token: string, signal: AbortSignal): Promise<void>;
+  /**
+   * How this editor carries the text of buffer lines, when not as the agent does (Vim,
+   * vim/nul.ts): `toEditor` over each call's parameters, `fromEditor` over each raw answer, at the
+   * places the tool's record names (EditorTool.lineTexts). Absent (Neovim): as they are.
+   */
+  readonly lineTexts?: {
+    toEditor(params: Record<string, unknown>, paths: readonly string[]): Record<string, unknown>;
+    fromEditor(raw: unknown, paths: readonly string[]): unknown;
+  };
 }
 
 /** How one implementation is invoked (EditorLink.invoke). */
@@ -237,6 +246,10 @@ const GONE = Symbol('editor gone');
  */
 export async function runTool(link: EditorLink, answers: DeferredAnswers, tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
   const { signal } = call;
+  const { lineTexts } = link;
+  const invoke = (impl: string, params: Record<string, unknown>, opts: InvokeOptions): Promise<unknown> =>
+    link.invoke(impl, lineTexts ? lineTexts.toEditor(params, tool.lineTexts.params) : params, signal, opts);
+  const read = (raw: unknown): ToolOutcome => readResult(tool.spec, lineTexts ? lineTexts.fromEditor(raw, tool.lineTexts.answer) : raw, link.name);
   let token: string | null = null;
   try {
     const params = tool.params(args, call);
@@ -244,17 +257,17 @@ export async function runTool(link: EditorLink, answers: DeferredAnswers, tool: 
     // The first (or only) phase runs on the files the policy saw; a commit phase is vetted instead.
     const first = call.expectPaths === undefined ? opts : { ...opts, expect: { params: pathsParams(tool.addresses(args), args), paths: call.expectPaths } };
     if (tool.answer === 'now') {
-      const raw = await link.invoke(tool.impl, params, signal, first);
+      const raw = await invoke(tool.impl, params, first);
       throwIfPathsChanged(raw);
-      return readResult(tool.spec, raw, link.name);
+      return read(raw);
     }
     const expected = answers.expect(signal);
     token = expected.token;
-    const started = await link.invoke(tool.impl, { ...params, answer_token: token }, signal, first);
+    const started = await invoke(tool.impl, { ...params, answer_token: token }, first);
     if (PathsChangedAnswer.safeParse(started).success) expected.forget();
     throwIfPathsChanged(started);
     const raw = Pending.safeParse(started).success ? await expected.answer : (expected.forget(), started);
-    const outcome = readResult(tool.spec, raw, link.name);
+    const outcome = read(raw);
     const commit = tool.commit;
     if (!outcome.ok || !commit?.when(args)) return outcome;
     const refusal = (await call.vetEdits?.(commit.changes(outcome.data))) ?? null;
@@ -262,7 +275,7 @@ export async function runTool(link: EditorLink, answers: DeferredAnswers, tool: 
       await link.cancel(token, AbortSignal.timeout(CANCEL_MS)).catch(() => undefined);
       return refusal;
     }
-    return readResult(tool.spec, await link.invoke(commit.impl, commit.params(args, token, call), signal, opts), link.name);
+    return read(await invoke(commit.impl, commit.params(args, token, call), opts));
   } catch (error) {
     if (error instanceof PathsChanged) throw error;
     // Whatever the editor started for this call is for nobody now (the deadline, a cancellation).

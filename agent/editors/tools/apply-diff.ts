@@ -28,5 +28,10 @@ export const applyDiffTool = defineEditorTool({
   },
   addresses: 'buffer',
   neverRead: { refuses: true },
+  lineTexts: {
+    params: ['hunks.*.old.*', 'hunks.*.edits.*.add.*'],
+    // DIFF_MISMATCH shows the buffer's lines there and the hunk's line that differs.
+    answer: ['error.buffer_lines.lines.*', 'error.expected', 'error.actual'],
+  },
   preview: (args) => [`in ${bufferName(args.buffer)}:`, ...args.diff.replace(/\n$/, '').split('\n')],
 });

@@ -18,5 +18,6 @@ export const getStateBriefTool = defineEditorTool({
   }),
   addresses: 'none',
   neverRead: { refuses: false, filter: 'state' },
+  lineTexts: { answer: ['data.windows.*.context.lines.*'] },
   preview: () => ['read the editor\'s state: buffers, windows and the lines around each cursor'],
 });

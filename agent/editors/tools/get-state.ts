@@ -30,5 +30,6 @@ export const getStateTool = defineEditorTool({
   }),
   addresses: 'none',
   neverRead: { refuses: false, filter: 'state', countsDiagnostics: true },
+  lineTexts: { answer: ['data.windows.*.context.lines.*'] },
   preview: () => ['read the editor\'s whole state: windows, tabs, marks, the lines around each cursor'],
 });

@@ -23,6 +23,7 @@ export const grepBuffersTool = defineEditorTool({
   addresses: 'buffers_or_loaded',
   // Refused when it names a never_read buffer; a search over every buffer only loses their hits.
   neverRead: { refuses: (args) => args.buffers !== undefined, filter: 'grep_hits' },
+  lineTexts: { answer: ['data.hits.*.text'] },
   preview: (args) => [
     `search ${args.buffers === undefined ? 'every loaded buffer' : args.buffers.map(bufferName).join(', ')} for ${args.mode === 'regex' ? 'the regex' : 'the text'}:`,
     `  ${args.pattern}`,

@@ -19,5 +19,6 @@ export const lspDefinitionTool = defineEditorTool({
   // The addressed buffer's text is in the request (refused as read_buffer is); locations into
   // never_read files are left out with their context.
   neverRead: { refuses: true, filter: 'locations' },
+  lineTexts: { answer: ['data.locations.*.context.lines.*'] },
   preview: (args) => [`ask the language server for the ${args.kind ?? 'definition'} at ${positionName(args)}`],
 });

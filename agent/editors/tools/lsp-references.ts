@@ -16,5 +16,6 @@ export const lspReferencesTool = defineEditorTool({
   }),
   addresses: 'buffer',
   neverRead: { refuses: true, filter: 'locations' },
+  lineTexts: { answer: ['data.files.*.references.*.text'] },
   preview: (args) => [`ask the language server for the references to the symbol at ${positionName(args)}`],
 });

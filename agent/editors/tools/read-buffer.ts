@@ -17,5 +17,6 @@ export const readBufferTool = defineEditorTool({
   }),
   addresses: 'buffer',
   neverRead: { refuses: true },
+  lineTexts: { answer: ['data.lines.*'] },
   preview: (args) => [`read ${bufferName(args.buffer)}`],
 });

@@ -92,6 +92,18 @@ export interface CommitPhase {
   params(args: Record<string, unknown>, token: string, call: CallControl): Record<string, unknown>;
 }
 
+/**
+ * Where a tool's editor parameters and answers hold the text of buffer lines, each a line's text
+ * whole or cut (never lines joined), for an editor that carries a line's bytes otherwise than the
+ * agent does (Vim holds a NUL as "\n", vim/nul.ts). Each path is keys joined by ".", `*` standing
+ * for every element of an array: `params` within either phase's parameters, `answer` within the
+ * editor's raw answer (`data.…`, `error.…`). A path that is not there is skipped.
+ */
+export interface LineTexts {
+  readonly params: readonly string[];
+  readonly answer: readonly string[];
+}
+
 /** One editor tool; see the module header. */
 export interface EditorTool<S extends ToolSpec = ToolSpec> {
   readonly spec: S;
@@ -104,6 +116,7 @@ export interface EditorTool<S extends ToolSpec = ToolSpec> {
   /** Which files a call with these arguments addresses. */
   addresses(args: Record<string, unknown>): Addressing;
   readonly neverRead: NeverReadRule;
+  readonly lineTexts: LineTexts;
   /**
    * What the call would do, in lines a person can judge at a prompt: the commands or keys, the
    * terminal text, the replaced and new text or the diff, the buffer to save, the path to open.
@@ -127,6 +140,8 @@ export interface EditorToolDefinition<S extends ToolSpec> {
   params(args: ToolInput<S>, call: CallControl): Record<string, unknown>;
   addresses: Addressing | ((args: ToolInput<S>) => Addressing);
   neverRead: { refuses: boolean | ((args: ToolInput<S>) => boolean); filter?: NeverReadFilter; countsDiagnostics?: boolean };
+  /** Default: none. */
+  lineTexts?: Partial<LineTexts>;
   preview(args: ToolInput<S>): string[];
 }
 
@@ -157,6 +172,7 @@ export function defineEditorTool<S extends ToolSpec>(tool: EditorToolDefinition<
       ...(neverRead.filter === undefined ? {} : { filter: neverRead.filter }),
       ...(neverRead.countsDiagnostics === undefined ? {} : { countsDiagnostics: neverRead.countsDiagnostics }),
     },
+    lineTexts: { params: tool.lineTexts?.params ?? [], answer: tool.lineTexts?.answer ?? [] },
     preview: (args) => tool.preview(typed(args)),
   };
 }

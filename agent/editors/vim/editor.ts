@@ -5,8 +5,9 @@
  * changedtick guard and its edit run inside one Vim function call (atomic: Vim handles channel
  * messages only between commands); `opts.redraw` asks Vim to show at once what a tool that is not
  * read-only changed (Vim does not redraw after a channel call by itself). Long string parameters
- * are sent ahead in pieces (staging.ts). A tool whose record defers its answer gets it later as an
- * `answer` message (call.ts `runTool`).
+ * are sent ahead in pieces (staging.ts). A NUL in a line's text is U+0000 here and "\n" in Vim
+ * (nul.ts). A tool whose record defers its answer gets it later as an `answer` message (call.ts
+ * `runTool`).
  * Info is kept fresh by the plugin's info messages; the editor is gone when its channel closes.
  * Every request honours the caller's AbortSignal.
  */
@@ -21,6 +22,7 @@ import { EditorPrompts } from '../prompts.ts';
 import type { Addressing, EditorTool } from '../tools/tool.ts';
 import type { VimChannel } from './channel.ts';
 import { VimInfoMessage, vimVersion, wireVimEditor, type VimHello } from './hello.ts';
+import { nulsFromVim, nulsToVim } from './nul.ts';
 import { stageParams } from './staging.ts';
 
 /** A prompt's answer from plugin/vim/autoload/vimrelay/ask.vim (EditorPrompts checks the answer itself). */
@@ -79,6 +81,8 @@ export class VimEditor implements Editor {
       name: 'Vim',
       invoke: (impl, params, signal, opts) => this.#invoke(impl, params, signal, opts),
       cancel: async (token, signal) => void (await channel.call('vimrelay#util#deferred#cancel', [token], signal)),
+      // A NUL in a line is "\n" in Vim's strings (nul.ts).
+      lineTexts: { toEditor: nulsToVim, fromEditor: nulsFromVim },
     };
     channel.onMessage((_id, payload) => this.#onMessage(payload));
   }

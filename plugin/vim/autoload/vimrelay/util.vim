@@ -197,9 +197,16 @@ function! vimrelay#util#set_text(b, first, start, last, end, lines) abort
   endfor
 endfunction
 
-" Bytes the value takes as JSON, plus a separator.
+" Bytes the value takes as JSON once the agent has it, plus a separator. A NL of a line's text is a
+" NUL (:h NL-used-for-Nul), which the agent sends as "\u0000" (agent/editors/vim/nul.ts): each NL
+" counts so, 4 bytes more than json_encode() writes it, also in strings that are not a line's
+" (an upper bound there).
 function! vimrelay#util#json_size(value) abort
-  return strlen(json_encode(a:value)) + 1
+  let json = json_encode(a:value)
+  if stridx(json, '\n') < 0
+    return strlen(json) + 1
+  endif
+  return strlen(json) + 4 * count(type(a:value) == v:t_string ? a:value : string(a:value), "\n") + 1
 endfunction
 
 " `s` cut to at most `max` bytes without splitting a character.

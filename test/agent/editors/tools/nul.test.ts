@@ -1,0 +1,82 @@
+// A NUL byte in a buffer line, the same cases on a real Neovim and on a real Vim: every tool that
+// reads a line's text gives U+0000 for it, every tool that writes one puts a NUL byte back, and the
+// byte caps count it as the agent sends it ("\u0000"). Vim holds a NUL as a NL in its strings
+// (:h NL-used-for-Nul), so the buffer's own view is checked with getbufline() in both editors,
+// where "\n" inside a line can only be a NUL, and with the bytes save_buffer writes.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIST_BUDGET_BYTES } from '../../../../agent/editors/tools/budget.ts';
+import { LIMITS } from '../../../../protocol/index.ts';
+import { DRIVERS, replaceLines, type Driver } from '../../../helpers/editors.ts';
+
+describe.each(DRIVERS)('a NUL in a line on %s', (_kind, start) => {
+  let d: Driver;
+  let buf: number;
+  /** The buffer's lines as the editor's own Vimscript holds them: each NUL a "\n". */
+  const held = (): Promise<string[]> => d.expr(`getbufline(${buf}, 1, '$')`);
+  /** Replaces the buffer's text as the user would; each "\n" of `lines` is a NUL. Resolves with its changedtick. */
+  const reset = (lines: string[]): Promise<number> => replaceLines(d, buf, lines);
+  beforeAll(async () => {
+    d = await start({ files: { 'nul.txt': 'a\0b\nplain\n\0\n', 'world.txt': 'hello world\n' }, open: ['nul.txt'] });
+    buf = await d.bufnr('nul.txt');
+    await d.command('badd world.txt');
+  });
+  afterAll(() => d.stop());
+
+  it('read_buffer gives U+0000 for each NUL, a line per line', async () => {
+    await d.command(`buffer ${buf} | edit!`);
+    expect(await d.ok('read_buffer', { buffer: buf })).toMatchObject({ total_lines: 3, lines: ['a\0b', 'plain', '\0'] });
+  });
+
+  it('read_buffer keeps a page of NULs within the byte cap, each counted as the 6 bytes of "\\u0000"', async () => {
+    const line = '\n'.repeat(1000);
+    const t = await reset(Array.from({ length: 100 }, () => line));
+    const page = await d.ok('read_buffer', { buffer: buf });
+    const lines = page.lines as string[];
+    expect(page).toMatchObject({ changedtick: t, truncated: true });
+    expect(new Set(lines)).toEqual(new Set(['\0'.repeat(1000)]));
+    expect(lines.reduce((n, l) => n + Buffer.byteLength(JSON.stringify(l)) + 1, 0)).toBeLessThanOrEqual(LIST_BUDGET_BYTES);
+    expect(lines.length).toBe(Math.floor(LIST_BUDGET_BYTES / 6003));
+    expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(LIMITS.maxResultBytes);
+  });
+
+  it('get_state_brief and get_state show the context lines with U+0000, the cursor counting a NUL as one character', async () => {
+    await reset(['a\nb', 'x\ny']);
+    await d.cursor('nul.txt', 2, 2);
+    for (const tool of ['get_state_brief', 'get_state']) {
+      const window = ((await d.ok(tool)).windows as { cursor: unknown; context: { lines: string[] } }[])[0];
+      expect(window).toMatchObject({ cursor: { line: 2, col: 3 }, context: { start_line: 1, lines: ['a\0b', 'x\0y'] } });
+    }
+  });
+
+  it('grep_buffers gives the line with U+0000, searches past it, and matches a NUL with \\%x00', async () => {
+    await reset(['bin\nary hello']);
+    const world = await d.bufnr('world.txt');
+    expect(await d.expr(`bufload(${world})`)).toBe(0);
+    expect((await d.ok('grep_buffers', { pattern: 'hello', buffers: [buf, world] })).hits).toEqual([
+      { buf, path: join(d.cwd, 'nul.txt'), line: 1, col: 9, end_col: 14, text: 'bin\0ary hello', text_start_col: 1, trimmed: false },
+      { buf: world, path: join(d.cwd, 'world.txt'), line: 1, col: 1, end_col: 6, text: 'hello world', text_start_col: 1, trimmed: false },
+    ]);
+    expect((await d.ok('grep_buffers', { pattern: 'n\\%x00a', mode: 'regex', buffers: [buf] })).hits).toMatchObject([{ line: 1, col: 3, end_col: 6 }]);
+  });
+
+  it('apply_diff matches and writes lines holding U+0000, and shows them so when a hunk does not match', async () => {
+    let t = await reset(['a\nb', 'old']);
+    const diff = '--- a/nul.txt\n+++ b/nul.txt\n@@ -1,2 +1,2 @@\n a\0b\n-old\n+n\0ew\n';
+    expect(await d.ok('apply_diff', { buffer: buf, diff, expected_changedtick: t })).toMatchObject({ hunks_applied: 1, lines_added: 1, lines_removed: 1 });
+    expect(await held()).toEqual(['a\nb', 'n\new']);
+    t = await d.tick(buf);
+    expect(await d.call('apply_diff', { buffer: buf, diff, expected_changedtick: t })).toMatchObject({
+      ok: false,
+      error: { code: 'DIFF_MISMATCH', buffer_lines: { start_line: 1, lines: ['a\0b', 'n\0ew'] }, line: 2, expected: 'old', actual: 'n\0ew' },
+    });
+  });
+
+  it('substitute matches a NUL with \\%x00 and keeps the NULs it does not replace', async () => {
+    await reset(['a\nb\nc', 'b']);
+    expect(await d.ok('substitute', { buffer: buf, pattern: 'b', replacement: 'B' })).toMatchObject({ count: 2 });
+    expect((await d.ok('read_buffer', { buffer: buf })).lines).toEqual(['a\0B\0c', 'B']);
+    expect(await d.ok('substitute', { buffer: buf, pattern: '\\%x00', replacement: '-', flags: ['g'] })).toMatchObject({ count: 2 });
+    expect(await held()).toEqual(['a-B-c', 'B']);
+  });
+});
