@@ -347,7 +347,8 @@ function! s:notify_later(timer) abort
 endfunction
 
 " Pieces of long parameters the agent sends ahead of a call (agent/editors/vim/staging.ts): id ->
-" list of strings. A call takes its own; what an abandoned call left goes when the channel closes.
+" list of pieces, strings of a string or lists of a list of lines. A call takes its own; what an
+" abandoned call left goes when the channel closes.
 let s:staged = {}
 
 function! vimrelay#stage(id, piece) abort
@@ -362,10 +363,22 @@ endfunction
 function! s:unstage(params) abort
   for [key, value] in items(a:params)
     if type(value) == v:t_dict && has_key(value, 'vimrelay_staged')
-      let a:params[key] = join(remove(s:staged, value.vimrelay_staged), '')
+      let pieces = remove(s:staged, value.vimrelay_staged)
+      let a:params[key] = type(pieces[0]) == v:t_list ? s:join_lines(pieces) : join(pieces, '')
     endif
   endfor
   return a:params
+endfunction
+
+" The list of lines staged as `pieces` (staging.ts splitLinePieces): the first element of each
+" piece but the first continues the last line of the pieces before it.
+function! s:join_lines(pieces) abort
+  let lines = a:pieces[0]
+  for piece in a:pieces[1 :]
+    let lines[-1] .= piece[0]
+    call extend(lines, piece[1 :])
+  endfor
+  return lines
 endfunction
 
 " Runs one tool implementation, vimrelay#<impl>#run(params) in autoload/vimrelay/<impl>.vim (the

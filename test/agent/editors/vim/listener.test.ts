@@ -15,7 +15,7 @@ import { proof } from '../../../../agent/editors/vim/handshake.ts';
 import { VimListener, vimFiles } from '../../../../agent/editors/vim/listener.ts';
 import { EditorRegistry } from '../../../../agent/editors/registry.ts';
 import { VimNames } from '../../../../agent/editors/vim/names.ts';
-import { splitPieces, stageParams } from '../../../../agent/editors/vim/staging.ts';
+import { splitLinePieces, splitPieces, stageParams } from '../../../../agent/editors/vim/staging.ts';
 import { silentListener } from '../../../helpers/silent-listener.ts';
 import { startVimAgent, type VimAgentFixture, type VimFixture } from '../../../helpers/vim.ts';
 import { waitFor } from '../../../helpers/wait.ts';
@@ -90,6 +90,26 @@ describe('staging long parameters', () => {
     const staged = stageParams({ text: 'x'.repeat(10), buffer: 3, short: 'abc' }, () => `id${++n}`, 4);
     expect(staged.params).toEqual({ text: { vimrelay_staged: 'id1' }, buffer: 3, short: 'abc' });
     expect(staged.pieces).toEqual([['id1', 'xxxx'], ['id1', 'xxxx'], ['id1', 'xx']]);
+  });
+
+  it('splits a list of lines into lists of about the size, a long line across several, and stages only long lists', () => {
+    /** The lines as the plugin joins the pieces back (vimrelay.vim s:join_lines). */
+    const join = (pieces: string[][]): string[] =>
+      pieces.slice(1).reduce((lines, [first = '', ...rest]) => [...lines.slice(0, -1), `${lines.at(-1) ?? ''}${first}`, ...rest], pieces[0] ?? []);
+    const lines = ['ab😀cd😀😀e', '', 'x', '', '😀'.repeat(9), 'end'];
+    for (const max of [2, 3, 4, 7, 100]) {
+      const pieces = splitLinePieces(lines, max);
+      expect(join(pieces)).toEqual(lines);
+      for (const p of pieces) {
+        expect(p.join('').length).toBeLessThanOrEqual(max);
+        expect(p.join('')).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+      }
+    }
+    expect(splitLinePieces([''], 4)).toEqual([['']]);
+    let n = 0;
+    const staged = stageParams({ lines: ['xxx', 'yy'], short: ['a'], buffers: [1, 'a.txt'] }, () => `id${++n}`, 6);
+    expect(staged.params).toEqual({ lines: { vimrelay_staged: 'id1' }, short: ['a'], buffers: [1, 'a.txt'] });
+    expect(staged.pieces).toEqual([['id1', ['xxx', '']], ['id1', ['yy']]]);
   });
 });
 
