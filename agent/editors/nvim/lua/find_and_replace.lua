@@ -1,6 +1,6 @@
 -- find_and_replace: replaces the one occurrence of old_text (may span lines) with new_text.
--- params: buffer (number | path | nil), old_text, new_text, expected_changedtick (optional),
--- max_matches. Occurrences are counted in the buffer's lines joined with "\n", overlapping ones
+-- params: buffer (number | path | nil), old_lines, new_lines (the texts' lines),
+-- expected_changedtick (optional), max_matches. Occurrences are counted in the buffer's lines joined with "\n", overlapping ones
 -- included; anything but exactly one changes nothing. The replacement is one nvim_buf_set_text,
 -- in an undo block of its own: one undo step. Positions are 1-based, columns in characters.
 local M = ...
@@ -30,7 +30,7 @@ return function(p)
   M.check_tick(b, p.expected_changedtick)
 
   local text = table.concat(api.nvim_buf_get_lines(b, 0, -1, true), '\n')
-  local old = p.old_text
+  local old = table.concat(p.old_lines, '\n')
   local count, shown, init = 0, {}, 1
   while true do
     local at = text:find(old, init, true)
@@ -60,7 +60,7 @@ return function(p)
   local at = shown[1]
   local span = positions(text, { at, at + #old })
   local start, stop = span[1], span[2]
-  local new_lines = M.split_lines(p.new_text)
+  local new_lines = p.new_lines
   M.break_undo(b)
   api.nvim_buf_set_text(b, start.line - 1, start.byte, stop.line - 1, stop.byte, new_lines)
   M.break_undo(b)

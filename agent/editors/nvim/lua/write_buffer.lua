@@ -1,10 +1,10 @@
 -- write_buffer: replaces a buffer's whole content, or creates a buffer for a path that has none.
--- params: buffer (number | path), text, expected_changedtick (optional). An existing buffer needs
+-- params: buffer (number | path), lines, expected_changedtick (optional). An existing buffer needs
 -- expected_changedtick, and so does a path whose file exists on disk: without one it is refused
 -- before any buffer is made, with one it is loaded into a new listed buffer, wiped again when the
 -- tick is stale, so that a refused call leaves no buffer behind. A path with neither buffer nor
--- file gets a new listed buffer with that name. One trailing "\n" of text is ignored. One
--- nvim_buf_set_lines in an undo block of its own; the file is never written.
+-- file gets a new listed buffer with that name. One nvim_buf_set_lines in an undo block of its
+-- own; the file is never written.
 local M = ...
 local api = vim.api
 local uv = vim.uv or vim.loop
@@ -61,12 +61,8 @@ return function(p)
     end
   end
 
-  local text = p.text
-  if text:sub(-1) == '\n' then
-    text = text:sub(1, -2)
-  end
   M.break_undo(b)
-  api.nvim_buf_set_lines(b, 0, -1, true, M.split_lines(text))
+  api.nvim_buf_set_lines(b, 0, -1, true, p.lines)
   M.break_undo(b)
   return {
     buf = b,

@@ -3,7 +3,8 @@
 " undo block before and after its edit, so the edit is one undo step. It never writes the file. A
 " path whose file exists on disk needs expected_changedtick as a buffer does: without one it is
 " refused before any buffer is made, with one it is loaded into a new listed buffer, wiped again
-" when the tick is stale, so that a refused call leaves no buffer behind.
+" when the tick is stale, so that a refused call leaves no buffer behind. params.lines are the
+" text's lines, each "\n" in one a NUL (:h NL-used-for-Nul): the text is never split here.
 
 " The buffer for params.buffer, whether it was created (a path with neither buffer nor file), and
 " whether it was added for a file on disk.
@@ -50,12 +51,8 @@ function! vimrelay#write_buffer#run(p) abort
       throw v:exception
     endtry
   endif
-  let text = a:p.text
-  if text =~# "\n$"
-    let text = text[: -2]
-  endif
   call vimrelay#util#break_undo(b)
-  call vimrelay#util#set_lines(b, 1, vimrelay#util#line_count(b), split(text, "\n", 1))
+  call vimrelay#util#set_lines(b, 1, vimrelay#util#line_count(b), a:p.lines)
   call vimrelay#util#break_undo(b)
   return {'buf': b, 'path': vimrelay#util#buf_path(b), 'created': created, 'changedtick': vimrelay#util#tick(b),
         \ 'total_lines': vimrelay#util#line_count(b)}

@@ -3,9 +3,11 @@
 // byte caps count it as the agent sends it ("\u0000"). Vim holds a NUL as a NL in its strings
 // (:h NL-used-for-Nul), so the buffer's own view is checked with getbufline() in both editors,
 // where "\n" inside a line can only be a NUL, and with the bytes save_buffer writes.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_BUDGET_BYTES } from '../../../../agent/editors/tools/budget.ts';
+import { VIM_CHUNK_UNITS } from '../../../../agent/editors/vim/staging.ts';
 import { LIMITS } from '../../../../protocol/index.ts';
 import { DRIVERS, replaceLines, type Driver } from '../../../helpers/editors.ts';
 
@@ -58,6 +60,48 @@ describe.each(DRIVERS)('a NUL in a line on %s', (_kind, start) => {
       { buf: world, path: join(d.cwd, 'world.txt'), line: 1, col: 1, end_col: 6, text: 'hello world', text_start_col: 1, trimmed: false },
     ]);
     expect((await d.ok('grep_buffers', { pattern: 'n\\%x00a', mode: 'regex', buffers: [buf] })).hits).toMatchObject([{ line: 1, col: 3, end_col: 6 }]);
+  });
+
+  it('write_buffer writes each U+0000 as a NUL byte, within its line, and save_buffer writes it to the file', async () => {
+    const t = await d.tick(buf);
+    expect(await d.ok('write_buffer', { buffer: buf, text: 'x\0y\n\0\nz\0\n', expected_changedtick: t })).toMatchObject({ total_lines: 3 });
+    expect(await held()).toEqual(['x\ny', '\n', 'z\n']);
+    expect((await d.ok('read_buffer', { buffer: buf })).lines).toEqual(['x\0y', '\0', 'z\0']);
+    await d.ok('save_buffer', { buffer: buf, expected_changedtick: await d.tick(buf) });
+    expect(readFileSync(join(d.cwd, 'nul.txt'))).toEqual(Buffer.from('x\0y\n\0\nz\0\n', 'latin1'));
+  });
+
+  it('write_buffer sends a long text in pieces, its NULs intact in a line longer than a piece', async () => {
+    const long = `${'日\0'.repeat(VIM_CHUNK_UNITS)}end`;
+    const text = ['\0 first', long, 'last \0'].join('\n');
+    await d.ok('write_buffer', { buffer: buf, text, expected_changedtick: await d.tick(buf) });
+    expect(await held()).toEqual(['\n first', long.replaceAll('\0', '\n'), 'last \n']);
+  });
+
+  it('find_and_replace tells a U+0000 in old_text from a line break, and writes one in new_text as a NUL', async () => {
+    let t = await reset(['a\nb', 'a', 'b']);
+    // "a\nb" is lines 2 and 3, never the NUL of line 1.
+    expect(await d.ok('find_and_replace', { buffer: buf, old_text: 'a\nb', new_text: 'X\0Y', expected_changedtick: t })).toMatchObject({
+      start: { line: 2, col: 1 },
+      end: { line: 2, col: 4 },
+    });
+    expect(await held()).toEqual(['a\nb', 'X\nY']);
+    t = await d.tick(buf);
+    expect(await d.ok('find_and_replace', { buffer: buf, old_text: 'a\0b', new_text: 'c\0', expected_changedtick: t })).toMatchObject({
+      start: { line: 1, col: 1 },
+      end: { line: 1, col: 3 },
+    });
+    expect(await held()).toEqual(['c\n', 'X\nY']);
+    t = await d.tick(buf);
+    expect(await d.call('find_and_replace', { buffer: buf, old_text: '\0', new_text: '', expected_changedtick: t })).toMatchObject({
+      ok: false,
+      error: { code: 'MULTIPLE_MATCHES', match_count: 2, matches: [{ line: 1, col: 2 }, { line: 2, col: 2 }] },
+    });
+    expect(await d.call('find_and_replace', { buffer: buf, old_text: '\0\nX', new_text: '', expected_changedtick: t })).toMatchObject({
+      ok: true,
+      data: { start: { line: 1, col: 2 }, end: { line: 1, col: 2 } },
+    });
+    expect(await held()).toEqual(['c\nY']);
   });
 
   it('apply_diff matches and writes lines holding U+0000, and shows them so when a hunk does not match', async () => {
