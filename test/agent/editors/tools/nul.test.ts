@@ -10,6 +10,7 @@ import { LIST_BUDGET_BYTES } from '../../../../agent/editors/tools/budget.ts';
 import { VIM_CHUNK_UNITS } from '../../../../agent/editors/vim/staging.ts';
 import { LIMITS } from '../../../../protocol/index.ts';
 import { DRIVERS, replaceLines, type Driver } from '../../../helpers/editors.ts';
+import { clientOf, fixtureFiles, LSP_EDITORS, lspDriver, SERVERS, type ServerCase } from '../../../helpers/lsp.ts';
 
 describe.each(DRIVERS)('a NUL in a line on %s', (_kind, start) => {
   let d: Driver;
@@ -122,5 +123,29 @@ describe.each(DRIVERS)('a NUL in a line on %s', (_kind, start) => {
     expect((await d.ok('read_buffer', { buffer: buf })).lines).toEqual(['a\0B\0c', 'B']);
     expect(await d.ok('substitute', { buffer: buf, pattern: '\\%x00', replacement: '-', flags: ['g'] })).toMatchObject({ count: 2 });
     expect(await held()).toEqual(['a-B-c', 'B']);
+  });
+});
+
+describe.each(LSP_EDITORS)('a NUL in a line through a language server on %s', (editor) => {
+  const clangd = SERVERS.find((s) => s.name === 'clangd') as ServerCase;
+  const fixture = fixtureFiles(clangd.fixture);
+  // In a comment on the header's declaration of total_area, the last line the server is asked
+  // about in that file: Vim's language clients send the server a NUL as a line break.
+  const header = (fixture['geometry.h'] ?? '').replace('int n);', 'int n); /* \0 */');
+  const lines = header.split('\n');
+  const declaration = lines.findIndex((l) => l.includes('\0')) + 1;
+  let d: Driver;
+  beforeAll(async () => {
+    d = await lspDriver(clientOf(editor), clangd, { files: { 'geometry.h': header } });
+  }, 90_000);
+  afterAll(() => d?.stop());
+
+  it('lsp_references and lsp_definition give the lines with U+0000', async () => {
+    const at = { buffer: clangd.call.file, line: clangd.call.line, col: clangd.call.col };
+    const files = (await d.ok('lsp_references', at)).files as { path: string; references: { line: number; text: string }[] }[];
+    expect(files.find((f) => f.path.endsWith('/geometry.h'))?.references).toMatchObject([{ line: declaration, text: lines[declaration - 1] }]);
+    const [loc] = (await d.ok('lsp_definition', { ...at, kind: 'declaration' })).locations as { line: number; context: unknown }[];
+    expect(loc).toMatchObject({ line: declaration, context: { start_line: declaration - 2, lines: lines.slice(declaration - 3, declaration + 2) } });
+    expect(lines[declaration - 1]).toContain('\0');
   });
 });
