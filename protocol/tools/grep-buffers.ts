@@ -53,7 +53,13 @@ export const grepBuffers = defineTool({
   input: z
     .object({
       editor: editorArg,
-      pattern: z.string().min(1).max(GREP_LIMITS.patternChars).describe('Within one line.'),
+      pattern: z
+        .string()
+        .min(1)
+        .max(GREP_LIMITS.patternChars)
+        // Neither editor can take one in a pattern (Vim's json_decode() drops it, Neovim's Lua hands it over as a Blob).
+        .refine((s) => !s.includes('\0'), 'the pattern must not contain a NUL character: in mode regex, \\%x00 matches one')
+        .describe('Within one line.'),
       mode: z.enum(['literal', 'regex']).optional().describe('Default literal.'),
       case_sensitive: z.boolean().optional().describe('Default true; false ignores case, Unicode letters included.'),
       buffers: z

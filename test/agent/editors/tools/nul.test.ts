@@ -52,7 +52,7 @@ describe.each(DRIVERS)('a NUL in a line on %s', (_kind, start) => {
     }
   });
 
-  it('grep_buffers gives the line with U+0000, searches past it, and matches a NUL with \\%x00', async () => {
+  it('grep_buffers gives the line with U+0000, searches past it, matches a NUL with \\%x00 and refuses one in its pattern', async () => {
     await reset(['bin\nary hello']);
     const world = await d.bufnr('world.txt');
     expect(await d.expr(`bufload(${world})`)).toBe(0);
@@ -61,6 +61,7 @@ describe.each(DRIVERS)('a NUL in a line on %s', (_kind, start) => {
       { buf: world, path: join(d.cwd, 'world.txt'), line: 1, col: 1, end_col: 6, text: 'hello world', text_start_col: 1, trimmed: false },
     ]);
     expect((await d.ok('grep_buffers', { pattern: 'n\\%x00a', mode: 'regex', buffers: [buf] })).hits).toMatchObject([{ line: 1, col: 3, end_col: 6 }]);
+    expect(await d.call('grep_buffers', { pattern: 'bin\0ary' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('\\%x00') } });
   });
 
   it('write_buffer writes each U+0000 as a NUL byte, within its line, and save_buffer writes it to the file', async () => {
