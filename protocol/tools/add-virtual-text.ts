@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
-import { BufferId, currentBufferArg, editorArg } from './common.ts';
+import { BufferId, currentBufferArg, editorArg, withoutNul } from './common.ts';
 import { charCount, DecorationColor, decorationColorArg, DecorationId, VIRTUAL_TEXT_LIMITS } from './decorations.ts';
 
 const { maxChars, maxLines } = VIRTUAL_TEXT_LIMITS;
@@ -22,9 +22,7 @@ export const addVirtualText = defineTool({
       editor: editorArg,
       buffer: currentBufferArg,
       line: z.number().int().positive().describe('The note\'s line.'),
-      text: z
-        .string()
-        .min(1)
+      text: withoutNul(z.string().min(1), 'text must not contain a NUL character (U+0000)')
         // JSON Schema's maxLength counts code points; zod's .max() would count UTF-16 units.
         .refine((t) => charCount(t) <= maxChars, `text has more than ${maxChars} characters.`)
         .refine((t) => t.split('\n').length <= maxLines, `text has more than ${maxLines} lines.`)

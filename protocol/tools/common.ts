@@ -5,6 +5,15 @@
  */
 import { z } from 'zod';
 
+/**
+ * `text` refused when it holds a U+0000, saying `why`: text an editor runs, types or shows cannot
+ * carry one (Vim's json_decode() drops it, Neovim's Lua takes such a string as a Blob), so what
+ * ran would not be what the prompt showed. Line texts carry one as a NUL byte (PROTOCOL.md).
+ */
+export function withoutNul(text: z.ZodString, why: string): z.ZodString {
+  return text.refine((s) => !s.includes('\0'), why);
+}
+
 /** `editor`: an id from list_editors, optional when one editor is online (MCP_INSTRUCTIONS). */
 export const editorArg = z.string().min(1).max(200).optional().describe('Editor id.');
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { defineTool, READ_ONLY } from '../tool.ts';
-import { BufferId, bufferRef, editorArg, maxResultsArg } from './common.ts';
+import { BufferId, bufferRef, editorArg, maxResultsArg, withoutNul } from './common.ts';
 
 /** Caps of grep_buffers. */
 export const GREP_LIMITS = {
@@ -53,13 +53,9 @@ export const grepBuffers = defineTool({
   input: z
     .object({
       editor: editorArg,
-      pattern: z
-        .string()
-        .min(1)
-        .max(GREP_LIMITS.patternChars)
-        // Neither editor can take one in a pattern (Vim's json_decode() drops it, Neovim's Lua hands it over as a Blob).
-        .refine((s) => !s.includes('\0'), 'the pattern must not contain a NUL character: in mode regex, \\%x00 matches one')
-        .describe('Within one line.'),
+      pattern: withoutNul(z.string().min(1).max(GREP_LIMITS.patternChars), 'the pattern must not contain a NUL character: in mode regex, \\%x00 matches one').describe(
+        'Within one line.',
+      ),
       mode: z.enum(['literal', 'regex']).optional().describe('Default literal.'),
       case_sensitive: z.boolean().optional().describe('Default true; false ignores case, Unicode letters included.'),
       buffers: z

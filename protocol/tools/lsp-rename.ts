@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
-import { changedtickArg } from './common.ts';
+import { changedtickArg, withoutNul } from './common.ts';
 import { LSP_LIMITS, LSP_TIMEOUT_HINT, lspBuf, lspPositionArgs, LspRange } from './lsp.ts';
 
 export const lspRename = defineTool({
@@ -24,7 +24,7 @@ export const lspRename = defineTool({
   input: z
     .object({
       ...lspPositionArgs,
-      new_name: z.string().min(1).max(LSP_LIMITS.nameChars).describe('The new name.'),
+      new_name: withoutNul(z.string().min(1).max(LSP_LIMITS.nameChars), 'new_name must not contain a NUL character (U+0000)').describe('The new name.'),
       apply: z.boolean().optional().describe('Default false: preview (read permission); true edits (write).'),
       expected_changedtick: changedtickArg.optional().describe('Required with apply (the position\'s buffer).'),
     })

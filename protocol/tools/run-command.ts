@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
-import { editorArg } from './common.ts';
+import { editorArg, withoutNul } from './common.ts';
 
 /** Caps of run_command. Output bytes are counted as the JSON text they become. */
 export const RUN_COMMAND_LIMITS = {
@@ -36,7 +36,7 @@ export const PROMPT_TIMEOUT_HINT =
   'or be busy with something CTRL-C cannot interrupt. Ask the user to look at the editor; once get_state_brief answers, check what the call did before retrying. ' +
   'A call the editor could only start after its deadline is not run at all.';
 
-const command = z.string().min(1).max(L.commandChars);
+const command = withoutNul(z.string().min(1).max(L.commandChars), 'a command must not contain a NUL character (U+0000)');
 
 /** `timeout_ms` of run_command and send_keys, whose descriptions state its default and cap. */
 export const timeoutArg = z.number().int().min(L.minTimeoutMs).max(L.maxTimeoutMs).optional().describe('CTRL-C after this long.');

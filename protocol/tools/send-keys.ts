@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
-import { BufferId, editorArg, Position } from './common.ts';
+import { BufferId, editorArg, Position, withoutNul } from './common.ts';
 import { PROMPT_TIMEOUT_HINT, RUN_COMMAND_LIMITS, timeoutArg } from './run-command.ts';
 
 /** Caps of send_keys. */
@@ -39,7 +39,7 @@ export const sendKeys = defineTool({
   input: z
     .object({
       editor: editorArg,
-      keys: z.string().min(1).max(L.keysChars).describe('E.g. "ggdG", ":nohlsearch<CR>", "<C-w>v".'),
+      keys: withoutNul(z.string().min(1).max(L.keysChars), 'keys must not contain a NUL character (U+0000)').describe('E.g. "ggdG", ":nohlsearch<CR>", "<C-w>v".'),
       timeout_ms: timeoutArg,
     })
     .strict(),

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
-import { editorArg } from './common.ts';
+import { editorArg, withoutNul } from './common.ts';
 import { PROMPT_TIMEOUT_HINT } from './run-command.ts';
 
 /** Caps of send_to_terminal. */
@@ -43,7 +43,7 @@ export const sendToTerminal = defineTool({
         .union([z.number().int().positive(), z.string().min(1).max(4096)])
         .optional()
         .describe('Buffer number, or a name or title: an exact one first, else a unique part of one. Default: the current buffer if a terminal, else the only terminal.'),
-      text: z.string().max(L.textChars).describe('What to type.'),
+      text: withoutNul(z.string().max(L.textChars), 'text must not contain a NUL character (U+0000)').describe('What to type.'),
       submit: z.boolean().optional().describe('Press Enter after the text. Default false.'),
     })
     .strict(),

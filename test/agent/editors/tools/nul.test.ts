@@ -64,6 +64,24 @@ describe.each(DRIVERS)('a NUL in a line on %s', (_kind, start) => {
     expect(await d.call('grep_buffers', { pattern: 'bin\0ary' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('\\%x00') } });
   });
 
+  // What an editor runs, types or shows cannot hold a NUL: Vim's json_decode() drops it (a run_command
+  // of "ec\0ho 1" ran "echo 1" while its prompt showed the NUL), Neovim's Lua takes it as a Blob.
+  it.each([
+    ['run_command', { commands: 'ec\0ho 1' }, 'a command'],
+    ['run_command', { commands: ['echo 1', 'ec\0ho 2'] }, 'a command'],
+    ['send_keys', { keys: 'i\0x' }, 'keys'],
+    ['send_to_terminal', { text: 'ls\0 -la' }, 'text'],
+    ['add_virtual_text', { line: 1, text: 'note\0' }, 'text'],
+    ['lsp_rename', { line: 1, character: 1, new_name: 'a\0b' }, 'new_name'],
+  ])('%s refuses a U+0000 in %j, naming it', async (tool, args, what) => {
+    expect(await d.call(tool, args)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining(`${what} must not contain a NUL character`) } });
+  });
+
+  it('run_command with a U+0000 in one of its commands runs none of them', async () => {
+    expect(await d.call('run_command', { commands: ['let g:vimrelay_nul_ran = 1', 'ec\0ho 2'] })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(await d.expr('get(g:, "vimrelay_nul_ran", 0)')).toBe(0);
+  });
+
   it('write_buffer writes each U+0000 as a NUL byte, within its line, and save_buffer writes it to the file', async () => {
     const t = await d.tick(buf);
     expect(await d.ok('write_buffer', { buffer: buf, text: 'x\0y\n\0\nz\0\n', expected_changedtick: t })).toMatchObject({ total_lines: 3 });
