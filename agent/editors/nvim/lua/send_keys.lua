@@ -19,7 +19,8 @@ end
 return function(p)
   M.check_start_by(p.start_by)
   local sent = '<Esc>' .. p.keys
-  local raw = api.nvim_replace_termcodes(sent, true, false, true)
+  -- do_lt: <lt> is "<", as the tool's description says and Vim's "\<lt>" reads (:h <lt>).
+  local raw = api.nvim_replace_termcodes(sent, true, true, true)
   local previous = vim.v.errmsg
   vim.v.errmsg = ''
   -- m: mappings apply; t: as if typed (history, undo, abbreviations); x: execute now.

@@ -150,6 +150,8 @@ describe.each(NORMAL_DRIVERS)('run_command and send_keys on %s', (_kind, start) 
     ['<Bslash> and a bare backslash', 'cca<Bslash>b\\c', 'a\\b\\c'],
     ['quotes, and <...> a name Vim does not know', 'cc"<foo>" <x-\\> <a\\\\>', '"<foo>" <x-\\> <a\\\\>'],
     ['<Char-65> and <Tab>', 'cc<Char-65><Tab>1', 'A\t1'],
+    // The tool's description: "<lt> for \"<\"".
+    ['<lt> as "<", so a <...> name can be typed', 'cc<lt>Esc> <lt>lt>', '<Esc> <lt>'],
   ])('send_keys spells %s as Neovim does', async (_what, keys, line) => {
     const before = (await d.lines(buf))[1] ?? '';
     await d.cursor('notes.txt', 2, 0);
