@@ -25,7 +25,7 @@ const CALL_MS = 30_000;
 
 export interface DriverOptions {
   /** Files to create in the working directory, with their content. */
-  files: Record<string, string>;
+  files: Record<string, string | Uint8Array>;
   /** Files to open at startup, the first one shown. */
   open: string[];
   /** Ex commands a Vim runs before its plugins load (e.g. `packadd ale`); Neovim ignores them. */

@@ -197,7 +197,7 @@ export function serverConfig(servers: readonly ServerCase[]): string {
 
 export interface LspDriverOptions {
   /** More files in the project (or files replaced), e.g. one matching never_read. */
-  files?: Record<string, string>;
+  files?: Record<string, string | Uint8Array>;
   /** Start the editor with no language server configured. */
   noServer?: boolean;
   /** Environment for the editor (and so for the servers it starts). */

@@ -17,7 +17,7 @@ import { attach, type NeovimClient } from 'neovim';
 
 export interface StartNvimOptions {
   /** Files to create, relative to the working directory (or absolute), with their content. */
-  files?: Record<string, string>;
+  files?: Record<string, string | Uint8Array>;
   /** Files to open at startup (first one shown), relative to the working directory. */
   open?: string[];
   /**

@@ -25,7 +25,7 @@ const QUIT_GRACE_MS = 3_000;
 
 export interface StartVimOptions {
   /** Files to create in its working directory, with their content. */
-  files?: Record<string, string>;
+  files?: Record<string, string | Uint8Array>;
   /** Files to open at startup (first one shown), relative to the working directory. */
   open?: string[];
   /** The name given to :VimRelayConnect ('': none, so the cwd's tail, not chosen); null: do not connect. Default 'test'. */

@@ -361,6 +361,14 @@ function L.first_at(items, cursor)
   return #items + 1
 end
 
+--- The byte budget of an answer (M.budget), its bytes that are not UTF-8 counted as the agent
+--- reads them (M.json_size `exact`): its lines come from files as read from disk (L.reader), which
+--- may be Latin-1, and a deferred answer cannot be asked again with exact_sizes as a read is
+--- (nvim/editor.ts). The scan costs little beside a language server's round trip.
+function L.budget(p)
+  return M.budget(p.max_bytes, true)
+end
+
 --- The index after an index cursor (`<n>`: n items already returned), 1 without.
 function L.first_after(cursor)
   if cursor == nil then
@@ -376,7 +384,7 @@ end
 --- Takes items first.. of `items` while max_results and the byte budget allow; returns the page
 --- and the index of the first item left out (nil when none is).
 function L.page(items, first, p)
-  local budget, page = M.budget(p.max_bytes), {}
+  local budget, page = L.budget(p), {}
   local i = first
   while items[i] and #page < p.max_results and budget.take(items[i]) do
     page[#page + 1] = items[i]

@@ -25,7 +25,7 @@ return function(p)
         hint = 'Put the position on the name itself (lsp_hover tells what is there).',
       })
     end
-    local read, budget = L.reader(), M.budget(p.max_bytes)
+    local read, budget = L.reader(), L.budget(p)
     local files, kept, count, truncated = {}, {}, 0, false
     for _, f in ipairs(L.edit_files(result)) do
       local edits = L.byte_edits(read, f.uri, f.edits, enc)

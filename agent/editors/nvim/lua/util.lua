@@ -84,7 +84,8 @@ end
 --- read_buffer). cjson passes bytes that are not UTF-8 through, and the agent reads each as a
 --- 3-byte U+FFFD; with `exact` (the params' `exact_sizes`) they are counted so. Without it they
 --- count as one: looking for them would add some 40% to the Lua of every 1,000-line read, and the
---- agent asks again with `exact_sizes` only when an answer grew past the cap (nvim/editor.ts).
+--- agent asks again with `exact_sizes` only when an answer grew past the cap (nvim/editor.ts);
+--- the lsp_* answers, which come later and cannot be asked again, always count so (lsp.lua L.budget).
 function M.json_size(value, exact)
   local text = vim.json.encode(value)
   if exact then
