@@ -65,13 +65,19 @@ export async function startLocalHttp(opts: LocalHttpOptions): Promise<LocalHttpS
   // Known once listening, which is before the first request.
   let selfOrigin = '';
   const mcp = localMcpLayer(opts.forwarder);
-  const server = createServer((req, res) => {
-    handle(req, res, opts, selfOrigin, mcp.serve).catch((error: unknown) => {
-      opts.logger.error('local MCP request failed', { error: error instanceof Error ? error.message : String(error) });
-      if (!res.headersSent) send(res, { status: 500, code: RPC.internalError, message: 'Internal error.' });
-      else res.destroy();
-    });
-  });
+  const serve =
+    (expectsContinue: boolean) =>
+    (req: IncomingMessage, res: ServerResponse): void => {
+      handle(req, res, opts, selfOrigin, mcp.serve, expectsContinue).catch((error: unknown) => {
+        opts.logger.error('local MCP request failed', { error: error instanceof Error ? error.message : String(error) });
+        if (!res.headersSent) send(res, { status: 500, code: RPC.internalError, message: 'Internal error.' });
+        else res.destroy();
+      });
+    };
+  const server = createServer(serve(false));
+  // `Expect: 100-continue` (curl sends it for bodies over 1 MiB): Node would answer 100 at once;
+  // handled here, the client is asked for its body only once the edge has passed it.
+  server.on('checkContinue', serve(true));
   await listen(server, opts.port ?? DEFAULT_LOCAL_PORT);
   const { port } = server.address() as AddressInfo;
   selfOrigin = `http://${LOOPBACK_HOST}:${port}`;
@@ -134,7 +140,20 @@ function listen(server: HttpServer, port: number): Promise<void> {
   });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, opts: LocalHttpOptions, selfOrigin: string, mcp: McpLayer): Promise<void> {
+/**
+ * `expectsContinue`: the client sent `Expect: 100-continue` and waits for a 100 (Continue) before
+ * sending its body (RFC 9110 §10.1.1). It is sent just before the body is read, so that every
+ * refusal before that is the final answer to a client that has sent no body (as the relay's
+ * workerd does): a declared 2 MiB is refused without a byte of it crossing.
+ */
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: LocalHttpOptions,
+  selfOrigin: string,
+  mcp: McpLayer,
+  expectsContinue: boolean,
+): Promise<void> {
   if (new URL(req.url ?? '/', selfOrigin).pathname !== '/mcp') {
     res.writeHead(404, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such endpoint; MCP is served at /mcp.' } }));
@@ -156,6 +175,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: LocalHttp
   if (token === null) return send(res, unauthorizedRefusal(null), true);
   if (!tokenMatches(token, opts.token)) return send(res, unauthorizedRefusal('the access token is not valid'), true);
 
+  if (expectsContinue) res.writeContinue();
   const body = await readCapped(req, LIMITS.maxMcpBodyBytes);
   if (body === 'gone') return;
   if (body === 'too-large') return send(res, REFUSAL.tooLarge, true);

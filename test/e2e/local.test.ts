@@ -16,6 +16,7 @@ import { localTokenFile } from '../../agent/local/token.ts';
 import { CLI, isolatedEnv, runCli } from '../helpers/agent-process.ts';
 import { callErr, callOk, connectStdio } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
+import { postAlone } from '../helpers/post-alone.ts';
 import { startServeHttp, type ServeHttpProcess } from '../helpers/serve-process.ts';
 
 const initialize = {
@@ -142,9 +143,19 @@ describe('serve --http', () => {
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
   });
 
-  it('a body over the cap is 413, declared or streamed', async () => {
+  it('a body over the cap is 413, declared or streamed; a client that asks first sends none of it', async () => {
     const big = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(2 * 1024 * 1024) } };
-    expect((await post(big, auth())).status).toBe(413);
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    // Expect: 100-continue (RFC 9110 §10.1.1): the edge answers before asking for the body, so the
+    // refusal of a declared 2 MiB, or of a bad token, is final with no byte of the body sent.
+    const declared = await postAlone(serve.mcpUrl, JSON.stringify(big), { ...headers, ...auth() }, { expectContinue: true });
+    expect(declared).toMatchObject({ continued: false, response: { status: 413 } });
+    const small = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    const stranger = await postAlone(serve.mcpUrl, small, { ...headers, Authorization: 'Bearer not-the-token' }, { expectContinue: true });
+    expect(stranger).toMatchObject({ continued: false, response: { status: 401 } });
+    const asked = await postAlone(serve.mcpUrl, small, { ...headers, ...auth() }, { expectContinue: true });
+    expect(asked).toMatchObject({ continued: true, response: { status: 200 } });
+    expect(await asked.response.json()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     // No Content-Length: the stream is counted as it arrives.
     const text = new TextEncoder().encode(JSON.stringify(big));
     const stream = new ReadableStream<Uint8Array>({
