@@ -7,13 +7,13 @@
  * the tool's listed outputSchema; every failure through `callErr`, which requires a code and a hint.
  */
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listedTool, TOOLS } from '../../protocol/index.ts';
 import type { McpEra } from '../../protocol/mcp-server.ts';
 import { callErr, callOk, ERAS, errorOf, resultOf } from '../helpers/mcp.ts';
+import { postAlone, type AloneAnswer, type AloneOptions } from '../helpers/post-alone.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { START_CHAIN, type Chain, type ChainKind } from './chains.ts';
 
@@ -21,20 +21,6 @@ const TEXT = ['# Notes', 'héllo wörld — 日本語 🎉', 'café = "naïve"',
 
 /** Arguments for the read-only sweep, for tools that cannot be called with none. */
 const SWEEP_ARGS: Record<string, Record<string, unknown>> = { grep_buffers: { pattern: 'twice' } };
-
-/** POSTs `body` to `url` on a new connection that is closed after the answer (no keep-alive agent). */
-function postAlone(url: string, body: string, headers: Record<string, string>): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: false, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0 })));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** The suite over one chain, once per era. */
 export function describeTools(kind: ChainKind): void {
@@ -227,24 +213,26 @@ function describeToolsIn(kind: ChainKind, era: McpEra): void {
   });
 
   describe(`bad input gets a clear error and changes nothing, over ${kind}`, () => {
-    // On a connection of its own, closed after: the relay closes the connection of a body it refused
-    // unread (worker/http/body.ts drainUnread), and no header says so (workerd drops `Connection`),
-    // so a pooled one, the MCP client's next request on it, would fail ("fetch failed").
-    const post = (body: string, headers: Record<string, string> = {}): Promise<Response> => {
+    // On connections of their own (helpers/post-alone.ts): not the MCP client's pool, whose next
+    // request would go out on a connection the server closes behind a refusal.
+    const post = (body: string, headers: Record<string, string> = {}, options: AloneOptions = {}): Promise<AloneAnswer> => {
       if (!chain.http) throw new Error('no HTTP endpoint on this chain');
-      return postAlone(chain.http.mcpUrl, body, { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers });
+      return postAlone(chain.http.mcpUrl, body, { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, options);
     };
 
     it.skipIf(kind === 'stdio')('malformed JSON is -32700 and an oversized body 413, before the MCP layer', async () => {
       const auth = { Authorization: `Bearer ${chain.http?.token}` };
-      const malformed = await post('{"jsonrpc": "2.0", "id": 1, "method": ', auth);
+      const { response: malformed } = await post('{"jsonrpc": "2.0", "id": 1, "method": ', auth);
       expect(malformed.status).toBe(400);
       expect(((await malformed.json()) as { error: { code: number } }).error.code).toBe(-32700);
-      const notRpc = await post('{"hello": "world"}', auth);
+      const { response: notRpc } = await post('{"hello": "world"}', auth);
       expect(notRpc.status).toBe(400);
       expect(((await notRpc.json()) as { error: { code: number } }).error.code).toBe(-32600);
-      const oversized = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(2 * 1024 * 1024) } }), auth);
-      expect(oversized.status).toBe(413);
+      // Asked first (Expect: 100-continue), the answer is the refusal, and none of the 2 MiB is sent.
+      const pad = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(2 * 1024 * 1024) } });
+      const oversized = await post(pad, auth, { expectContinue: true });
+      expect(oversized).toMatchObject({ continued: false, response: { status: 413 } });
+      expect(((await oversized.response.json()) as { error: { code: number; message: string } }).error.message).toMatch(/^Payload Too Large/);
     });
 
     it('every class of bad tool call', async () => {
