@@ -40,7 +40,7 @@ export function postAlone(url: string, body: string, headers: Record<string, str
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           resolve({ response: new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0 }), continued });
-          // Answered before it asked for the body: the request is over, unsent.
+          // The answer is in, so the connection goes, and with it a body the server never asked for.
           req.destroy();
         });
         res.on('error', reject);
