@@ -211,6 +211,8 @@ export interface LspDriverOptions {
   vimLsp?: ServerCase;
   /** Whether to wait for the opened files' first diagnostics (default: with a server that can start). */
   ready?: boolean;
+  /** Vim: in Normal mode, keys through a pipe, so that its prompts take keys (editors.ts vimNormalDriver). */
+  vimNormal?: boolean;
 }
 
 /** The editors the lsp_* suites run on, for `describe.each`: Neovim (vim.lsp), and Vim with each language client. */
@@ -240,7 +242,8 @@ export async function lspDriver(client: LspClient, server: ServerCase, options: 
     const vimString = (text: string): string => `'${text.replaceAll("'", "''")}'`;
     const lets = Object.entries(env).map(([k, v]) => `let $${k} = ${vimString(v)}`);
     const also = options.vimLsp ? [`let $VIMRELAY_TEST_LSP = ${vimString(serverConfig([options.vimLsp]))}`, `source ${join(FIXTURES, VIM_CONFIG['vim-lsp'])}`] : [];
-    d = await vimDriver({ files, open: server.open.slice(0, 1), vimCmds: options.noClient ? ['filetype on'] : [...lets, `source ${join(FIXTURES, VIM_CONFIG[client])}`, ...also] });
+    const vimCmds = options.noClient ? ['filetype on'] : [...lets, `source ${join(FIXTURES, VIM_CONFIG[client])}`, ...also];
+    d = await vimDriver({ files, open: server.open.slice(0, 1), vimCmds, vimNormal: options.vimNormal });
   }
   const readyBy = options.vimLsp && options.noServer ? 'vim-lsp' : client;
   try {

@@ -7,7 +7,7 @@
 // through the Dispatcher and the CallGuard: a preview is a read (allowed under `write deny`, and with
 // a read-only token), an apply a write; never_read files are left out of previews and references
 // (counted in `withheld`, their text never shown), an apply touching one is refused, and so is one
-// touching a file a `write deny` path rule covers, or (Neovim) one the user denies at the prompt.
+// touching a file a `write deny` path rule covers, or one the user denies at the prompt.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type ToolOutcome } from '../../../../protocol/index.ts';
@@ -209,7 +209,8 @@ describe.each(DRIVERS)('the policy around lsp_* results and renames on %s', (edi
   };
 
   beforeAll(async () => {
-    d = await lspDriver(editor === 'Neovim' ? 'nvim' : 'ale', PYRIGHT, { files: { 'shapes/secret_tokens.py': NEVER_READ_MODULE } });
+    // A Vim in Normal mode, as a user has it: its prompt takes the user's key.
+    d = await lspDriver(editor === 'Neovim' ? 'nvim' : 'ale', PYRIGHT, { files: { 'shapes/secret_tokens.py': NEVER_READ_MODULE }, vimNormal: true });
   }, 90_000);
   afterAll(() => d?.stop());
 
@@ -259,7 +260,7 @@ describe.each(DRIVERS)('the policy around lsp_* results and renames on %s', (edi
     await untouched();
   });
 
-  it.runIf(editor === 'Neovim')('asks before an apply that would change a file a `write ask` path rule covers, and the user can deny it', async () => {
+  it('asks before an apply that would change a file a `write ask` path rule covers, and the user can deny it', async () => {
     const asked = handle('lsp_rename', { ...member, new_name: 'surface', apply: true, expected_changedtick: await tickOf(PYRIGHT.member.file) }, [
       { klass: 'write', decision: 'ask', path: 'geometry.py' },
     ]);
