@@ -4,6 +4,12 @@
 export const LIMITS = {
   /** Largest `/mcp` request body the relay accepts (bytes). Larger gets HTTP 413. */
   maxMcpBodyBytes: 1024 * 1024,
+  /**
+   * Largest line (one JSON-RPC message) `serve --stdio` reads (bytes); a longer one is answered
+   * with an error and dropped. Below the MCP SDK's own 10 MiB read buffer, past which the SDK
+   * would close the session instead; above the HTTP cap, as the SDK allowed stdio clients before.
+   */
+  maxStdioLineBytes: 8 * 1024 * 1024,
   /** Largest WebSocket message between Hub and agent (bytes); the agent sets `maxPayload` to it. */
   maxWireMessageBytes: 4 * 1024 * 1024,
   /**

@@ -7,14 +7,19 @@
  * "basic/versioning", Backward Compatibility). In both, `notifications/cancelled` cancels the
  * request it names (spec 2026-07-28 "basic/transports/stdio", Cancellation): one client per
  * connection, so an id is unambiguous. stdout carries protocol messages only (the caller passes
- * the stream reserveStdout() returned); logs go to stderr. The session ends when stdin closes,
- * which is how a client says it is done, or on close().
+ * the stream reserveStdout() returned); logs go to stderr. A line that is not a JSON-RPC message,
+ * or longer than LIMITS.maxStdioLineBytes, is answered with an error before the SDK sees it
+ * (stdio-gate.ts). The session ends when stdin closes, which is how a client says it is done, or
+ * on close().
  */
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { refusalBody } from '../../protocol/http/mcp-edge.ts';
+import { LIMITS } from '../../protocol/index.ts';
 import { mcpServerFactory } from '../../protocol/mcp-server.ts';
 import type { Logger } from '../log.ts';
 import type { LocalForwarder } from './forward.ts';
+import { gateLines } from './stdio-gate.ts';
 
 export interface LocalStdioOptions {
   forwarder: LocalForwarder;
@@ -33,8 +38,13 @@ export interface LocalStdio {
 export async function startLocalStdio(opts: LocalStdioOptions): Promise<LocalStdio> {
   // The SDK aborts the request's signal on `notifications/cancelled` for that request.
   const factory = mcpServerFactory((call, request) => opts.forwarder.run(call, { signal: request.signal }));
+  // A refusal is one whole write, as each of the transport's messages is: they never interleave.
+  const lines = gateLines(opts.stdin, LIMITS.maxStdioLineBytes, (refusal) => {
+    opts.logger.debug('stdio line refused', { code: refusal.code });
+    opts.stdout.write(refusalBody(refusal) + '\n');
+  });
   const handle = serveStdio(factory, {
-    transport: new StdioServerTransport(opts.stdin, opts.stdout),
+    transport: new StdioServerTransport(lines, opts.stdout),
     onerror: (error) => opts.logger.debug('stdio MCP error', { error: error.message }),
   });
   let ended = false;

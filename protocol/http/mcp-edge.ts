@@ -60,7 +60,7 @@ export function unauthorizedRefusal(description: string | null): EdgeRefusal {
  * The body of a refusal: a JSON-RPC error with `id: null` (JSON-RPC 2.0 §5: the id is unknown or
  * the request was never read), as the MCP SDK's transport shapes its own HTTP-level errors.
  */
-export function refusalBody(refusal: EdgeRefusal): string {
+export function refusalBody(refusal: Pick<EdgeRefusal, 'code' | 'message'>): string {
   return JSON.stringify({ jsonrpc: '2.0', error: { code: refusal.code, message: refusal.message }, id: null });
 }
 

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../agent/config/paths.ts';
+import { LIMITS } from '../../protocol/index.ts';
 import { localTokenFile } from '../../agent/local/token.ts';
 import { CLI, isolatedEnv, runCli } from '../helpers/agent-process.ts';
 import { callErr, callOk, connectStdio } from '../helpers/mcp.ts';
@@ -207,41 +208,57 @@ describe('serve --http', () => {
   });
 });
 
+/** `serve --stdio` spoken to line by line, as a client writes to it and reads its stdout. */
+function rawStdio(env: NodeJS.ProcessEnv, preload: string[] = []) {
+  const proc = spawn(process.execPath, [...preload, CLI, 'serve', '--stdio', '--discover-dir', String(env.XDG_RUNTIME_DIR)], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const stderr = { text: '' };
+  proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr.text += chunk));
+  const lines: string[] = [];
+  const waiters: (() => void)[] = [];
+  createInterface({ input: proc.stdout }).on('line', (line) => {
+    lines.push(line);
+    waiters.splice(0).forEach((w) => w());
+  });
+  /** The message on stdout that `pick` finds, once there is one. */
+  const awaitLine = async (pick: (m: Record<string, unknown>, index: number) => boolean): Promise<Record<string, unknown>> => {
+    for (;;) {
+      const found = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find(pick);
+      if (found) return found;
+      await new Promise<void>((r) => waiters.push(r));
+    }
+  };
+  return {
+    proc,
+    exited,
+    stderr,
+    lines,
+    /** The answer to request `id`. */
+    reply: (id: number) => awaitLine((m) => m.id === id),
+    /** The `n`th line of stdout (from 0), parsed. */
+    line: (n: number) => awaitLine((_m, index) => index === n),
+    send: (message: unknown): boolean => proc.stdin.write(JSON.stringify(message) + '\n'),
+  };
+}
+
 describe('serve --stdio', () => {
   it('writes only protocol messages to stdout, even when something in the process prints, and ends with stdin', async () => {
     const env = isolatedEnv();
     const fixture = join(import.meta.dirname, 'fixtures', 'stray-stdout.mjs');
-    const proc = spawn(process.execPath, ['--import', fixture, CLI, 'serve', '--stdio', '--discover-dir', String(env.XDG_RUNTIME_DIR)], {
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-    let stderr = '';
-    proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const lines: string[] = [];
-    const waiters: (() => void)[] = [];
-    createInterface({ input: proc.stdout }).on('line', (line) => {
-      lines.push(line);
-      waiters.splice(0).forEach((w) => w());
-    });
-    const reply = async (id: number): Promise<Record<string, unknown>> => {
-      for (;;) {
-        const found = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((m) => m.id === id);
-        if (found) return found;
-        await new Promise<void>((r) => waiters.push(r));
-      }
-    };
-    const send = (message: unknown): boolean => proc.stdin.write(JSON.stringify(message) + '\n');
+    const { proc, exited, stderr, lines, reply, send } = rawStdio(env, ['--import', fixture]);
 
     send(initialize);
     expect(((await reply(1)).result as { serverInfo: { name: string } }).serverInfo.name).toBe('vimrelay');
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     proc.kill('SIGUSR2');
-    for (const deadline = Date.now() + 10_000; !stderr.includes('stray stdout write'); ) {
-      if (Date.now() > deadline) throw new Error(`no stray output on stderr: ${stderr}`);
+    for (const deadline = Date.now() + 10_000; !stderr.text.includes('stray stdout write'); ) {
+      if (Date.now() > deadline) throw new Error(`no stray output on stderr: ${stderr.text}`);
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect(stderr).toContain('stray console.log');
+    expect(stderr.text).toContain('stray console.log');
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     expect(((await reply(2)).result as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
 
@@ -250,6 +267,42 @@ describe('serve --stdio', () => {
     // Every line on stdout was a JSON-RPC message.
     expect(lines.length).toBe(2);
     for (const line of lines) expect((JSON.parse(line) as { jsonrpc: string }).jsonrpc).toBe('2.0');
+  });
+
+  it('answers a line that is not a JSON-RPC message, or too long, with its error, and goes on', async () => {
+    const { proc, exited, lines, line, reply, send } = rawStdio(isolatedEnv());
+    const error = async (n: number): Promise<{ code: number; message: string }> => {
+      const answer = await line(n);
+      expect(answer.id, JSON.stringify(answer)).toBeNull();
+      return answer.error as { code: number; message: string };
+    };
+    proc.stdin.write('{"jsonrpc": "2.0", "id": 1, "method": \n');
+    expect(await error(0)).toMatchObject({ code: -32700, message: expect.stringMatching(/^Parse error/) });
+    proc.stdin.write('{"hello": "world"}\n\n[{"jsonrpc": "2.0", "id": 2, "method": "ping"}]\n');
+    expect(await error(1)).toMatchObject({ code: -32600, message: expect.stringMatching(/^Invalid Request/) });
+    expect(await error(2)).toMatchObject({ code: -32600, message: expect.stringMatching(/batches/) });
+    // Past the cap, however it arrives: 9 MiB in 64 KiB pieces, then 12 MiB in one write (the SDK
+    // alone closed the session past 10 MiB). Neither is held whole.
+    const piece = 'x'.repeat(64 * 1024);
+    for (let sent = 0; sent < 9 * 1024 * 1024; sent += piece.length) proc.stdin.write(piece);
+    proc.stdin.write('\n' + 'y'.repeat(12 * 1024 * 1024) + '\n');
+    expect(await error(3)).toMatchObject({ code: -32000, message: `Request too large: a line of stdin must not exceed ${LIMITS.maxStdioLineBytes} bytes.` });
+    expect(await error(4)).toMatchObject({ code: -32000 });
+
+    // The session goes on: an initialize, then a 2 MiB call (over the HTTP cap, under this one), in pieces.
+    send(initialize);
+    expect(((await reply(1)).result as { serverInfo: { name: string } }).serverInfo.name).toBe('vimrelay');
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const text = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'write_buffer', arguments: { buffer: 'big.txt', text: 'z'.repeat(2 * 1024 * 1024) } } });
+    for (let i = 0; i < text.length; i += 100_000) proc.stdin.write(text.slice(i, i + 100_000));
+    proc.stdin.write('\n');
+    const big = (await reply(3)).result as { isError?: boolean; content: { text: string }[] };
+    expect(big.isError).toBe(true);
+    expect((JSON.parse(big.content[0]?.text ?? '{}') as { error: { code: string } }).error.code).toBe('NO_EDITOR');
+
+    proc.stdin.end();
+    expect(await exited).toBe(0);
+    expect(lines).toHaveLength(7);
   });
 
   it("answers its very first list_editors with the Neovim already running; with none, NO_EDITOR's hint is local mode's", async () => {
