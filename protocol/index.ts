@@ -4,6 +4,7 @@
  */
 export * from './errors.ts';
 export * from './limits.ts';
+export * from './names.ts';
 export * from './result.ts';
 export * from './routing.ts';
 export * from './tool.ts';

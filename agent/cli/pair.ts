@@ -12,6 +12,7 @@ import { saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
 import { normaliseRelayUrl } from '../config/relay-url.ts';
 import { cancelPairing, PairingFailed, pollPairing, startPairing, type StartedPairing } from '../relay/pairing.ts';
+import { deviceName } from './names.ts';
 import { interrupted } from './signals.ts';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -62,7 +63,8 @@ export async function pairCommand(url: string | undefined, values: { name?: stri
   const abort = new AbortController();
   void stopped.then(() => abort.abort(new Error('interrupted')));
 
-  const started = await startPairing(relay, values.name ?? hostname(), hostname());
+  const name = deviceName(values.name);
+  const started = await startPairing(relay, name, hostname());
   const expiresAtMs = Date.now() + started.expires_in * 1000;
   const tty = process.stdout.isTTY;
   const code = tty ? `\x1b[1m${[...started.user_code].join(' ')}\x1b[0m` : started.user_code;

@@ -9,6 +9,7 @@ import { saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
 import { normaliseRelayUrl } from '../config/relay-url.ts';
 import { createDevice, mintToken } from '../relay/admin.ts';
+import { checkedName, deviceName } from './names.ts';
 import { closest } from './suggest.ts';
 
 /** The owner secret from $VIMRELAY_OWNER_SECRET; throws with what to do when it is unset. */
@@ -42,7 +43,7 @@ export function parseScopeList(text: string): PermissionClass[] {
 
 export async function enrollCommand(opts: { relay?: string; name?: string }): Promise<number> {
   const relay = requireRelay(opts.relay);
-  const enrolled = await createDevice(relay, ownerSecret(), opts.name ?? hostname(), hostname());
+  const enrolled = await createDevice(relay, ownerSecret(), deviceName(opts.name), hostname());
   saveRelayCredentials(paths().credentials, relay, { device_credential: enrolled.credential });
   process.stdout.write(`enrolled as device ${enrolled.device.name}; credential saved\n`);
   return 0;
@@ -51,12 +52,13 @@ export async function enrollCommand(opts: { relay?: string; name?: string }): Pr
 /** `vimrelay token create`, its one action. */
 export async function tokenCommand(values: { relay?: string; name?: string; scopes?: string; 'ttl-days'?: string }): Promise<number> {
   if (!values.name) throw new Error('--name is required');
+  const name = checkedName(values.name);
   const scopes = values.scopes === undefined ? [...ALL_SCOPES] : parseScopeList(values.scopes);
   const days = values['ttl-days'] === undefined ? undefined : Number(values['ttl-days']);
   if (days !== undefined && !(Number.isInteger(days) && days > 0)) throw new Error('--ttl-days must be a positive whole number');
   const minted = await mintToken(requireRelay(values.relay), ownerSecret(), {
     kind: 'access',
-    name: values.name,
+    name,
     scopes,
     ...(days === undefined ? {} : { ttl_seconds: days * 86_400 }),
   });

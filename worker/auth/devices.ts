@@ -53,12 +53,6 @@ export interface EnrolledDevice {
   credential: string;
 }
 
-/** Longest device name; suffixes (`-2`) come on top. */
-export const MAX_DEVICE_NAME = 64;
-
-/** Longest hostname (RFC 1035 §2.3.4: 253 characters of text). */
-export const MAX_HOSTNAME = 253;
-
 type ListRow = {
   id: string;
   name: string;

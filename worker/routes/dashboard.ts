@@ -13,9 +13,8 @@
  * Reads and writes go through the Hub's RPC methods; this module holds no state.
  */
 import { Hono, type Context } from 'hono';
-import { ALL_SCOPES, type PermissionClass } from '../../protocol/index.ts';
+import { ALL_SCOPES, MAX_DEVICE_NAME, type PermissionClass } from '../../protocol/index.ts';
 import { hubFor, OWNER_ACCOUNT } from '../account.ts';
-import { MAX_DEVICE_NAME } from '../auth/devices.ts';
 import { clearRevealCookie, openReveal, REVEAL_COOKIE, revealCookie } from '../auth/reveal.ts';
 import { cookieValue } from '../auth/session.ts';
 import { revokePat } from '../auth/oauth.ts';

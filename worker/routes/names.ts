@@ -1,13 +1,11 @@
 /**
- * Validation of the names clients choose: device and token names, and hostnames. Shared by the
- * admin API and pairing. Names end up in editor ids (`<device>/<editor>`) and client ids
- * (`pat:<name>`), and every one of them on the owner's pages (escaped there): no control
- * characters and no `/`.
+ * Validation of the names clients choose: device and token names, and hostnames, by the rule of
+ * protocol/names.ts. Shared by the admin API and pairing. Names end up in editor ids
+ * (`<device>/<editor>`) and client ids (`pat:<name>`), and every one of them on the owner's pages
+ * (escaped there): no control characters and no `/`.
  */
 import { z } from 'zod';
-import { MAX_DEVICE_NAME, MAX_HOSTNAME } from '../auth/devices.ts';
-
-const hasControlOrSlash = (text: string): boolean => [...text].some((ch) => ch === '/' || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
+import { hasControlOrSlash, MAX_DEVICE_NAME, MAX_HOSTNAME } from '../../protocol/index.ts';
 
 /** A device or token name: 1 to MAX_DEVICE_NAME characters, no control characters, no `/`. */
 export const DeviceName = z

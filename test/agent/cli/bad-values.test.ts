@@ -1,5 +1,6 @@
 // The real `vimrelay` command given a value it cannot use: a mistyped scope or permission class, a
-// relay URL without its scheme (or not a URL at all), a credentials file that is not JSON. Each
+// relay URL without its scheme (or not a URL at all), a name the relay would refuse, a credentials
+// file that is not JSON. Each
 // gets one line naming the value and what would do, exit 1, and nothing is sent anywhere: never a
 // zod issue dump, a bare "Invalid URL" or a JSON parser's complaint without the file.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -42,6 +43,34 @@ describe('token create --scopes', () => {
     const r = token('read, write');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`cannot reach the relay at ${NOWHERE}`);
+  });
+});
+
+describe('--name', () => {
+  const env = withSecret();
+  /** Every command that takes a device or token name, given `name`. */
+  const namers = (name: string): string[][] => [
+    ['pair', NOWHERE, '--name', name],
+    ['enroll', '--relay', NOWHERE, '--name', name],
+    ['token', 'create', '--relay', NOWHERE, '--name', name],
+  ];
+
+  it('that the relay would refuse is refused first, in one line saying why', () => {
+    const cases: [string, string][] = [
+      ['laptop/work', 'must not contain control characters or "/"'],
+      ['tab\there', 'must not contain control characters or "/"'],
+      ['x'.repeat(65), 'must be 1 to 64 characters'],
+    ];
+    for (const [name, why] of cases) {
+      for (const args of namers(name)) {
+        const r = runCli(args, env);
+        expect([args, r.status, r.stdout, r.stderr]).toEqual([args, 1, '', `vimrelay: --name ${why} (the relay shows it to the owner and puts it in ids)\n`]);
+      }
+    }
+  });
+
+  it('that is valid goes on to the relay', () => {
+    for (const args of namers('x'.repeat(64))) expect(runCli(args, env).stderr, args.join(' ')).toContain(`cannot reach the relay at ${NOWHERE}`);
   });
 });
 
