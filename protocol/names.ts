@@ -12,15 +12,20 @@ export const MAX_DEVICE_NAME = 64;
 export const MAX_HOSTNAME = 253;
 
 /** Whether `text` holds a control character or a `/`. */
-export function hasControlOrSlash(text: string): boolean {
+function hasControlOrSlash(text: string): boolean {
   return [...text].some((ch) => ch === '/' || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
+}
+
+/** Why `name` cannot be a name of at most `max` characters (a device's, a token's, a hostname), or null. */
+export function nameProblem(name: string, max: number): string | null {
+  if (name.length === 0 || name.length > max) return `must be 1 to ${max} characters`;
+  if (hasControlOrSlash(name)) return 'must not contain control characters or "/"';
+  return null;
 }
 
 /** Why `name` cannot be a device or token name, or null when it can. */
 export function deviceNameProblem(name: string): string | null {
-  if (name.length === 0 || name.length > MAX_DEVICE_NAME) return `must be 1 to ${MAX_DEVICE_NAME} characters`;
-  if (hasControlOrSlash(name)) return 'must not contain control characters or "/"';
-  return null;
+  return nameProblem(name, MAX_DEVICE_NAME);
 }
 
 /**

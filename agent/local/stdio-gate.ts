@@ -9,8 +9,7 @@
  * is dropped as it arrives, never held whole. Blank lines are skipped, as the SDK skips them.
  */
 import { Transform, type Readable } from 'node:stream';
-import { isSpecType } from '@modelcontextprotocol/server';
-import { RPC, type EdgeRefusal } from '../../protocol/http/mcp-edge.ts';
+import { parseMcpBody, RPC, type EdgeRefusal } from '../../protocol/http/mcp-edge.ts';
 
 /** A refused line's JSON-RPC error (refusalBody writes it); stdio has no HTTP status to give. */
 export type LineRefusal = Pick<EdgeRefusal, 'code' | 'message'>;
@@ -43,13 +42,10 @@ export function gateLines(input: Readable, maxLineBytes: number, refuse: (refusa
   const judge = (gate: Transform, line: Buffer): void => {
     const text = line.toString('utf8');
     if (text.trim() === '') return;
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      return refuse(refusals.parse);
-    }
-    if (Array.isArray(message) || !isSpecType.JSONRPCMessage(message)) return refuse(refusals.invalid);
+    // The HTTP edge's own check; a batch, which it takes for the 2025-03-26 era, is none here.
+    const parsed = parseMcpBody(text);
+    if (!parsed.ok) return refuse(parsed.refusal.code === RPC.parseError ? refusals.parse : refusals.invalid);
+    if (Array.isArray(parsed.parsedBody)) return refuse(refusals.invalid);
     gate.push(line);
     gate.push(NEWLINE_BUFFER);
   };

@@ -163,7 +163,7 @@ describe('personal access tokens', () => {
     const cases: [[string, string][], RegExp][] = [
       [[['name', 'no-scope'], ['days', '1']], /at least one scope/],
       [[['name', 'a/b'], ['scope', 'read'], ['days', '1']], /must not contain/],
-      [[['name', ''], ['scope', 'read'], ['days', '1']], /name of 1 to 64/],
+      [[['name', ''], ['scope', 'read'], ['days', '1']], /name must be 1 to 64 characters/],
       [[['name', 'days'], ['scope', 'read'], ['days', '0']], /1 to 365/],
       [[['name', 'days'], ['scope', 'read'], ['days', '366']], /1 to 365/],
       [[['name', 'scope'], ['scope', 'root'], ['days', '1']], /Unknown scope/],

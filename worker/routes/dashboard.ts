@@ -13,7 +13,7 @@
  * Reads and writes go through the Hub's RPC methods; this module holds no state.
  */
 import { Hono, type Context } from 'hono';
-import { ALL_SCOPES, MAX_DEVICE_NAME, type PermissionClass } from '../../protocol/index.ts';
+import { ALL_SCOPES, deviceNameProblem, type PermissionClass } from '../../protocol/index.ts';
 import { hubFor, OWNER_ACCOUNT } from '../account.ts';
 import { clearRevealCookie, openReveal, REVEAL_COOKIE, revealCookie } from '../auth/reveal.ts';
 import { cookieValue } from '../auth/session.ts';
@@ -26,7 +26,6 @@ import { tokenGoneBody, tokenShownOnceBody } from '../pages/dashboard-token.ts';
 import { html } from '../pages/html.ts';
 import { page } from '../pages/layout.ts';
 import { clientNames, listGrants, revokeClient } from './dashboard-grants.ts';
-import { DeviceName } from './names.ts';
 
 /** How many recent calls the dashboard shows (the Hub keeps more). */
 export const DASHBOARD_CALLS = 50;
@@ -38,7 +37,7 @@ const MAX_DAYS = TOKEN_TTL.max / DAY_S;
 export type TokenRequest = { ok: true; name: string; scopes: PermissionClass[]; days: number } | { ok: false; message: string; values: TokenFormValues };
 
 /**
- * Reads the token-creation form. Names follow the admin API's rule (`names.ts`; they become
+ * Reads the token-creation form. Names follow the admin API's rule (protocol/names.ts; they become
  * `pat:<name>` client ids in the audit log): 1 to 64 characters, no control characters, no `/`.
  */
 export function parseTokenForm(form: URLSearchParams): TokenRequest {
@@ -48,8 +47,8 @@ export function parseTokenForm(form: URLSearchParams): TokenRequest {
   const values: TokenFormValues = { name: name.slice(0, 200), scopes, days: daysText.slice(0, 10) };
   const refuse = (message: string): TokenRequest => ({ ok: false, message, values });
 
-  if (name.length === 0 || name.length > MAX_DEVICE_NAME) return refuse(`Give the token a name of 1 to ${MAX_DEVICE_NAME} characters.`);
-  if (!DeviceName.safeParse(name).success) return refuse('The name must not contain "/" or control characters.');
+  const problem = deviceNameProblem(name);
+  if (problem !== null) return refuse(`The token's name ${problem}.`);
   const known = new Set<string>(ALL_SCOPES);
   if (scopes.length === 0) return refuse('Choose at least one scope.');
   if (scopes.some((s) => !known.has(s))) return refuse('Unknown scope.');

@@ -5,18 +5,17 @@
  * (escaped there): no control characters and no `/`.
  */
 import { z } from 'zod';
-import { hasControlOrSlash, MAX_DEVICE_NAME, MAX_HOSTNAME } from '../../protocol/index.ts';
+import { MAX_DEVICE_NAME, MAX_HOSTNAME, nameProblem } from '../../protocol/index.ts';
+
+/** A string held to protocol/names.ts's rule for names of at most `max` characters. */
+const named = (max: number) =>
+  z.string().superRefine((name, ctx) => {
+    const problem = nameProblem(name, max);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** A device or token name: 1 to MAX_DEVICE_NAME characters, no control characters, no `/`. */
-export const DeviceName = z
-  .string()
-  .min(1)
-  .max(MAX_DEVICE_NAME)
-  .refine((name) => !hasControlOrSlash(name), { message: 'must not contain control characters or "/"' });
+export const DeviceName = named(MAX_DEVICE_NAME);
 
 /** A hostname as the machine reports it: 1 to MAX_HOSTNAME characters, no control characters, no `/`. */
-export const Hostname = z
-  .string()
-  .min(1)
-  .max(MAX_HOSTNAME)
-  .refine((name) => !hasControlOrSlash(name), { message: 'must not contain control characters or "/"' });
+export const Hostname = named(MAX_HOSTNAME);
