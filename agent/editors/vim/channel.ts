@@ -8,6 +8,13 @@
 import type { Socket } from 'node:net';
 import { EditorGone } from '../call.ts';
 
+/** A request waiting for Vim's answer. */
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  signal: AbortSignal;
+}
+
 /** The largest message accepted from Vim (bytes, newline excluded). */
 export const VIM_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
@@ -16,7 +23,13 @@ export class VimChannel {
   /** Settles when the socket has closed. */
   readonly closed: Promise<void>;
   readonly #socket: Socket;
-  readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  readonly #pending = new Map<number, Pending>();
+  /**
+   * The requests waiting under each signal, with the ONE abort listener that rejects them: a call
+   * stages its long strings as many concurrent requests under one signal, and a listener each
+   * would pass Node's limit of 10 per EventTarget and print a leak warning into the agent's log.
+   */
+  readonly #bySignal = new Map<AbortSignal, { ids: Set<number>; onAbort(): void }>();
   #onMessage: (id: number, payload: unknown) => void = () => {};
   #nextId = 1;
   #chunks: Buffer[] = [];
@@ -29,8 +42,7 @@ export class VimChannel {
     this.closed = new Promise((resolve) => {
       socket.once('close', () => {
         this.#isClosed = true;
-        for (const p of this.#pending.values()) p.reject(new EditorGone('Vim channel'));
-        this.#pending.clear();
+        for (const id of [...this.#pending.keys()]) this.#settle(id)?.reject(new EditorGone('Vim channel'));
         resolve();
       });
     });
@@ -73,23 +85,34 @@ export class VimChannel {
     if (signal.aborted) return Promise.reject(signal.reason);
     const id = -this.#nextId++;
     return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        this.#pending.delete(id);
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#pending.set(id, {
-        resolve: (value) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        reject: (error) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      });
+      this.#pending.set(id, { resolve, reject, signal });
+      let waiting = this.#bySignal.get(signal);
+      if (waiting === undefined) {
+        const ids = new Set<number>();
+        const onAbort = (): void => {
+          for (const each of [...ids]) this.#settle(each)?.reject(signal.reason);
+        };
+        waiting = { ids, onAbort };
+        this.#bySignal.set(signal, waiting);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      waiting.ids.add(id);
       this.#write(message(id));
     });
+  }
+
+  /** Forgets the request `id` (and its signal's listener with its last request) and returns it. */
+  #settle(id: number): Pending | undefined {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return undefined;
+    this.#pending.delete(id);
+    const waiting = this.#bySignal.get(pending.signal);
+    waiting?.ids.delete(id);
+    if (waiting !== undefined && waiting.ids.size === 0) {
+      this.#bySignal.delete(pending.signal);
+      pending.signal.removeEventListener('abort', waiting.onAbort);
+    }
+    return pending;
   }
 
   #write(message: unknown): void {
@@ -126,10 +149,8 @@ export class VimChannel {
       return;
     }
     const [id, payload] = message as [number, unknown];
-    const pending = this.#pending.get(id);
     if (id < 0) {
-      this.#pending.delete(id);
-      pending?.resolve(payload);
+      this.#settle(id)?.resolve(payload);
     } else {
       this.#onMessage(id, payload);
     }
