@@ -69,6 +69,11 @@ export class VimChannel {
     return this.#request((id) => ['call', fn, args, id], signal);
   }
 
+  /** Calls the Vim function `fn` with `args` and asks for no answer (`:h channel-commands`, "call"). */
+  notify(fn: string, args: unknown[]): void {
+    this.#write(['call', fn, args]);
+  }
+
   /** Evaluates the Vim expression `expr` and resolves with its value. */
   expr(expr: string, signal: AbortSignal): Promise<unknown> {
     return this.#request((id) => ['expr', expr, id], signal);

@@ -116,7 +116,15 @@ export class VimEditor implements Editor {
    */
   async #invoke(impl: string, raw: Record<string, unknown>, signal: AbortSignal, { redraw, expect }: InvokeOptions): Promise<unknown> {
     const { params, pieces } = stageParams(raw, () => String(++this.#staged));
-    await Promise.all(pieces.map(([id, piece]) => this.#channel.call('vimrelay#stage', [id, piece], signal)));
+    try {
+      await Promise.all(pieces.map(([id, piece]) => this.#channel.call('vimrelay#stage', [id, piece], signal)));
+      signal.throwIfAborted();
+    } catch (error) {
+      // The call that would take its pieces will not be sent (cancelled, or past its deadline):
+      // Vim drops those that reached it, this message following them on the channel.
+      if (pieces.length > 0) this.#channel.notify('vimrelay#unstage', [[...new Set(pieces.map(([id]) => id))]]);
+      throw error;
+    }
     const opts = { ...(redraw ? { redraw: 1 } : {}), ...(expect === undefined ? {} : { expect }) };
     const answer = await this.#channel.call('vimrelay#call', [impl, params, opts], signal);
     // Over TCP, Vim would hold its next small message (the deferred answer) until this reply is

@@ -347,8 +347,9 @@ function! s:notify_later(timer) abort
 endfunction
 
 " Pieces of long parameters the agent sends ahead of a call (agent/editors/vim/staging.ts): id ->
-" list of pieces, strings of a string or lists of a list of lines. A call takes its own; what an
-" abandoned call left goes when the channel closes.
+" list of pieces, strings of a string or lists of a list of lines. A call takes its own; the agent
+" drops those of a call it gave up before sending it (vimrelay#unstage); whatever is left goes
+" when the channel closes.
 let s:staged = {}
 
 function! vimrelay#stage(id, piece) abort
@@ -357,6 +358,15 @@ function! vimrelay#stage(id, piece) abort
   endif
   call add(s:staged[a:id], a:piece)
   return 1
+endfunction
+
+" Drops the pieces staged under each of `ids`: their call was cancelled while they were on their way.
+function! vimrelay#unstage(ids) abort
+  for id in a:ids
+    if has_key(s:staged, id)
+      call remove(s:staged, id)
+    endif
+  endfor
 endfunction
 
 " The params with every {'vimrelay_staged': id} replaced by the joined pieces of that id.

@@ -1,9 +1,12 @@
 // The Vim channel's requests under one call's signal, with a real Vim: a long text goes as many
 // staged pieces at once (staging.ts), all under the call's signal, with no leak warning in the
-// agent's log and no listener left behind; aborting that signal rejects every request it holds
-// (the far end then plays a Vim that answers late, so that the requests surely wait).
+// agent's log and no listener left behind, and Vim drops the pieces of a call cancelled on their
+// way; aborting that signal rejects every request it holds (the far end then plays a Vim that
+// answers late, so that the requests surely wait).
 import { getEventListeners } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallCancelled } from '../../../../agent/editors/call.ts';
 import { VimChannel } from '../../../../agent/editors/vim/channel.ts';
@@ -38,6 +41,26 @@ describe('the Vim channel under one signal', () => {
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
+  it('drops in Vim the pieces of a call cancelled while they are on their way', async () => {
+    const buf = await d.bufnr('big.txt');
+    const before = await d.lines(buf);
+    const log = join(d.cwd, 'channel.log');
+    await d.expr(`ch_logfile(${JSON.stringify(log)}, 'w')`);
+    const controller = new AbortController();
+    const call = d.call('write_buffer', { buffer: 'big.txt', text: textOf(40), expected_changedtick: await d.tick(buf) }, { signal: controller.signal, deadline: Date.now() + 30_000 });
+    // The pieces are on the channel now (staged as the call starts); none is answered yet.
+    controller.abort(new CallCancelled());
+    expect(await call).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    // Vim reads its channel in order: this expression comes after the pieces and the drop.
+    const staged = await d.expr<Record<string, unknown>>(`getscriptinfo({'sid': getscriptinfo({'name': 'autoload/vimrelay\\.vim$'})[0].sid})[0].variables.staged`);
+    await d.expr("ch_logfile('')");
+    // Vim ran every piece's call, then the drop (its channel log says what it called).
+    const ran = readFileSync(log, 'utf8').match(/Calling '[^']*'/g) ?? [];
+    expect(ran.filter((c) => c === "Calling 'vimrelay#stage'").length).toBeGreaterThanOrEqual(40);
+    expect(ran.filter((c) => c !== "Calling 'vimrelay#stage'").slice(0, 1)).toEqual(["Calling 'vimrelay#unstage'"]);
+    expect(staged).toEqual({});
+    expect(await d.lines(buf)).toEqual(before);
+  });
 });
 
 describe('the Vim channel when a signal aborts', () => {
