@@ -16,6 +16,7 @@ import { createConnection, type Socket } from 'node:net';
 import { decode, Decoder, Encoder, ExtensionCodec } from '@msgpack/msgpack';
 import { silentLogger, type Logger } from '../../log.ts';
 import { EditorError, EditorGone } from '../call.ts';
+import { Waiting, type Rejectable } from '../waiting.ts';
 import { parseAddress, type NvimAddress } from './address.ts';
 
 
@@ -52,10 +53,9 @@ export interface OpenOptions {
 }
 
 /** A request waiting for its response. */
-interface Pending {
+interface Pending extends Rejectable {
   method: string;
   resolve(value: unknown): void;
-  reject(error: unknown): void;
 }
 
 /** A live msgpack-RPC connection to one Neovim; see the module header. */
@@ -65,7 +65,7 @@ export class NvimConnection {
   readonly #socket: Socket;
   readonly #logger: Logger;
   readonly #encoder = new Encoder();
-  readonly #pending = new Map<number, Pending>();
+  readonly #waiting = new Waiting<Pending>();
   readonly #listeners: ((method: string, args: unknown[]) => void)[] = [];
   #nextId = 1;
   #isClosed = false;
@@ -77,8 +77,7 @@ export class NvimConnection {
     this.closed = new Promise((resolve) => {
       socket.once('close', () => {
         this.#isClosed = true;
-        for (const pending of this.#pending.values()) pending.reject(new EditorGone('Neovim'));
-        this.#pending.clear();
+        for (const pending of this.#waiting.drain()) pending.reject(new EditorGone('Neovim'));
         resolve();
       });
     });
@@ -113,16 +112,7 @@ export class NvimConnection {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        this.#pending.delete(id);
-        reject(signal?.reason);
-      };
-      const settle = (finish: () => void): void => {
-        signal?.removeEventListener('abort', onAbort);
-        finish();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#pending.set(id, { method, resolve: (value) => settle(() => resolve(value)), reject: (error) => settle(() => reject(error)) });
+      this.#waiting.add(id, { method, resolve, reject }, signal);
       this.#socket.write(frame);
     });
   }
@@ -154,9 +144,8 @@ export class NvimConnection {
     const [type] = message;
     if (type === RESPONSE && message.length === 4) {
       const [, id, error, result] = message as [number, unknown, unknown, unknown];
-      const pending = typeof id === 'number' ? this.#pending.get(id) : undefined;
+      const pending = typeof id === 'number' ? this.#waiting.settle(id) : undefined;
       if (pending === undefined) return; // Abandoned by its caller (an abort).
-      this.#pending.delete(id as number);
       if (error === null) pending.resolve(result);
       else pending.reject(new EditorError(`${pending.method}: ${errorText(error)}`));
     } else if (type === NOTIFICATION && message.length === 3) {

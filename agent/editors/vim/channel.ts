@@ -7,12 +7,11 @@
  */
 import type { Socket } from 'node:net';
 import { EditorGone } from '../call.ts';
+import { Waiting, type Rejectable } from '../waiting.ts';
 
 /** A request waiting for Vim's answer. */
-interface Pending {
+interface Pending extends Rejectable {
   resolve(value: unknown): void;
-  reject(error: unknown): void;
-  signal: AbortSignal;
 }
 
 /** The largest message accepted from Vim (bytes, newline excluded). */
@@ -23,13 +22,7 @@ export class VimChannel {
   /** Settles when the socket has closed. */
   readonly closed: Promise<void>;
   readonly #socket: Socket;
-  readonly #pending = new Map<number, Pending>();
-  /**
-   * The requests waiting under each signal, with the ONE abort listener that rejects them: a call
-   * stages its long strings as many concurrent requests under one signal, and a listener each
-   * would pass Node's limit of 10 per EventTarget and print a leak warning into the agent's log.
-   */
-  readonly #bySignal = new Map<AbortSignal, { ids: Set<number>; onAbort(): void }>();
+  readonly #waiting = new Waiting<Pending>();
   #onMessage: (id: number, payload: unknown) => void = () => {};
   #nextId = 1;
   #chunks: Buffer[] = [];
@@ -42,7 +35,7 @@ export class VimChannel {
     this.closed = new Promise((resolve) => {
       socket.once('close', () => {
         this.#isClosed = true;
-        for (const id of [...this.#pending.keys()]) this.#settle(id)?.reject(new EditorGone('Vim channel'));
+        for (const pending of this.#waiting.drain()) pending.reject(new EditorGone('Vim channel'));
         resolve();
       });
     });
@@ -90,34 +83,9 @@ export class VimChannel {
     if (signal.aborted) return Promise.reject(signal.reason);
     const id = -this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, signal });
-      let waiting = this.#bySignal.get(signal);
-      if (waiting === undefined) {
-        const ids = new Set<number>();
-        const onAbort = (): void => {
-          for (const each of [...ids]) this.#settle(each)?.reject(signal.reason);
-        };
-        waiting = { ids, onAbort };
-        this.#bySignal.set(signal, waiting);
-        signal.addEventListener('abort', onAbort, { once: true });
-      }
-      waiting.ids.add(id);
+      this.#waiting.add(id, { resolve, reject }, signal);
       this.#write(message(id));
     });
-  }
-
-  /** Forgets the request `id` (and its signal's listener with its last request) and returns it. */
-  #settle(id: number): Pending | undefined {
-    const pending = this.#pending.get(id);
-    if (pending === undefined) return undefined;
-    this.#pending.delete(id);
-    const waiting = this.#bySignal.get(pending.signal);
-    waiting?.ids.delete(id);
-    if (waiting !== undefined && waiting.ids.size === 0) {
-      this.#bySignal.delete(pending.signal);
-      pending.signal.removeEventListener('abort', waiting.onAbort);
-    }
-    return pending;
   }
 
   #write(message: unknown): void {
@@ -155,7 +123,7 @@ export class VimChannel {
     }
     const [id, payload] = message as [number, unknown];
     if (id < 0) {
-      this.#settle(id)?.resolve(payload);
+      this.#waiting.settle(id)?.resolve(payload);
     } else {
       this.#onMessage(id, payload);
     }

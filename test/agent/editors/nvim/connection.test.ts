@@ -3,7 +3,10 @@
 // connection and fails its requests as EditorGone (the agent lives on); answers to nothing and
 // notifications in between do not disturb the answer a request waits for; a request made of the
 // agent is answered at once with an error. On a real Neovim: a plugin's rpcrequest() to the
-// agent's channel, which would block the editor until answered, gets its error at once.
+// agent's channel, which would block the editor until answered, gets its error at once. Many
+// requests under one call's signal share one abort listener (agent/editors/waiting.ts): no leak
+// warning, none left behind, and an abort rejects them all.
+import { getEventListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -123,6 +126,27 @@ describe('NvimConnection with a peer that is not quite Neovim', () => {
     await connection.close();
     await peer.close();
   });
+
+  it('rejects every request waiting under an aborted signal with its reason, leaves no listener, and drops their late answers', async () => {
+    const path = address();
+    const held: [number, Socket][] = [];
+    const peer = await impostor(path, ([, id], socket) => void held.push([id, socket]));
+    const connection = await NvimConnection.open(path, { signal: AbortSignal.timeout(5_000) });
+    const controller = new AbortController();
+    const calls = Array.from({ length: 40 }, (_, i) => connection.request('nvim_eval', [String(i)], controller.signal));
+    const other = connection.request('nvim_eval', ['"other"'], AbortSignal.timeout(30_000));
+    await expect.poll(() => held.length).toBe(41);
+    const reason = new Error('cancelled');
+    controller.abort(reason);
+    const settled = await Promise.allSettled(calls);
+    expect(settled.every((s) => s.status === 'rejected' && s.reason === reason)).toBe(true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    for (const [id, socket] of held) socket.write(encode([1, id, null, `answer ${id}`]));
+    expect(await other).toBe(`answer ${held[40]?.[0]}`);
+    expect(connection.isClosed).toBe(false);
+    await connection.close();
+    await peer.close();
+  });
 });
 
 describe('NvimConnection on a real Neovim', () => {
@@ -145,5 +169,25 @@ describe('NvimConnection on a real Neovim', () => {
     expect(outcome[0]).toBe(false);
     expect(outcome[1]).toContain('vimrelay serves no requests on this channel');
     expect(await f.call('read_buffer', {})).toMatchObject({ ok: true, data: { lines: ['alpha'] } });
+  });
+
+  it('sends 40 requests at once under one signal with no leak warning, and leaves no listener on it', async () => {
+    f = await nvimDriver();
+    const connection = await NvimConnection.open(f.nvim.socket, { signal: AbortSignal.timeout(5_000) });
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => connection.request('nvim_eval', [`${i} * 2`], controller.signal)));
+      expect(answers).toEqual(Array.from({ length: 40 }, (_, i) => i * 2));
+      // A warning is emitted on the next tick of the process that passes the limit.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    } finally {
+      process.off('warning', onWarning);
+      await connection.close();
+    }
   });
 });
