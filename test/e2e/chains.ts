@@ -14,6 +14,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { McpEra } from '../../protocol/mcp-server.ts';
 import { CLI, isolatedEnv, runCli, startAgentProcess } from '../helpers/agent-process.ts';
 import { callOk, connectMcp, connectStdio } from '../helpers/mcp.ts';
+import { assertNoNodeWarnings } from '../helpers/node-warnings.ts';
 import { startNvim, type NvimFixture, type StartNvimOptions } from '../helpers/nvim.ts';
 import { withRelay } from '../helpers/relay.ts';
 import { startServeHttp } from '../helpers/serve-process.ts';
@@ -148,6 +149,7 @@ async function stdioChain(options: ChainOptions): Promise<Chain> {
       // Closing ends the server's stdin, which ends its session and the process.
       await serve.client.close();
       await nvim.stop();
+      assertNoNodeWarnings(serve.stderr(), 'vimrelay serve --stdio');
     },
   };
 }

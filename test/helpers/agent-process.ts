@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../../scripts/local-relay.ts';
 import { isolatedHome } from './home.ts';
+import { assertNoNodeWarnings } from './node-warnings.ts';
 
 export const CLI = join(ROOT, 'bin', 'vimrelay.js');
 
@@ -17,6 +18,7 @@ export interface AgentProcess {
   /** Resolves when stderr contains `text`. */
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
   exited: Promise<number | null>;
+  /** SIGTERM, and waits for the exit; then throws if the agent printed a Node warning (helpers/node-warnings.ts). */
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export function startAgentProcess(args: string[], env: NodeJS.ProcessEnv): Agent
         proc.kill('SIGTERM');
         await exited;
       }
+      assertNoNodeWarnings(err, 'vimrelay agent');
     },
   };
 }

@@ -1,10 +1,11 @@
 /**
  * `startServeHttp()`: the real `vimrelay serve --http` as a child process (environment as given,
  * typically `isolatedEnv()`), waiting for the MCP URL and access token it prints. `stop()` sends
- * SIGTERM and waits for the exit.
+ * SIGTERM, waits for the exit, and throws if serve printed a Node warning.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CLI } from './agent-process.ts';
+import { assertNoNodeWarnings } from './node-warnings.ts';
 
 export interface ServeHttpProcess {
   proc: ChildProcess;
@@ -15,6 +16,7 @@ export interface ServeHttpProcess {
   stderr(): string;
   /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>;
+  /** SIGTERM, and waits for the exit; then throws if serve printed a Node warning (helpers/node-warnings.ts). */
   stop(): Promise<number | null>;
 }
 
@@ -51,7 +53,9 @@ export async function startServeHttp(args: string[], env: NodeJS.ProcessEnv): Pr
     exited,
     async stop() {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
-      return exited;
+      const code = await exited;
+      assertNoNodeWarnings(err, 'vimrelay serve --http');
+      return code;
     },
   };
 }
