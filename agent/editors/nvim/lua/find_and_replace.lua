@@ -62,7 +62,7 @@ return function(p)
   local start, stop = span[1], span[2]
   local new_lines = p.new_lines
   M.break_undo(b)
-  api.nvim_buf_set_text(b, start.line - 1, start.byte, stop.line - 1, stop.byte, new_lines)
+  M.set_text(b, start.line - 1, start.byte, stop.line - 1, stop.byte, new_lines)
   M.break_undo(b)
 
   local last = new_lines[#new_lines]

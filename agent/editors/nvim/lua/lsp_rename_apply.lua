@@ -67,7 +67,7 @@ return function(p)
     M.break_undo(b)
     for j = #f.edits, 1, -1 do
       local e = f.edits[j]
-      api.nvim_buf_set_text(b, e.sr, e.sc, e.er, e.ec, M.split_lines(e.new))
+      M.set_text(b, e.sr, e.sc, e.er, e.ec, M.split_lines(e.new))
     end
     M.break_undo(b)
     kept.out.files[i].buf = b

@@ -262,6 +262,35 @@ describe.each(DRIVERS)('reading and editing on %s', (_kind, start) => {
     expect(await cursor()).toEqual([5, 0, { line: 5, col: 1 }]);
   });
 
+  it('keeps the cursor of another window on its text when an edit ends on its line, before it', async () => {
+    const buf = await scratch(d, ['first ü line', 'second line here', 'third']);
+    const current = await d.expr<number>('win_getid()');
+    await d.command(`belowright sbuffer ${buf}`);
+    // On the "h" of "here" (byte 12).
+    await d.command('call cursor(2, 13) | wincmd p');
+    const other = await d.expr<number>('win_getid(winnr("#"))');
+    const edit = async (old_text: string, new_text: string): Promise<void> => {
+      await d.ok('find_and_replace', { buffer: buf, old_text, new_text, expected_changedtick: await d.tick(buf) });
+    };
+    try {
+      // Line 2's text after "se" joins line 1: the cursor goes with its "h".
+      await edit(' ü line\nse', '—');
+      expect(await d.lines(buf)).toEqual(['first—cond line here', 'third']);
+      expect(await d.expr(`getcurpos(${other})[1:2]`)).toEqual([1, Buffer.byteLength('first—cond line ') + 1]);
+      // Split again, in the middle of the replacement: it follows to the new last line.
+      await edit('—co', 'X\nYY');
+      expect(await d.lines(buf)).toEqual(['firstX', 'YYnd line here', 'third']);
+      expect(await d.expr(`getcurpos(${other})[1:2]`)).toEqual([2, Buffer.byteLength('YYnd line ') + 1]);
+      // Three lines into one, ending on its line.
+      await edit('firstX\nYYnd', 'Z');
+      expect(await d.lines(buf)).toEqual(['Z line here', 'third']);
+      expect(await d.expr(`getcurpos(${other})[1:2]`)).toEqual([1, Buffer.byteLength('Z line ') + 1]);
+      expect(await d.expr('win_getid()')).toBe(current);
+    } finally {
+      await d.command('only');
+    }
+  });
+
   it('refuses zero matches (across lines too) and several, overlapping ones included, listing them in characters', async () => {
     const buf = await scratch(d, ['日本 x 日本', 'ü日本']);
     const tick = await d.tick(buf);
