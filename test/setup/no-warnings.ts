@@ -5,10 +5,12 @@
  * cause, so each test's check waits for one turn of the event loop first. Child processes are
  * checked by their helpers (helpers/node-warnings.ts).
  */
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 
 const warnings: string[] = [];
-process.on('warning', (warning) => warnings.push(`${warning.name}: ${warning.message}`));
+const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
+process.on('warning', onWarning);
+afterAll(() => void process.off('warning', onWarning));
 
 afterEach(async () => {
   await new Promise((resolve) => setImmediate(resolve));
