@@ -56,7 +56,7 @@ end
 local function outcome(ok, result, failed)
   if ok then
     -- One JSON string, parsed once by the agent: far cheaper than msgpack's one object per line.
-    return { ok = true, json = vim.json.encode(result) }
+    return { ok = true, json = M.encode(result) }
   end
   if failed then
     return { ok = false, error = setmetatable(result, nil) }

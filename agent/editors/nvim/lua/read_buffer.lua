@@ -23,42 +23,56 @@ return function(p)
 
   local page_end = math.min(last, first + p.max_lines - 1)
   -- Fetched in chunks that double (FIRST_CHUNK lines first): a page that the byte cap ends early
-  -- (long lines) never copies out of the buffer the many lines after its end.
-  local lines, bytes, kept = {}, 0, 0
+  -- (long lines) never copies out of the buffer the many lines after its end. Each chunk is
+  -- encoded once, as an array whose size counts its lines (M.text_size); the page's lines go out as
+  -- those arrays joined (M.spliced), never encoded again. Only the chunk that reaches the cap is
+  -- counted line by line.
+  local parts, bytes, kept = {}, 0, 0
   local at, chunk, full = first, FIRST_CHUNK, false
   while at <= page_end and not full do
     local upto = math.min(page_end, at + chunk - 1)
-    for _, line in ipairs(api.nvim_buf_get_lines(b, at - 1, upto, true)) do
-      local size = M.json_size(line, p.exact_sizes)
-      if bytes + size > p.max_bytes then
-        if kept == 0 then
-          M.fail('UNSUPPORTED', 'Line ' .. first .. ' alone is ' .. size .. ' bytes as JSON, more than the ' .. p.max_bytes .. '-byte result cap.', {
-            line = first,
-            line_bytes = #line,
-            hint = 'Read from start_line ' .. (first + 1) .. ' to skip it, or edit it with find_and_replace using a short, unique old_text.',
-          })
+    local got = api.nvim_buf_get_lines(b, at - 1, upto, true)
+    local text = vim.json.encode(got)
+    local size = M.text_size(text, p.exact_sizes) - 2
+    if bytes + size <= p.max_bytes then
+      bytes, kept = bytes + size, kept + #got
+      parts[#parts + 1] = text:sub(2, -2)
+    else
+      local fit = {}
+      for _, line in ipairs(got) do
+        local line_size = M.json_size(line, p.exact_sizes)
+        if bytes + line_size > p.max_bytes then
+          break
         end
-        full = true
-        break
+        bytes = bytes + line_size
+        fit[#fit + 1] = line
       end
-      bytes = bytes + size
-      kept = kept + 1
-      lines[kept] = line
+      if kept == 0 and #fit == 0 then
+        M.fail('UNSUPPORTED', 'Line ' .. first .. ' alone is ' .. M.json_size(got[1], p.exact_sizes) .. ' bytes as JSON, more than the ' .. p.max_bytes .. '-byte result cap.', {
+          line = first,
+          line_bytes = #got[1],
+          hint = 'Read from start_line ' .. (first + 1) .. ' to skip it, or edit it with find_and_replace using a short, unique old_text.',
+        })
+      end
+      if #fit > 0 then
+        kept = kept + #fit
+        parts[#parts + 1] = vim.json.encode(fit):sub(2, -2)
+      end
+      full = true
     end
     at, chunk = upto + 1, chunk * 2
   end
 
   local returned_end = first + kept - 1
   local truncated = returned_end < last
-  return {
+  return M.spliced({
     buf = b,
     path = M.buf_path(b),
     changedtick = api.nvim_buf_get_changedtick(b),
     total_lines = total,
     start_line = first,
     end_line = returned_end,
-    lines = lines,
     truncated = truncated,
     next_start_line = truncated and returned_end + 1 or vim.NIL,
-  }
+  }, 'lines', '[' .. table.concat(parts, ',') .. ']')
 end

@@ -87,11 +87,37 @@ end
 --- agent asks again with `exact_sizes` only when an answer grew past the cap (nvim/editor.ts);
 --- the lsp_* answers, which come later and cannot be asked again, always count so (lsp.lua L.budget).
 function M.json_size(value, exact)
-  local text = vim.json.encode(value)
+  return M.text_size(vim.json.encode(value), exact)
+end
+
+--- What M.json_size counts for JSON text already encoded: its bytes plus a separator. For the text
+--- of an array it counts two more than M.json_size counts for its values, summed: the brackets,
+--- and one separator fewer.
+function M.text_size(text, exact)
   if exact then
     return #text + 2 * bad_bytes(text) + 1
   end
   return #text + 1
+end
+
+-- The metatable of a result one of whose fields is JSON text already encoded (M.spliced).
+local Spliced = {}
+
+--- The result `value` (a table, without `key`) with `key` set to the value whose JSON text is
+--- `json`, for a tool that encoded it already to count its size: M.encode sends that text as it
+--- is rather than encoding the value a second time.
+function M.spliced(value, key, json)
+  return setmetatable({ value = value, key = key, json = json }, Spliced)
+end
+
+--- A tool's result as the JSON text the agent parses (core.lua). Key order is not kept: JSON
+--- objects have none (RFC 8259 section 4).
+function M.encode(result)
+  if getmetatable(result) ~= Spliced then
+    return vim.json.encode(result)
+  end
+  local head = vim.json.encode(result.value)
+  return head:sub(1, -2) .. (head == '{}' and '' or ',') .. vim.json.encode(result.key) .. ':' .. result.json .. '}'
 end
 
 --- Splits text on "\n" (plain); "a\n" gives {"a", ""}.

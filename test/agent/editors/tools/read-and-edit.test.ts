@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIST_BUDGET_BYTES } from '../../../../agent/editors/tools/budget.ts';
 import { VIM_CHUNK_UNITS } from '../../../../agent/editors/vim/staging.ts';
 import { LIMITS } from '../../../../protocol/index.ts';
 import { DRIVERS, pageBytes, replaceLines, waitFor, type Driver, type DriverOptions } from '../../../helpers/editors.ts';
@@ -544,6 +545,22 @@ describe.each(DRIVERS)('read_buffer caps on a 100k-line buffer on %s', (_kind, s
     expect(page.truncated).toBe(true);
     expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(LIMITS.maxResultBytes);
     expect(page.next_start_line).toBe((page.lines as string[]).length + 1);
+  });
+
+  // Neovim sizes whole chunks of lines at once (256, then 512, ... lines: lua/read_buffer.lua) and
+  // only the chunk that reaches the cap line by line: a page ending exactly at the cap, at a
+  // chunk's end or inside one, holds that last line, and one byte more leaves it for the next page.
+  it.each([256, 300, 768])('fills a page to the byte cap exactly when it ends at line %i', async (last) => {
+    const size = (line: string): number => Buffer.byteLength(JSON.stringify(line)) + 1;
+    const lineLength = Math.floor(LIST_BUDGET_BYTES / last) - 3;
+    const lines = Array.from({ length: last - 1 }, (_, i) => `${i}`.padEnd(lineLength, 'a'));
+    const fill = LIST_BUDGET_BYTES - lines.reduce((n, l) => n + size(l), 0) - 3;
+    const after = Array.from({ length: 40 }, () => 'more');
+    const exact = await scratch(d, [...lines, 'z'.repeat(fill), ...after]);
+    expect(lines.reduce((n, l) => n + size(l), size('z'.repeat(fill)))).toBe(LIST_BUDGET_BYTES);
+    expect(await d.ok('read_buffer', { buffer: exact })).toMatchObject({ end_line: last, next_start_line: last + 1 });
+    const over = await scratch(d, [...lines, 'z'.repeat(fill + 1), ...after]);
+    expect(await d.ok('read_buffer', { buffer: over })).toMatchObject({ end_line: last - 1, next_start_line: last });
   });
 
   it('refuses a single line longer than the byte cap, pointing past it', async () => {
