@@ -200,7 +200,8 @@ endfunction
 " Bytes the value takes as JSON once the agent has it, plus a separator. A NL of a line's text is a
 " NUL (:h NL-used-for-Nul), which the agent sends as "\u0000" (agent/editors/vim/nul.ts): each NL
 " counts so, 4 bytes more than json_encode() writes it, also in strings that are not a line's
-" (an upper bound there).
+" (an upper bound there). For a List of strings it counts two more than for its items, summed: the
+" brackets, and one separator fewer.
 function! vimrelay#util#json_size(value) abort
   let json = json_encode(a:value)
   if stridx(json, '\n') < 0
