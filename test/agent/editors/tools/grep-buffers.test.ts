@@ -31,6 +31,20 @@ async function scratch(d: Driver, lines: string[]): Promise<number> {
   return b;
 }
 
+interface Page {
+  hits: Hit[];
+  truncated: boolean;
+  cursor: string | null;
+}
+
+/** grep_buffers run on the editor side directly, with `params` as the agent would pass them (a scan budget of the test's own). */
+function direct(d: Driver, params: Record<string, unknown>): Promise<Page> {
+  const p = JSON.stringify(params);
+  // Neovim answers its data as one JSON string (lua/core.lua M.call), Vim as a dict.
+  const expr = d.kind === 'nvim' ? `json_decode(luaeval('__vimrelay.latest.call("grep_buffers", _A)', json_decode('${p}')).json)` : `vimrelay#call('grep_buffers', json_decode('${p}')).data`;
+  return d.expr<Page>(expr);
+}
+
 describe.each(DRIVERS)('grep_buffers on %s', (_kind, start) => {
   let d: Driver;
   let uni: number;
@@ -206,12 +220,7 @@ describe.each(DRIVERS)('grep_buffers on %s', (_kind, start) => {
   it('returns a short page with a cursor after scanning its line budget', async () => {
     // The editor side directly, with a tiny scan budget; the agent passes GREP_LIMITS.scanLines.
     const params = { pattern: 'aaa', mode: 'literal', case_sensitive: true, buffers: [uni], max_results: 100, max_bytes: 10_000, line_bytes: 400, trim_context_bytes: 100, scan_lines: 2 };
-    const call = (cursor?: string) => {
-      const p = JSON.stringify({ ...params, ...(cursor ? { cursor } : {}) });
-      // Neovim answers its data as one JSON string (lua/core.lua M.call), Vim as a dict.
-      const expr = d.kind === 'nvim' ? `json_decode(luaeval('__vimrelay.latest.call("grep_buffers", _A)', json_decode('${p}')).json)` : `vimrelay#call('grep_buffers', json_decode('${p}')).data`;
-      return d.expr<{ hits: Hit[]; truncated: boolean; cursor: string | null }>(expr).then((data) => ({ data }));
-    };
+    const call = (cursor?: string) => direct(d, { ...params, ...(cursor ? { cursor } : {}) }).then((data) => ({ data }));
     const first = await call();
     expect(first.data).toEqual({ hits: [], truncated: true, cursor: `${uni}:3:0`, searched_buffers: 1, unloaded_buffers: 0 });
     const second = await call(first.data.cursor ?? undefined);
@@ -257,5 +266,25 @@ describe.each(DRIVERS)('grep_buffers on a 100k-line buffer on %s', (_kind, start
     expect(got).toEqual(expected);
     // The byte cap bites before the hit cap: pages hold fewer than max_results hits.
     expect(pages).toBeGreaterThan(Math.ceil(expected.length / GREP_LIMITS.maxResults));
+  });
+
+  // Vim finds the next line with a match in C (match() on a List) and counts the lines it passed
+  // over as scanned: each page ends exactly at its scan budget, the next hit just after one end.
+  it('ends each page at its scan budget across long runs of lines without a match', async () => {
+    const buf = await d.bufnr('big.txt');
+    const params = { pattern: '^\\(12345\\|60001\\|60002\\|99999\\) ', mode: 'regex', case_sensitive: true, buffers: [buf], max_results: 100, max_bytes: 10_000, line_bytes: 400, trim_context_bytes: 100, scan_lines: 30_000 };
+    const pages: [number[], string | null][] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Page = await direct(d, { ...params, ...(cursor === null ? {} : { cursor }) });
+      cursor = page.cursor;
+      pages.push([page.hits.map((h) => h.line), cursor]);
+    } while (cursor !== null);
+    expect(pages).toEqual([
+      [[12345], `${buf}:30001:0`],
+      [[], `${buf}:60001:0`],
+      [[60001, 60002], `${buf}:90001:0`],
+      [[99999], null],
+    ]);
   });
 });
