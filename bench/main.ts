@@ -11,6 +11,7 @@
  *   - an idle agent's CPU with default discovery (it scans the system temp directory), settled
  *     and in its first 30 s;
  *   - a 100,000-line buffer read whole, page by page, through the relay;
+ *   - the 1,000-line read on a Vim, beside the same read on Neovim;
  *   - CLI start (bench/cli-start.ts).
  */
 import { mkdirSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { connectMcp, connectStdio } from '../test/helpers/mcp.ts';
 import { startNvim } from '../test/helpers/nvim.ts';
 import { withRelay } from '../test/helpers/relay.ts';
 import { startServeHttp } from '../test/helpers/serve-process.ts';
+import { startVim } from '../test/helpers/vim.ts';
 import { waitFor } from '../test/helpers/wait.ts';
 import { cliStart } from './cli-start.ts';
 import { cpuShare, latency, loadAverage, memory, throughput } from './stats.ts';
@@ -159,6 +161,18 @@ try {
   const settled = await cpuShare(idle.proc.pid ?? 0, 30_000);
   row('idle agent CPU, default discovery (30 s, settled)', `${settled.toFixed(2)} %`, '', '', '≤ 0.5 %');
   row('  (the first 30 s after connecting)', `${started.toFixed(2)} %`, '', '', '');
+
+  // The same read on a Vim (plugin/vim), through the same agent and relay: beside Neovim's.
+  const vimWork = join(String(env.HOME), 'vim-work');
+  mkdirSync(vimWork);
+  const vim = startVim(env, vimWork, { files: { 'bench.txt': lines.join('\n') + '\n' }, open: ['bench.txt'], name: 'bench-vim' });
+  stops.push(() => vim.stop());
+  const vimId = await waitFor(async () => {
+    const listed = ((await relayed.callTool({ name: 'list_editors', arguments: {} })) as ReadResult).structuredContent as { editors?: { id: string; kind: string }[] } | undefined;
+    return listed?.editors?.find((e) => e.kind === 'vim')?.id;
+  }, 20_000, 'the Vim on the relay');
+  const vimRead = await latency(CALLS, WARMUP, () => relayed.callTool({ name: 'read_buffer', arguments: { editor: vimId, buffer: 'bench.txt' } }), checkLines(lines));
+  row('1,000-line read_buffer p50 on Vim: relayed', ms(vimRead.p50), ms(viaRelay.p50), x(vimRead.p50 / viaRelay.p50), '(baseline: Neovim, relayed)');
 
   const start = await cliStart();
   row('vimrelay --help', ms(start.help.median), ms(start.floor.median), x(start.help.median / start.floor.median), '< 300 ms');
