@@ -5,6 +5,7 @@
  * the returned stream is the only way left to stdout.
  */
 import { Writable } from 'node:stream';
+import { utf8Bytes } from '../utf8.ts';
 
 /** Bytes the channel buffers before a writer is asked to wait (Writable's highWaterMark). */
 const STDOUT_HIGH_WATER_BYTES = 4 * 1024 * 1024;
@@ -17,12 +18,14 @@ export function reserveStdout(): Writable {
     // Room for a few whole answers (one can be 200 KB of JSON): with the default 16 KiB mark every
     // answer waited for 'drain', and the finished calls behind it stayed in memory meanwhile.
     highWaterMark: STDOUT_HIGH_WATER_BYTES,
-    // Strings pass as they are: stdout (a pipe or a socket) encodes them natively, where a
-    // Buffer.from of every answer in JavaScript cost about a tenth of a read_buffer's CPU.
+    // Strings wait as they are and are encoded in one pass when their turn comes (utf8.ts): a
+    // Buffer.from, as decodeStrings would do, or stdout's own write of a string, counts the bytes
+    // first, which cost more than the encoding.
     decodeStrings: false,
     // One chunk at a time, each handed on once stdout has taken it: back-pressure carries over.
     write(chunk: string | Buffer, encoding: BufferEncoding, done) {
-      write(chunk, encoding, (error) => done(error ?? null));
+      const bytes = typeof chunk === 'string' && (encoding === 'utf8' || encoding === 'utf-8') ? utf8Bytes(chunk) : chunk;
+      write(bytes, encoding, (error) => done(error ?? null));
     },
   });
   stdout.write = process.stderr.write.bind(process.stderr) as typeof stdout.write;
