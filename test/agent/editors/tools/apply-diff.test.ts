@@ -190,6 +190,26 @@ describe.each(DRIVERS)('apply_diff on %s', (_kind, start) => {
     expect(await lines()).toEqual(before);
   });
 
+  // Vim looks for a shifted hunk among the lines that hold its first line (match() on the List):
+  // here half the buffer's lines, of which two start the hunk; the nearer wins, and a hunk found
+  // nowhere changes nothing.
+  it('finds a hunk shifted far in a 20k-line buffer whose first line repeats, the nearest of its places', async () => {
+    const text = Array.from({ length: 20_000 }, (_, i) => (i % 2 === 0 ? 'same' : `n${i + 1}`));
+    text[15_001] = 'n15000';
+    let t = await reset(text);
+    const far = await d.ok('apply_diff', { expected_changedtick: t, diff: diff('@@ -10,2 +10,2 @@', ' same', '-n15000', '+N15000') });
+    expect(far).toMatchObject({ shifted: [{ hunk: 1, offset: 14_989 }] });
+    expect(await d.lines(buf)).toEqual(text.map((l, i) => (i === 14_999 ? 'N15000' : l)));
+    t = await reset(text);
+    const near = await d.ok('apply_diff', { expected_changedtick: t, diff: diff('@@ -15002,2 +15002,2 @@', ' same', '-n15000', '+N15000') });
+    expect(near).toMatchObject({ shifted: [{ hunk: 1, offset: -1 }] });
+    expect((await d.lines(buf)).slice(14_999, 15_003)).toEqual(['n15000', 'same', 'N15000', 'same']);
+    t = await reset(text);
+    const none = await d.call('apply_diff', { expected_changedtick: t, diff: diff('@@ -10,2 +10,2 @@', ' same', '-nowhere', '+X') });
+    expect(none).toMatchObject({ ok: false, error: { code: 'DIFF_MISMATCH', message: expect.stringMatching(/nowhere else/) } });
+    expect(await d.lines(buf)).toEqual(text);
+  });
+
   it('targets the buffer named by number or path, and refuses an unknown one', async () => {
     const other = await d.expr<number>('bufadd("")');
     await d.expr(`bufload(${other})`);
