@@ -106,7 +106,7 @@ def s:Search(p: dict<any>, pattern: string, list: list<number>, resume_buf: numb
         if next == len(got)
           break
         endif
-        lnum = top + next
+        var row = top + next
         var line = got[next]
         var from = resuming ? resume_byte : 0
         while from <= strlen(line)
@@ -117,11 +117,11 @@ def s:Search(p: dict<any>, pattern: string, list: list<number>, resume_buf: numb
             break
           endif
           var [text, text_col, trimmed] = s:excerpt(line, start, p)
-          var hit = {'buf': b, 'path': path, 'line': lnum, 'col': vimrelay#util#char_col(line, start + 1),
+          var hit = {'buf': b, 'path': path, 'line': row, 'col': vimrelay#util#char_col(line, start + 1),
                 \ 'end_col': vimrelay#util#char_col(line, stop + 1), 'text': text, 'text_start_col': text_col, 'trimmed': trimmed}
           var size: number = vimrelay#util#json_size(hit)
           if len(hits) == p.max_results || used + size > p.max_bytes
-            return [hits, b .. ':' .. lnum .. ':' .. start]
+            return [hits, b .. ':' .. row .. ':' .. start]
           endif
           used += size
           add(hits, hit)
