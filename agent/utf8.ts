@@ -1,23 +1,171 @@
 /**
- * The UTF-8 bytes of a message in one pass over it, for the agent's two outward channels (stdout
- * of `serve --stdio`, the relay's WebSocket). Buffer.from, ws's send and a stream's own write of a
- * string all count the bytes first, a pass over the text that costs more than the encoding itself
- * for text outside Latin-1 (a 1,000-line read_buffer answer on Node 20: 113 µs to count, 68 to
- * encode). Here the text is encoded into a scratch buffer that holds any encoding of it (at most 3
- * bytes per UTF-16 code unit: a surrogate pair takes 4, a lone surrogate becomes U+FFFD, 3, as
- * Buffer.from makes it) and its bytes are copied out.
+ * The UTF-8 bytes of an outgoing message, for the agent's two outward channels (stdout of `serve
+ * --stdio`, the relay's WebSocket), written into one reused scratch buffer and copied out:
+ *
+ * - `utf8Bytes(text)`: a string in one pass over it. Buffer.from, ws's send and a stream's own
+ *   write of a string all count the bytes first, a pass that costs more than the encoding itself
+ *   for text outside Latin-1.
+ * - `jsonBytes(value)`: JSON.stringify(value)'s bytes, without ever making that one string. A
+ *   large JSON.stringify result is a rope of pieces that has to be flattened into one fresh
+ *   string before any encoder reads it, and past V8's regular object size (128 KiB: a 1,000-line
+ *   read_buffer answer is 225 KiB of UTF-16) that string gets pages of its own, mapped for it and
+ *   given back after it: on a virtual machine whose page faults are dear, that flattening cost
+ *   several times the encoding. Here the value is written piece by piece (no piece longer than
+ *   PIECE_CHARS), each encoded straight into the scratch, whose pages stay mapped.
+ *
+ * A string is encoded at most 3 bytes per UTF-16 code unit (a surrogate pair takes 4, a lone
+ * surrogate becomes U+FFFD, 3, as Buffer.from makes it).
  */
 
 /** Messages that could take more than this go through Buffer.from, so that no scratch stays this big. */
 const SCRATCH_MAX_BYTES = 4 * 1024 * 1024;
 
+/** The longest piece of JSON text made at once (UTF-16 code units): well under V8's regular object size. */
+const PIECE_CHARS = 8 * 1024;
+
+/** Arrays with more elements than this are written in batches of elements, fewer one by one. */
+const FEW_ELEMENTS = 16;
+
+/** What an element that is not a string counts for when batching (a guess at its JSON length). */
+const ELEMENT_CHARS = 64;
+
 let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+
+/** Ensures room for `more` bytes past `used`, keeping the first `used` bytes; false past the cap. */
+function room(used: number, more: number): boolean {
+  const need = used + more;
+  if (need <= scratch.length) return true;
+  if (need > SCRATCH_MAX_BYTES) return false;
+  const grown = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX_BYTES, Math.max(need, scratch.length * 2)));
+  scratch.copy(grown, 0, 0, used);
+  scratch = grown;
+  return true;
+}
 
 /** `text` as UTF-8, in a Buffer of its own (the caller may keep it; the scratch is reused). */
 export function utf8Bytes(text: string): Buffer {
-  const most = text.length * 3;
-  if (most > SCRATCH_MAX_BYTES) return Buffer.from(text, 'utf8');
-  if (most > scratch.length) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX_BYTES, Math.max(most, scratch.length * 2)));
+  if (!room(0, text.length * 3)) return Buffer.from(text, 'utf8');
   const written = scratch.write(text, 0, 'utf8');
   return Buffer.from(scratch.subarray(0, written));
+}
+
+/** Thrown inside jsonBytes when the message outgrows the scratch: it is then encoded whole. */
+class TooLarge extends Error {}
+
+/** Appends JSON text to the scratch, in order. */
+class JsonWriter {
+  used = 0;
+
+  text(piece: string): void {
+    if (!room(this.used, piece.length * 3)) throw new TooLarge();
+    this.used += scratch.write(piece, this.used, 'utf8');
+  }
+
+  value(value: unknown): void {
+    if (typeof value === 'string') return this.string(value);
+    if (Array.isArray(value)) return this.array(value);
+    if (isPlainObject(value)) return this.object(value);
+    // Numbers, booleans, null, and objects with toJSON: as JSON.stringify writes them. A value
+    // that has no JSON (undefined, a function) reaches here only as an array's element: null.
+    this.text(JSON.stringify(value) ?? 'null');
+  }
+
+  string(value: string): void {
+    if (value.length <= PIECE_CHARS) return this.text(JSON.stringify(value));
+    this.text('"');
+    for (let start = 0; start < value.length; ) {
+      let end = Math.min(value.length, start + PIECE_CHARS);
+      // Never between the halves of a surrogate pair: JSON.stringify would escape each half alone.
+      if (end < value.length && isHighSurrogate(value.charCodeAt(end - 1))) end--;
+      this.text(JSON.stringify(value.slice(start, end)).slice(1, -1));
+      start = end;
+    }
+    this.text('"');
+  }
+
+  array(value: readonly unknown[]): void {
+    this.text('[');
+    if (value.length <= FEW_ELEMENTS) {
+      value.forEach((element, i) => {
+        if (i > 0) this.text(',');
+        this.value(element);
+      });
+    } else {
+      this.batches(value);
+    }
+    this.text(']');
+  }
+
+  /** Many elements: consecutive ones stringified together, a long string alone. */
+  batches(value: readonly unknown[]): void {
+    let from = 0;
+    let chars = 0;
+    let first = true;
+    const flush = (to: number): void => {
+      if (to > from) {
+        const json = JSON.stringify(value.slice(from, to));
+        this.text(first ? json.slice(1, -1) : ',' + json.slice(1, -1));
+        first = false;
+      }
+      from = to;
+      chars = 0;
+    };
+    for (let i = 0; i < value.length; i++) {
+      const element = value[i];
+      if (typeof element === 'string' && element.length > PIECE_CHARS) {
+        flush(i);
+        if (!first) this.text(',');
+        this.string(element);
+        first = false;
+        from = i + 1;
+        continue;
+      }
+      chars += typeof element === 'string' ? element.length : ELEMENT_CHARS;
+      if (chars >= PIECE_CHARS) flush(i + 1);
+    }
+    flush(value.length);
+  }
+
+  object(value: Record<string, unknown>): void {
+    this.text('{');
+    let first = true;
+    for (const key of Object.keys(value)) {
+      const field = value[key];
+      // As JSON.stringify: a field that has no JSON is left out.
+      if (!hasJson(field)) continue;
+      this.text(first ? JSON.stringify(key) + ':' : ',' + JSON.stringify(key) + ':');
+      first = false;
+      this.value(field);
+    }
+    this.text('}');
+  }
+}
+
+/** The bytes of JSON.stringify(value) followed by `suffix`, in a Buffer of its own. */
+export function jsonBytes(value: unknown, suffix = ''): Buffer {
+  const writer = new JsonWriter();
+  try {
+    writer.value(value);
+    writer.text(suffix);
+  } catch (error) {
+    if (!(error instanceof TooLarge)) throw error;
+    return Buffer.from(JSON.stringify(value) + suffix, 'utf8');
+  }
+  return Buffer.from(scratch.subarray(0, writer.used));
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Whether JSON.stringify writes `value` (in an object; in an array it writes null instead). */
+function hasJson(value: unknown): boolean {
+  return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+}
+
+/** An object JSON.stringify writes field by field: no toJSON, not a boxed primitive. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }

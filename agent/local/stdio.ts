@@ -9,17 +9,18 @@
  * connection, so an id is unambiguous. stdout carries protocol messages only (the caller passes
  * the stream reserveStdout() returned); logs go to stderr. A line that is not a JSON-RPC message,
  * or longer than LIMITS.maxStdioLineBytes, is answered with an error before the SDK sees it
- * (stdio-gate.ts). The session ends when stdin closes, which is how a client says it is done, or
- * on close().
+ * (stdio-gate.ts). Each answer is written as the bytes of its JSON (stdio-transport.ts). The
+ * session ends when stdin closes, which is how a client says it is done, or on close().
  */
 import type { Readable, Writable } from 'node:stream';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { refusalBody } from '../../protocol/http/mcp-edge.ts';
 import { LIMITS } from '../../protocol/index.ts';
 import { mcpServerFactory } from '../../protocol/mcp-server.ts';
 import type { Logger } from '../log.ts';
 import type { LocalForwarder } from './forward.ts';
 import { gateLines } from './stdio-gate.ts';
+import { EncodingStdioTransport } from './stdio-transport.ts';
 
 export interface LocalStdioOptions {
   forwarder: LocalForwarder;
@@ -44,7 +45,7 @@ export async function startLocalStdio(opts: LocalStdioOptions): Promise<LocalStd
     opts.stdout.write(refusalBody(refusal) + '\n');
   });
   const handle = serveStdio(factory, {
-    transport: new StdioServerTransport(lines, opts.stdout),
+    transport: new EncodingStdioTransport(lines, opts.stdout),
     onerror: (error) => opts.logger.debug('stdio MCP error', { error: error.message }),
   });
   let ended = false;

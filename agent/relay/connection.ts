@@ -40,7 +40,7 @@ import { relayFailureText } from './fetch-failure.ts';
 import { StallWatch } from './stall.ts';
 import { Dispatcher } from '../calls/dispatcher.ts';
 import { AGENT_VERSION } from '../version.ts';
-import { utf8Bytes } from '../utf8.ts';
+import { jsonBytes } from '../utf8.ts';
 
 /** The Hub's close code for a socket replaced by a newer connection of the same device. */
 const CLOSE_REPLACED = 4000;
@@ -261,8 +261,9 @@ export class RelayLink {
 
   #send(msg: AgentMessage): void {
     const ws = this.#ws;
-    // A text frame (RFC 6455 §5.6) of bytes encoded in one pass (utf8.ts); ws would count them first.
-    if (ws?.readyState === WebSocket.OPEN) ws.send(utf8Bytes(JSON.stringify(msg)), { binary: false });
+    // A text frame (RFC 6455 §5.6) of the message's JSON bytes, made without one string of the
+    // whole message (utf8.ts); ws would count a string's bytes first.
+    if (ws?.readyState === WebSocket.OPEN) ws.send(jsonBytes(msg), { binary: false });
   }
 
   #sendEditors(): void {

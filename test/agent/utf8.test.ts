@@ -1,7 +1,9 @@
 // utf8Bytes: the same bytes Buffer.from gives, for every kind of UTF-16 text, in a Buffer of each
-// call's own however the scratch behind it is reused or grown.
+// call's own however the scratch behind it is reused or grown. jsonBytes: the same bytes as
+// Buffer.from(JSON.stringify(value)), for every shape of value JSON.stringify takes, pieces and
+// batches at and around their bounds included.
 import { describe, expect, it } from 'vitest';
-import { utf8Bytes } from '../../agent/utf8.ts';
+import { jsonBytes, utf8Bytes } from '../../agent/utf8.ts';
 
 describe('utf8Bytes', () => {
   it.each([
@@ -27,5 +29,60 @@ describe('utf8Bytes', () => {
     expect(utf8Bytes(huge).equals(Buffer.from(huge))).toBe(true);
     expect(utf8Bytes('y'.repeat(5_000)).toString()).toBe('y'.repeat(5_000));
     expect(grown.equals(Buffer.from(larger))).toBe(true);
+  });
+});
+
+/** The piece and batch bounds of utf8.ts, which the cases below straddle. */
+const PIECE = 8 * 1024;
+
+/** A long string whose every PIECE-th code unit starts a surrogate pair (its high half ends a piece). */
+const pairAtEveryBound = 'a'.repeat(PIECE - 1) + ('😀' + 'b'.repeat(PIECE - 2)).repeat(3);
+
+const lines = Array.from({ length: 1_000 }, (_, i) => `${String(i + 1).padStart(4, '0')} héllo "wörld" — 日本語\t\\ 😀`);
+
+describe('jsonBytes', () => {
+  it.each<[string, unknown]>([
+    ['a small message', { jsonrpc: '2.0', id: 1, result: { ok: true } }],
+    ['numbers, booleans and null', [0, -1.5, 1e21, true, false, null, Number.NaN, Infinity]],
+    ['a string of exactly one piece, and one unit more', [`"${'é'.repeat(PIECE - 2)}"`, 'x'.repeat(PIECE + 1)]],
+    ['a long string with escapes, controls, NUL and quotes at piece bounds', '"\\\n\u0000\u001f'.repeat(PIECE)],
+    ['a surrogate pair across every piece bound', pairAtEveryBound],
+    ['lone surrogates in a long string, at a piece bound too', 'x'.repeat(PIECE - 1) + '\ud800' + 'y\udc00'.repeat(PIECE)],
+    ['a read_buffer answer as the stdio channel writes it', {
+      jsonrpc: '2.0',
+      id: 7,
+      result: {
+        content: [{ type: 'text', text: JSON.stringify({ buf: 1, lines }) }],
+        structuredContent: { buf: 1, path: '/tmp/é.txt', changedtick: 3, lines, next_start_line: null },
+      },
+    }],
+    ['many small objects (grep hits)', { hits: Array.from({ length: 600 }, (_, i) => ({ line: i, col: 1, text: `hit ${i} ü`, extra: undefined })) }],
+    ['long strings among many short ones', Array.from({ length: 40 }, (_, i) => (i % 7 === 0 ? 'Ω'.repeat(PIECE + i) : `s${i}`))],
+    ['what has no JSON: left out of objects, null in arrays (few and many)', {
+      gone: undefined,
+      fn: () => 1,
+      sym: Symbol('s'),
+      few: [undefined, () => 1, Symbol('s'), 1],
+      many: Array.from({ length: 40 }, (_, i) => (i % 2 ? undefined : i)),
+    }],
+    ['toJSON, boxed primitives and a null prototype', { when: new Date(0), boxed: [new String('s'), new Number(2)], bare: Object.assign(Object.create(null) as object, { k: 'v' }) }],
+    ['empty containers', { a: [], o: {}, s: '', nested: [[], [{}]] }],
+  ])('writes %s as JSON.stringify does', (_what, value) => {
+    expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));
+    expect(jsonBytes(value).equals(Buffer.from(JSON.stringify(value), 'utf8'))).toBe(true);
+  });
+
+  it('appends the suffix, and gives each call bytes of its own', () => {
+    const first = { lines };
+    const kept = jsonBytes(first, '\n');
+    expect(jsonBytes({ other: 'x'.repeat(70_000) }, '\n').toString()).toBe(JSON.stringify({ other: 'x'.repeat(70_000) }) + '\n');
+    expect(kept.toString()).toBe(JSON.stringify(first) + '\n');
+  });
+
+  it('writes a value larger than its scratch may grow whole, as JSON.stringify does', () => {
+    // Over 4 MiB of UTF-8: written through one JSON.stringify, and the scratch stays usable.
+    const huge = { lines: Array.from({ length: 20 }, () => '日本語😀'.repeat(30_000)) };
+    expect(jsonBytes(huge, '\n').equals(Buffer.from(JSON.stringify(huge) + '\n'))).toBe(true);
+    expect(jsonBytes({ after: true }).toString()).toBe('{"after":true}');
   });
 });
