@@ -5,7 +5,9 @@
  * lines; of every start, `node -e 0`. It never fails on a number; a wrong result (every read is
  * checked line by line) is an error, not a sample. Goals are printed beside the figures.
  *
- *   - a 1,000-line read_buffer: p50 through `serve --stdio`, `serve --http` and the relay;
+ *   - a 1,000-line read_buffer: p50 through `serve --stdio`, `serve --http` and the relay, and
+ *     through `serve --stdio` again with a bare JSON-RPC client (bench/bare-stdio.ts): how much of
+ *     the SDK client's figure is the measuring client's own work;
  *   - 32 callers at once: calls per second through the relay and `serve --stdio`;
  *   - memory: `serve --stdio`'s peak under 32 callers, an idle agent, an agent after 5,000 calls;
  *   - an idle agent's CPU with default discovery (it scans the system temp directory), settled
@@ -24,6 +26,7 @@ import { withRelay } from '../test/helpers/relay.ts';
 import { startServeHttp } from '../test/helpers/serve-process.ts';
 import { startVim } from '../test/helpers/vim.ts';
 import { waitFor } from '../test/helpers/wait.ts';
+import { bareStdio } from './bare-stdio.ts';
 import { cliStart } from './cli-start.ts';
 import { cpuShare, latency, loadAverage, memory, throughput } from './stats.ts';
 
@@ -105,12 +108,18 @@ try {
     await waitFor(async () => (((await client.callTool({ name: 'list_editors', arguments: {} })) as ReadResult).structuredContent as { count?: number } | undefined)?.count === 1 || undefined, 20_000, 'the editor served locally');
   }
 
+  const bare = await bareStdio(process.execPath, [CLI, 'serve', '--stdio', '--discover-dir', sockets], env);
+  stops.push(() => bare.close());
+  await waitFor(async () => (((await bare.callTool({ name: 'list_editors', arguments: {} })) as ReadResult).structuredContent as { count?: number } | undefined)?.count === 1 || undefined, 20_000, 'the editor served to the bare client');
+
   const viaStdio = await latency(CALLS, WARMUP, read(stdio.client), checkLines(lines));
+  const viaBare = await latency(CALLS, WARMUP, read(bare), checkLines(lines));
   const viaHttp = await latency(CALLS, WARMUP, read(httpClient), checkLines(lines));
   const viaRelay = await latency(CALLS, WARMUP, read(relayed), checkLines(lines));
   row('1,000-line read_buffer p50: serve --stdio', ms(viaStdio.p50), ms(floor.p50), x(viaStdio.p50 / floor.p50), '≤ 2x');
   row('1,000-line read_buffer p50: serve --http', ms(viaHttp.p50), ms(floor.p50), x(viaHttp.p50 / floor.p50), '≤ 3x');
   row('1,000-line read_buffer p50: relayed', ms(viaRelay.p50), ms(floor.p50), x(viaRelay.p50 / floor.p50), '≤ 8x');
+  row('  (serve --stdio, a bare JSON-RPC client)', ms(viaBare.p50), ms(floor.p50), x(viaBare.p50 / floor.p50), '(the rest: the SDK client)');
   row('  (p99: stdio / http / relayed / floor)', `${viaStdio.p99.toFixed(1)} / ${viaHttp.p99.toFixed(1)} / ${viaRelay.p99.toFixed(1)}`, ms(floor.p99), '', '');
 
   const stdioRate = await throughput(CALLERS, CONCURRENT_CALLS, read(stdio.client), checkLines(lines));
