@@ -23,7 +23,7 @@ import type { Addressing, EditorTool } from '../tools/tool.ts';
 import type { VimChannel } from './channel.ts';
 import { VimInfoMessage, vimVersion, wireVimEditor, type VimHello } from './hello.ts';
 import { nulsFromVim, nulsToVim } from './nul.ts';
-import { stageParams } from './staging.ts';
+import { stageJson, stageParams } from './staging.ts';
 
 /** A prompt's answer from plugin/vim/autoload/vimrelay/ask.vim (EditorPrompts checks the answer itself). */
 const VimAskMessage = z.object({ type: z.literal('ask'), id: z.string(), answer: z.unknown() });
@@ -115,7 +115,8 @@ export class VimEditor implements Editor {
    * the screen; `expect`, see InvokeOptions.
    */
   async #invoke(impl: string, raw: Record<string, unknown>, signal: AbortSignal, { redraw, expect }: InvokeOptions): Promise<unknown> {
-    const { params, pieces } = stageParams(raw, () => String(++this.#staged));
+    const newId = (): string => String(++this.#staged);
+    const { params, pieces } = stageJson(stageParams(raw, newId), newId);
     try {
       await Promise.all(pieces.map(([id, piece]) => this.#channel.call('vimrelay#stage', [id, piece], signal)));
       signal.throwIfAborted();

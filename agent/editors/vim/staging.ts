@@ -5,7 +5,13 @@
  * in pieces (`vimrelay#stage(id, piece)`, one message each) and replaced in the tool's parameters
  * by `{vimrelay_staged: id}`, which the plugin's dispatcher joins back before it runs the tool
  * (still inside one Vim function call): a string's pieces are strings, a list's are lists
- * (splitLinePieces). Pure: splits values, does no I/O.
+ * (splitLinePieces). Parameters whose JSON is still longer than that once those are staged (long
+ * lists nested in a structure: apply_diff's hunks) are sent ahead whole, as the pieces of their
+ * JSON text, and replaced by `{vimrelay_staged_json: id}`, which the plugin decodes first. So no
+ * message to Vim is much longer than VIM_CHUNK_UNITS: besides being slow to read, one long message
+ * that reaches Vim in parts far apart (a busy machine) is given up by Vim's channel as incomplete,
+ * and the call never runs (seen: a 1 MB apply_diff under load, Vim idle with every byte read and
+ * the call unanswered at its deadline). Pure: splits values, does no I/O.
  */
 
 /** Longest string sent in one message, in UTF-16 code units (at most 3 bytes of UTF-8 each). */
@@ -94,4 +100,12 @@ export function stageParams(params: Record<string, unknown>, newId: () => string
     out[key] = { vimrelay_staged: id };
   }
   return { params: out, pieces };
+}
+
+/** `staged`, and its parameters' JSON staged too under an id made by `newId` when longer than `max`. */
+export function stageJson(staged: Staged, newId: () => string, max: number = VIM_CHUNK_UNITS): Staged {
+  const json = JSON.stringify(staged.params);
+  if (json.length <= max) return staged;
+  const id = newId();
+  return { params: { vimrelay_staged_json: id }, pieces: [...staged.pieces, ...splitPieces(json, max).map((piece): [string, string] => [id, piece])] };
 }

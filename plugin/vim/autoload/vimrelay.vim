@@ -369,8 +369,12 @@ function! vimrelay#unstage(ids) abort
   endfor
 endfunction
 
-" The params with every {'vimrelay_staged': id} replaced by the joined pieces of that id.
+" The params with every {'vimrelay_staged': id} replaced by the joined pieces of that id; params
+" sent ahead whole as JSON text ({'vimrelay_staged_json': id}) are decoded from their pieces first.
 function! s:unstage(params) abort
+  if has_key(a:params, 'vimrelay_staged_json')
+    return s:unstage(json_decode(join(remove(s:staged, a:params.vimrelay_staged_json), '')))
+  endif
   for [key, value] in items(a:params)
     if type(value) == v:t_dict && has_key(value, 'vimrelay_staged')
       let pieces = remove(s:staged, value.vimrelay_staged)

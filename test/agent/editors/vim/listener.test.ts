@@ -15,7 +15,7 @@ import { proof } from '../../../../agent/editors/vim/handshake.ts';
 import { VimListener, vimFiles } from '../../../../agent/editors/vim/listener.ts';
 import { EditorRegistry } from '../../../../agent/editors/registry.ts';
 import { VimNames } from '../../../../agent/editors/vim/names.ts';
-import { splitLinePieces, splitPieces, stageParams } from '../../../../agent/editors/vim/staging.ts';
+import { splitLinePieces, splitPieces, stageJson, stageParams } from '../../../../agent/editors/vim/staging.ts';
 import { silentListener } from '../../../helpers/silent-listener.ts';
 import { startVimAgent, type VimAgentFixture, type VimFixture } from '../../../helpers/vim.ts';
 import { waitFor } from '../../../helpers/wait.ts';
@@ -110,6 +110,25 @@ describe('staging long parameters', () => {
     const staged = stageParams({ lines: ['xxx', 'yy'], short: ['a'], buffers: [1, 'a.txt'] }, () => `id${++n}`, 6);
     expect(staged.params).toEqual({ lines: { vimrelay_staged: 'id1' }, short: ['a'], buffers: [1, 'a.txt'] });
     expect(staged.pieces).toEqual([['id1', ['xxx', '']], ['id1', ['yy']]]);
+  });
+
+  it('sends parameters whose JSON is still long once their long values are staged as pieces of that JSON', () => {
+    let n = 0;
+    // Long lists nested in a structure (apply_diff's hunks): no top-level value is long.
+    const params = { hunks: [{ old: ['é😀x', 'y'], edits: [{ at: 0, add: ['z'] }] }], buffer: 1 };
+    expect(stageParams(params, () => `id${++n}`, 8)).toEqual({ params, pieces: [] });
+    n = 0;
+    const staged = stageJson(stageParams(params, () => `id${++n}`, 8), () => `id${++n}`, 8);
+    expect(staged.params).toEqual({ vimrelay_staged_json: 'id1' });
+    expect(staged.pieces.every(([id, piece]) => id === 'id1' && typeof piece === 'string' && piece.length <= 8)).toBe(true);
+    expect(JSON.parse(staged.pieces.map(([, piece]) => piece).join(''))).toEqual(params);
+    // A long top-level string is staged as itself first; the rest goes whole when still long, and
+    // parameters whose JSON is short go as they are.
+    expect(stageJson({ params: { buffer: 1 }, pieces: [] }, () => 'never', 16)).toEqual({ params: { buffer: 1 }, pieces: [] });
+    n = 0;
+    const both = stageJson(stageParams({ text: 'x'.repeat(10), nested: { a: 'bcdefgh' } }, () => `id${++n}`, 8), () => `id${++n}`, 8);
+    expect(both.params).toEqual({ vimrelay_staged_json: 'id2' });
+    expect(JSON.parse(both.pieces.filter(([id]) => id === 'id2').map(([, p]) => p).join(''))).toEqual({ text: { vimrelay_staged: 'id1' }, nested: { a: 'bcdefgh' } });
   });
 });
 
