@@ -16,6 +16,7 @@
  * A string is encoded at most 3 bytes per UTF-16 code unit (a surrogate pair takes 4, a lone
  * surrogate becomes U+FFFD, 3, as Buffer.from makes it).
  */
+import { splitPieces } from './pieces.ts';
 
 /** Messages that could take more than this go through Buffer.from, so that no scratch stays this big. */
 const SCRATCH_MAX_BYTES = 4 * 1024 * 1024;
@@ -73,13 +74,8 @@ class JsonWriter {
   string(value: string): void {
     if (value.length <= PIECE_CHARS) return this.text(JSON.stringify(value));
     this.text('"');
-    for (let start = 0; start < value.length; ) {
-      let end = Math.min(value.length, start + PIECE_CHARS);
-      // Never between the halves of a surrogate pair: JSON.stringify would escape each half alone.
-      if (end < value.length && isHighSurrogate(value.charCodeAt(end - 1))) end--;
-      this.text(JSON.stringify(value.slice(start, end)).slice(1, -1));
-      start = end;
-    }
+    // Never between the halves of a surrogate pair (splitPieces): JSON.stringify would escape each half alone.
+    for (const piece of splitPieces(value, PIECE_CHARS)) this.text(JSON.stringify(piece).slice(1, -1));
     this.text('"');
   }
 
@@ -152,10 +148,6 @@ export function jsonBytes(value: unknown, suffix = ''): Buffer {
     return Buffer.from(JSON.stringify(value) + suffix, 'utf8');
   }
   return Buffer.from(scratch.subarray(0, writer.used));
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** Whether JSON.stringify writes `value` (in an object; in an array it writes null instead). */

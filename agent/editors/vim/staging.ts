@@ -13,6 +13,7 @@
  * and the call never runs (seen: a 1 MB apply_diff under load, Vim idle with every byte read and
  * the call unanswered at its deadline). Pure: splits values, does no I/O.
  */
+import { splitPieces } from '../../pieces.ts';
 
 /** Longest string sent in one message, in UTF-16 code units (at most 3 bytes of UTF-8 each). */
 export const VIM_CHUNK_UNITS = 32 * 1024;
@@ -24,20 +25,6 @@ const LINE_UNITS = 3;
 export interface Staged {
   params: Record<string, unknown>;
   pieces: [id: string, piece: string | string[]][];
-}
-
-/** Splits `s` into pieces of at most `max` (2 or more) code units, never between the halves of a surrogate pair. */
-export function splitPieces(s: string, max: number): string[] {
-  const pieces: string[] = [];
-  let start = 0;
-  while (start < s.length) {
-    let end = Math.min(start + max, s.length);
-    const last = s.charCodeAt(end - 1);
-    if (end < s.length && end - start > 1 && last >= 0xd800 && last <= 0xdbff) end -= 1;
-    pieces.push(s.slice(start, end));
-    start = end;
-  }
-  return pieces;
 }
 
 /**
