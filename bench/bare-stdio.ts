@@ -39,6 +39,8 @@ export async function bareStdio(command: string, args: string[], env: NodeJS.Pro
     callTool: (call) => request('tools/call', call),
     close: () =>
       new Promise((resolve) => {
+        // Closing stdin ends the session; a server that already exited has nothing left to end.
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
         proc.once('exit', () => resolve());
         proc.stdin.end();
       }),
