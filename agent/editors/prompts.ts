@@ -4,11 +4,21 @@
  * prompt at a time in one editor.
  *
  * A prompt shows the whole of what it approves: every path and the whole preview, which the
- * editors wrap and scroll (lua/ask.lua, vimrelay/ask.vim), taking "allow" only once the end has
- * been on screen. A preview too long to show whole (policy/preview.ts) is not shown: the prompt
- * says so and offers only deny, and the agent takes no other answer to it. An editor's answer is
- * one of three exact shapes; anything else (an "allow always, all editors" from an older plugin
- * or a hostile editor) is ignored: a prompt's answer never widens the policy beyond its editor.
+ * editors wrap and scroll (lua/ask.lua, vimrelay/ask.vim), taking "allow" only once every row of
+ * it has been on screen. Nothing can hide in it (`visible`): control, format and other invisible
+ * characters show as marks (^X, ⟨U+202E⟩), and a long run of blanks as one mark that counts it
+ * (⟨4,000 spaces⟩), so that no stretch of blank rows can keep text away from the user's eyes. A
+ * preview too long to show whole (policy/preview.ts) is not shown: the prompt says so and offers
+ * only deny, and the agent takes no other answer to it. An editor's answer is one of three exact
+ * shapes; anything else (an "allow always, all editors" from an older plugin or a hostile
+ * editor) is ignored: a prompt's answer never widens the policy beyond its editor.
+ *
+ * An answer is the user's own act (the way Firefox keeps its permission buttons inert for a
+ * moment, `security.dialog_enable_delay`): a prompt shows at once but takes keys only once the
+ * user has stopped typing (PROMPT_TIMING.quietMs without a key, counted from when it shows),
+ * never in Insert mode, and its keys answer only PROMPT_TIMING.armMs after that (allow also
+ * armMs after the view last moved). Allow is a control key (Ctrl-G once, Ctrl-T always) that
+ * neither text nor a Normal-mode command is typed with.
  *
  * Contract: `EditorPrompts.ask` waits for the editor's earlier prompts to be answered (a second ask
  * on the same editor waits its turn; there is nothing global, so other editors never wait), then
@@ -29,6 +39,19 @@ export interface PromptOptions {
   denyOnly: boolean;
 }
 
+/** When a prompt takes keys and when they answer, the same in both editors (see the module header). */
+export const PROMPT_TIMING = {
+  /** A prompt takes keys only once no key has been typed for this long (ms), counted from when it shows. */
+  quietMs: 1_000,
+  /** Its keys answer only this long (ms) after it took them; allow only this long after its view last moved. */
+  armMs: 1_000,
+} as const;
+
+/** The options an editor's prompt code takes (lua/ask.lua, vimrelay/ask.vim), from `options`. */
+export function editorPromptOptions(options: PromptOptions): { deny_only: boolean; quiet_ms: number; arm_ms: number } {
+  return { deny_only: options.denyOnly, quiet_ms: PROMPT_TIMING.quietMs, arm_ms: PROMPT_TIMING.armMs };
+}
+
 /** What an adapter does to show and take down one prompt. */
 export interface PromptWindow {
   /** Shows the prompt `lines` under `id`; the editor sends its answer for `id` later. */
@@ -37,7 +60,7 @@ export interface PromptWindow {
   close(id: string, signal: AbortSignal): Promise<void>;
 }
 
-/** An answer as an editor sends it (the keys: o, a, d, r, q and <Esc>), in exactly one of these shapes. */
+/** An answer as an editor sends it (the keys: Ctrl-G, Ctrl-T, d, r, q and <Esc>), in exactly one of these shapes. */
 export const WireAskAnswer = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('allow_once') }),
   z.strictObject({ kind: z.literal('allow_always') }),
@@ -47,8 +70,8 @@ export const WireAskAnswer = z.discriminatedUnion('kind', [
 /** The deny keys, offered by every prompt. */
 export const DENY_KEYS = '[d] deny   [r] deny with a reason   [q] or [Esc] deny';
 
-/** How to scroll a prompt that does not fit. */
-export const SCROLL_KEYS = 'scroll: j k Ctrl-D Ctrl-U G gg (allow takes the end shown)';
+/** How to scroll a prompt that does not fit, and when allow answers. */
+export const SCROLL_KEYS = 'scroll: j k Ctrl-D Ctrl-U G gg   allow answers once every row has been shown, a moment after the last scroll';
 
 /**
  * The key lines of a prompt: allow once, and "allow always in this editor" — for the name the
@@ -59,24 +82,57 @@ export function promptKeys(request: Pick<AskRequest, 'chosenName' | 'preview'>):
   if (request.preview === null) return [DENY_KEYS];
   const always =
     request.chosenName === null
-      ? '[a] allow in this editor until it disconnects (name it with :VimRelayName or g:vimrelay_name to allow always)'
-      : `[a] allow always in the editor named "${visible(request.chosenName)}"`;
-  return [`[o] allow once   ${always}`, DENY_KEYS, SCROLL_KEYS];
+      ? '[Ctrl-T] allow in this editor until it disconnects (name it with :VimRelayName or g:vimrelay_name to allow always)'
+      : `[Ctrl-T] allow always in the editor named "${visible(request.chosenName)}"`;
+  return [`[Ctrl-G] allow once   ${always}`, DENY_KEYS, SCROLL_KEYS];
 }
 
 /** How long an adapter may take to take a prompt down after the deadline (ms). */
 export const PROMPT_CLOSE_TIMEOUT_MS = 2_000;
 
-/** Control characters as ^X, so that no text a client chose can break or fake a prompt line. */
-function visible(s: string): string {
+/**
+ * Characters a terminal shows as nothing, or as something else: line and paragraph separators,
+ * format characters (zero-width, bidi controls, soft hyphen, tags), C1 controls, spaces other than
+ * U+0020, private-use and unassigned code points, variation selectors, and the letters and
+ * symbols that draw as blanks (Hangul fillers, the Braille blank).
+ */
+const INVISIBLE = /[\p{Zl}\p{Zp}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u0080-\u009f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u3164\uffa0\u2800\p{Variation_Selector}]|\u115f|\u1160/u;
+
+/**
+ * A run of blanks wider than BLANK_RUN_MAX columns (a tab counts 8) shows as one mark that counts
+ * it; as indentation (a run that starts within the first INDENT_OFFSET characters of a line,
+ * after a diff's `+`/`-` marker, say), one wider than INDENT_MAX.
+ */
+const BLANK_RUN_MAX = 16;
+const INDENT_MAX = 48;
+const INDENT_OFFSET = 2;
+const BLANK_RUNS = /[ \t]{3,}/g;
+
+/** The mark a run of blanks at `offset` shows as (`⟨4,000 spaces⟩`, `⟨12 tabs⟩`, `⟨40 blanks (spaces and tabs)⟩`), or the run itself. */
+function blankRun(run: string, offset: number): string {
+  const tabs = run.split('\t').length - 1;
+  if (run.length + 7 * tabs <= (offset <= INDENT_OFFSET ? INDENT_MAX : BLANK_RUN_MAX)) return run;
+  const count = run.length.toLocaleString('en-US');
+  if (tabs === 0) return `⟨${count} spaces⟩`;
+  if (tabs === run.length) return `⟨${count} tabs⟩`;
+  return `⟨${count} blanks (spaces and tabs)⟩`;
+}
+
+/**
+ * `s` as a prompt shows it, with nothing hidden in it: C0 controls as ^X (DEL as ^?), other
+ * invisible characters (INVISIBLE) as ⟨U+XXXX⟩, and a wide run of spaces and tabs (BLANK_RUN_MAX)
+ * as one counting mark.
+ */
+export function visible(s: string): string {
   let out = '';
   for (const c of s) {
-    const code = c.charCodeAt(0);
+    const code = c.codePointAt(0) ?? 0;
     if (code === 0x7f) out += '^?';
     else if (code < 0x20 && c !== '\t') out += `^${String.fromCharCode(code + 64)}`;
+    else if (INVISIBLE.test(c)) out += `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
     else out += c;
   }
-  return out;
+  return out.replace(BLANK_RUNS, blankRun);
 }
 
 /**

@@ -16,7 +16,7 @@ import type { AskAnswer, AskRequest } from '../../policy/types.ts';
 import { DeferredAnswers, runTool, type CallControl, type EditorLink, type InvokeOptions } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
-import { EditorPrompts } from '../prompts.ts';
+import { editorPromptOptions, EditorPrompts } from '../prompts.ts';
 import type { Addressing, EditorTool } from '../tools/tool.ts';
 import { NvimConnection } from './connection.ts';
 import { LuaInfo, parseApiInfo, wireEditor } from './info.ts';
@@ -55,7 +55,7 @@ export class NvimEditor implements Editor {
   private constructor(connection: NvimConnection, address: string, version: string, info: LuaInfo, logger: Logger, channel: number) {
     this.#connection = connection;
     this.#prompts = new EditorPrompts({
-      open: async (id, lines, { denyOnly }, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines, { deny_only: denyOnly }]], signal)),
+      open: async (id, lines, options, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines, editorPromptOptions(options)]], signal)),
       close: async (id, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, [], {}]], signal)),
     });
     void connection.closed.then(() => {

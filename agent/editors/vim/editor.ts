@@ -18,7 +18,7 @@ import type { AskAnswer, AskRequest } from '../../policy/types.ts';
 import { DeferredAnswers, runTool, type CallControl, type EditorLink, type InvokeOptions } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
-import { EditorPrompts } from '../prompts.ts';
+import { editorPromptOptions, EditorPrompts } from '../prompts.ts';
 import type { Addressing, EditorTool } from '../tools/tool.ts';
 import type { VimChannel } from './channel.ts';
 import { VimInfoMessage, vimVersion, wireVimEditor, type VimHello } from './hello.ts';
@@ -66,9 +66,9 @@ export class VimEditor implements Editor {
     this.#chosenName = hello.chosen ? hello.name : null;
     this.exited = channel.closed;
     this.#prompts = new EditorPrompts({
-      open: async (id, lines, { denyOnly }, signal) => {
+      open: async (id, lines, options, signal) => {
         // The popup's window id; anything else (0 without +popupwin, "ERROR" from a failed call) means no prompt.
-        const winid = await channel.call('vimrelay#ask#open', [id, lines, { deny_only: denyOnly }], signal);
+        const winid = await channel.call('vimrelay#ask#open', [id, lines, editorPromptOptions(options)], signal);
         if (typeof winid !== 'number' || winid <= 0) throw new Error('this Vim cannot show a popup (it needs +popupwin)');
       },
       close: async (id, signal) => void (await channel.call('vimrelay#ask#close', [id], signal)),

@@ -1,30 +1,43 @@
-// Every approval shows the whole of what it approves, on the real screen: Neovim and Vim each run
-// in a terminal (tmux, 120x40), and a run_command under "ask" sends one long command with a
-// harmless head and its payload at the end, too long for the prompt to show at once. The test
-// reads the screen (capture-pane): the payload is not on it at first, o then does nothing (it
-// says to scroll to the end first), the prompt's own keys scroll it into view, and only then does
-// o run the command. A preview too long to show whole is not shown: the screen offers only deny,
-// and o does nothing.
+// Every approval is the user's own act and shows the whole of what it approves, on the real screen:
+// Neovim and Vim each run in a terminal (tmux, 120x40), with an exec prompt asked through the
+// dispatcher as a client would, and the test is a person at the keyboard, keys sent one at a time
+// (tmux send-keys) and the screen read back (capture-pane).
+// - A person typing a note, in Insert, Normal or Visual mode, while a prompt opens: every key goes
+//   where it would have gone without the prompt (the prompt's old allow keys o and a among them,
+//   and the attack's own Normal-mode keys k j w b o), nothing is answered and nothing runs; once
+//   they stop, the prompt takes keys, and even then answers none for a moment.
+// - A command padded with thousands of spaces shows its middle at once: the blanks are one mark.
+// - A long command: the payload at its end is not on the screen at first, Ctrl-G does nothing
+//   until every row has been shown with the prompt's own keys, and then runs it.
+// - A preview too long to show whole is not shown: the screen offers only deny, and no allow key works.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attach } from 'neovim';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, PERMISSION_CLASSES, type ToolOutcome } from '../../../protocol/index.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
 import type { Editor } from '../../../agent/editors/editor.ts';
 import { NvimEditor } from '../../../agent/editors/nvim/editor.ts';
+import type { VimEditor } from '../../../agent/editors/vim/editor.ts';
 import { isolatedHome } from '../../helpers/home.ts';
 import { testGuard } from '../../helpers/policy.ts';
+import { promptArmed, promptStates } from '../../helpers/prompt-view.ts';
 import { insideBorders, squeezed, startTmux, type TmuxScreen } from '../../helpers/tmux.ts';
 import { startVimAgent, vimArgs, type VimAgentFixture } from '../../helpers/vim.ts';
 import { listeningOn, waitFor } from '../../helpers/wait.ts';
 
 interface OnScreen {
+  kind: 'nvim' | 'vim';
   term: TmuxScreen;
   editor: Editor;
+  /** Evaluates a Vimscript expression in the editor (what the test reads besides the screen). */
+  expr<T = unknown>(expr: string): Promise<T>;
   /** A file the payload writes, in a directory of the test's. */
   marker: string;
   stop(): Promise<void>;
 }
+
+const QUIET_LOGGER = { level: 'error', info() {}, warn() {}, error() {}, debug() {} };
 
 /** Neovim in tmux, listening on a socket the test attaches to. */
 async function nvimOnScreen(): Promise<OnScreen> {
@@ -36,7 +49,20 @@ async function nvimOnScreen(): Promise<OnScreen> {
   const term = startTmux({ command: ['nvim', '--clean', '-n', '--listen', socket, 'a.txt'], env, cwd });
   await listeningOn(socket, 10_000, 'Neovim to listen');
   const editor = await NvimEditor.attach(socket, { signal: AbortSignal.timeout(10_000) });
-  return { term, editor, marker: join(home, 'payload-ran'), stop: async () => (await editor.close(), await term.stop()) };
+  // `as never`: the option is typed as winston's Logger; the client only calls these methods.
+  const client = attach({ socket, options: { logger: QUIET_LOGGER as never } });
+  return {
+    kind: 'nvim',
+    term,
+    editor,
+    expr: (expr) => client.eval(expr) as never,
+    marker: join(home, 'payload-ran'),
+    stop: async () => {
+      client.quit();
+      await editor.close();
+      await term.stop();
+    },
+  };
 }
 
 /** Vim in tmux, connected to a Vim listener of the test's. */
@@ -47,8 +73,17 @@ async function vimOnScreen(): Promise<OnScreen> {
   writeFileSync(join(cwd, 'a.txt'), 'the user\'s file\n');
   const term = startTmux({ command: ['vim', ...vimArgs({ name: 'screen', normal: true, open: ['a.txt'] })], env: agent.env, cwd });
   const editor = await waitFor(() => agent.registry.list()[0], 10_000, 'Vim to connect');
-  return { term, editor, marker: join(agent.home, 'payload-ran'), stop: async () => (await term.stop(), await agent.stop()) };
+  return {
+    kind: 'vim',
+    term,
+    editor,
+    expr: (expr) => (editor as VimEditor).evaluate(expr, AbortSignal.timeout(10_000)) as never,
+    marker: join(agent.home, 'payload-ran'),
+    stop: async () => (await term.stop(), await agent.stop()),
+  };
 }
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each([
   ['Neovim', nvimOnScreen],
@@ -64,6 +99,24 @@ describe.each([
       const rows = on.term.screen();
       return squeezed(rows).includes(text.replace(/\s/g, '')) ? rows : undefined;
     }, 10_000, () => `the screen to show ${text}; it shows:\n${on.term.screen().join('\n')}`);
+  const notShowing = (text: string): Promise<true> =>
+    waitFor(() => (squeezed(on.term.screen()).includes(text.replace(/\s/g, '')) ? undefined : true), 10_000, `the screen to stop showing ${text}`);
+  /** The text of the file's first line, read through the editor (the prompt may cover it on screen). */
+  const firstLine = (): Promise<string> => on.expr<string>('getbufline("a.txt", 1)[0]');
+  /** Whether `outcome` has settled after a round trip to the editor (every key sent before is taken). */
+  const settled = async (outcome: Promise<unknown>): Promise<boolean> => {
+    let done = false;
+    void outcome.then(() => (done = true));
+    await on.expr('1');
+    return done;
+  };
+  /** A person typing `text` at an ordinary speed, one key at a time. */
+  const typeSlowly = async (text: string): Promise<void> => {
+    for (const ch of text) {
+      on.term.type(ch);
+      await pause(110);
+    }
+  };
 
   beforeAll(async () => {
     on = await start();
@@ -72,24 +125,74 @@ describe.each([
     await showing('the user\'s file');
   });
   afterAll(() => on?.stop());
+  afterEach(async () => {
+    // Back to Normal mode on the first line, the file as it was.
+    on.term.key('Escape');
+    await waitFor(async () => ((await on.expr('mode()')) === 'n' ? true : undefined), 10_000, 'Normal mode');
+    on.term.type(':silent! %d | call setline(1, "the user\'s file") | 1');
+    on.term.key('Enter');
+    await waitFor(async () => ((await firstLine()) === 'the user\'s file' ? true : undefined), 10_000, 'the file as it was');
+  });
 
-  it('shows the payload at the end of a long command before o runs it, scrolling with the prompt\'s own keys', async () => {
-    const payload = `call writefile(['ran'], '${on.marker}')`;
+  it.each([
+    ['Insert', 'i', 'typing a note, do as you like'],
+    ['Normal', '', 'kjwbo and then a note'],
+    ['Visual', 'v', 'jwbo$'],
+  ] as const)('takes none of the keys typed through an opening prompt in %s mode, and none for a moment after it takes keys', async (mode, enter, typed) => {
+    const marker = `${on.marker}-${mode}`;
+    const payload = `call writefile(['ran'], '${marker}')`;
+    if (enter) on.term.type(enter);
+    // The prompt opens while the person types.
+    await typeSlowly(typed.slice(0, 3));
+    const outcome = run(payload);
+    await typeSlowly(typed.slice(3));
+    await showing('asks to run run_command (exec)');
+    if (enter === 'i') await waitFor(async () => ((await firstLine()) === `${typed}the user's file` ? true : undefined), 10_000, 'every key typed in the file');
+    expect(await settled(outcome)).toBe(false);
+    expect(existsSync(marker)).toBe(false);
+    // They stop: the prompt takes the keys; the keys answer nothing for a moment.
+    await waitFor(async () => ((await promptStates(on))[0]?.taking_keys ? true : undefined), 10_000, 'the prompt to take keys');
+    on.term.key('C-g');
+    await showing('its keys answer in a moment');
+    expect(await settled(outcome)).toBe(false);
+    // Then the person who read it answers.
+    await promptArmed(on);
+    on.term.key('C-g');
+    expect(await outcome).toMatchObject({ ok: true });
+    expect(existsSync(marker)).toBe(true);
+    await notShowing('asks to run run_command (exec)');
+    // The mode they were in is theirs again (Insert mode, in Neovim, which left it for the prompt).
+    if (enter === 'i') expect(await on.expr('mode()')).toBe('i');
+  });
+
+  it('shows a command padded with thousands of spaces whole at once: the blanks are one mark', async () => {
+    const hidden = `call writefile(['hidden'], '${on.marker}-hidden')`;
+    const command = `echo "formatting done"${' '.repeat(4_000)}| ${hidden}${' '.repeat(4_000)}| " end of command`;
+    const outcome = run(command);
+    const rows = await showing('asks to run run_command (exec)');
+    const inside = insideBorders(rows);
+    expect(inside).toContain(`"formattingdone"⟨4,000spaces⟩|${hidden.replace(/\s/g, '')}⟨4,000spaces⟩|"endofcommand`);
+    await promptArmed(on);
+    on.term.type('d');
+    expect(await outcome).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(existsSync(`${on.marker}-hidden`)).toBe(false);
+  });
+
+  it('shows the payload at the end of a long command before Ctrl-G runs it, scrolling with the prompt\'s own keys', async () => {
+    const payload = `call writefile(['ran'], '${on.marker}-long')`;
     const command = `echo '${'all is well here, nothing to see. '.repeat(200)}' | ${payload}`;
     const outcome = run(command);
-    let settled = false;
-    void outcome.then(() => (settled = true));
     const first = await showing('asks to run run_command (exec)');
     const wanted = payload.replace(/\s/g, '');
     expect(insideBorders(first)).not.toContain(wanted);
-    // o before the end was shown: refused, and it says why.
-    on.term.key('o');
-    await showing('scroll to the end of the prompt first');
-    expect(settled).toBe(false);
-    expect(existsSync(on.marker)).toBe(false);
-    // The prompt's own keys scroll until the payload is on the screen.
+    // Ctrl-G before every row was shown: refused, and it says why.
+    await promptArmed(on);
+    on.term.key('C-g');
+    await showing('scroll through all of it first');
+    expect(await settled(outcome)).toBe(false);
+    // The prompt's own keys scroll until every row, the payload's among them, has been on the screen.
     let rows = on.term.screen();
-    for (let page = 0; page < 20 && !insideBorders(rows).includes(wanted); page++) {
+    for (let page = 0; page < 20 && ((await promptStates(on))[0]?.unseen ?? 0) > 0; page++) {
       const before = rows.join('\n');
       on.term.key('C-d');
       rows = await waitFor(() => {
@@ -98,21 +201,24 @@ describe.each([
       }, 10_000, () => `the prompt to scroll; the screen shows:\n${before}`);
     }
     expect(insideBorders(rows), rows.join('\n')).toContain(wanted);
-    expect(existsSync(on.marker)).toBe(false);
-    on.term.key('o');
+    expect(existsSync(`${on.marker}-long`)).toBe(false);
+    await promptArmed(on);
+    on.term.key('C-g');
     expect(await outcome).toMatchObject({ ok: true });
-    expect(existsSync(on.marker)).toBe(true);
+    expect(existsSync(`${on.marker}-long`)).toBe(true);
   });
 
-  it('offers only deny for a preview too long to show whole, and o does nothing', async () => {
+  it('offers only deny for a preview too long to show whole, and no allow key works', async () => {
     const commands = Array.from({ length: 50 }, (_, i) => `let g:long${i} = '${'x'.repeat(2_500)}'`);
     const outcome = run(commands);
     const rows = await showing('it can only be denied');
     expect(rows.join('\n')).not.toMatch(/allow once|allow always/);
     expect(rows.join('\n')).toContain('[d] deny');
-    on.term.key('o');
-    on.term.key('a');
-    on.term.key('d');
+    await promptArmed(on);
+    on.term.key('C-g');
+    on.term.key('C-t');
+    expect(await settled(outcome)).toBe(false);
+    on.term.type('d');
     expect(await outcome).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('The user denied') } });
   });
 });

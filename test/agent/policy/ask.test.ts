@@ -3,12 +3,12 @@
 // prompt, which the test answers by typing, as the user would. o runs the command once; r with a
 // reason refuses it with PERMISSION_DENIED carrying the reason; no answer refuses it at the
 // deadline with a hint and takes the prompt down; a call cancelled while its prompt is up is
-// CANCELLED, audited ask:cancelled (not ask:timeout), its prompt taken down; a, in an editor the user named, appends an allow
+// CANCELLED, audited ask:cancelled (not ask:timeout), its prompt taken down; Ctrl-T, in an editor the user named, appends an allow
 // rule for that chosen name to the policy file, and the next call runs without a prompt. Every
-// class (read, write, open, save, exec, terminal) can be asked about, and "o" lets its tool run.
+// class (read, write, open, save, exec, terminal) can be asked about, and Ctrl-G lets its tool run.
 // And by attack: an editor answering its own prompt "allow always, all editors" (or allowing a
 // deny-only prompt) through the real notification path and Vim channel message widens nothing;
-// "a" in one of two editors named `work` after their folders lets exec run unasked in that one
+// Ctrl-T in one of two editors named `work` after their folders lets exec run unasked in that one
 // only, for its session, and a rule for a chosen name `work` never covers an unnamed `work`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, PERMISSION_CLASSES, type ToolOutcome } from '../../../protocol/index.ts';
@@ -18,7 +18,7 @@ import type { NvimEditor } from '../../../agent/editors/nvim/editor.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
 import { testGuard } from '../../helpers/policy.ts';
 import { NORMAL_DRIVERS, waitFor, type Driver, type NvimDriver } from '../../helpers/editors.ts';
-import { shown } from '../../helpers/prompt-view.ts';
+import { answerPrompt, promptArmed, shown } from '../../helpers/prompt-view.ts';
 
 /**
  * The name the user chose for the editor: a Neovim is named `name` here as :VimRelayName names it
@@ -72,13 +72,13 @@ describe.each(NORMAL_DRIVERS)('run_command under "ask" on %s', (_kind, start) =>
     await d.command('buffer a.txt');
   });
 
-  it('o: the user sees the client, tool and command, and it runs once', async () => {
+  it('Ctrl-G: the user sees the client, tool and command, and it runs once', async () => {
     const outcome = run('let g:ran_once = 1');
     const lines = await promptWith(d, ':let g:ran_once = 1');
     expect(lines[0]).toBe('vimrelay: claude-test asks to run run_command (exec)');
     expect(lines[1]).toBe(`editor: ${d.editor.info().name}`);
     expect(await ran('ran_once')).toBe(0);
-    await d.type('o');
+    await answerPrompt(d, 'allow_once');
     expect(await outcome).toMatchObject({ ok: true });
     expect(await ran('ran_once')).toBe(1);
   });
@@ -86,6 +86,7 @@ describe.each(NORMAL_DRIVERS)('run_command under "ask" on %s', (_kind, start) =>
   it('r with a reason: PERMISSION_DENIED carrying the reason, and nothing runs', async () => {
     const outcome = run('let g:denied = 1');
     await promptWith(d, ':let g:denied = 1');
+    await promptArmed(d);
     await d.type('r');
     await waitFor(async () => ((await d.expr('mode()')) === 'c' ? true : undefined), 10_000, 'the reason prompt');
     await d.type(`use :s instead${d.kind === 'nvim' ? '<CR>' : '\r'}`);
@@ -114,12 +115,12 @@ describe.each(NORMAL_DRIVERS)('run_command under "ask" on %s', (_kind, start) =>
     expect(await ran('cancelled')).toBe(0);
   });
 
-  it('a, in an editor the user named: an allow rule for that chosen name is appended, and the next call runs without a prompt', async () => {
+  it('Ctrl-T, in an editor the user named: an allow rule for that chosen name is appended, and the next call runs without a prompt', async () => {
     const name = await chosenNameOf(d, 'proj');
     const outcome = run('let g:always = 1');
     const lines = await promptWith(d, ':let g:always = 1');
-    expect(lines).toContain(`[o] allow once   [a] allow always in the editor named "${name}"`);
-    await d.type('a');
+    expect(lines).toContain(`[Ctrl-G] allow once   [Ctrl-T] allow always in the editor named "${name}"`);
+    await answerPrompt(d, 'allow_always');
     expect(await outcome).toMatchObject({ ok: true });
     expect(readPolicy(policyFile).rules.at(-1)).toEqual({ klass: 'exec', decision: 'allow', chosenName: name });
     // Nobody answers now: were it asked, it would be refused at the deadline.
@@ -144,7 +145,7 @@ describe.each(NORMAL_DRIVERS)('each class under "ask" on %s', (_kind, start) => 
     ['save', 'save_buffer', {}, 'b.txt'],
     ['exec', 'run_command', { commands: 'let g:x = 1' }, ':let g:x = 1'],
     ['terminal', 'send_to_terminal', { text: 'ls' }, 'ls'],
-  ] as const)('%s: the prompt shows what %s would do, and "o" lets it run', async (klass, tool, args, marker) => {
+  ] as const)('%s: the prompt shows what %s would do, and Ctrl-G lets it run', async (klass, tool, args, marker) => {
     const rules = PERMISSION_CLASSES.map((k) => ({ klass: k, decision: k === klass ? ('ask' as const) : ('allow' as const) }));
     const dispatcher = new Dispatcher({ get: (id) => (id === d.editor.id ? d.editor : undefined) }, testGuard({ rules, never_read: [] }).guard);
     const withTick = tool === 'find_and_replace' ? { ...args, expected_changedtick: await d.tick(await d.bufnr('b.txt')) } : args;
@@ -154,7 +155,7 @@ describe.each(NORMAL_DRIVERS)('each class under "ask" on %s', (_kind, start) => 
       return text?.some((l) => l.includes(marker)) ? text : undefined;
     }, 10_000, `a prompt showing ${marker}`);
     expect(lines[0]).toBe(`vimrelay: claude-test asks to run ${tool} (${klass})`);
-    await d.type('o');
+    await answerPrompt(d, 'allow_once');
     const result = await outcome;
     // send_to_terminal finds no terminal here: what matters is that the policy let it run.
     if (klass === 'terminal') expect(result).toMatchObject({ ok: false, error: { code: expect.not.stringMatching(/^PERMISSION_DENIED$/) } });
@@ -165,15 +166,17 @@ describe.each(NORMAL_DRIVERS)('each class under "ask" on %s', (_kind, start) => 
 /**
  * Answers the prompt shown in `d` from inside the editor, as a hostile editor (or plugin) would:
  * Neovim through the prompt's own rpcnotify to the agent's channel, Vim through the plugin's
- * channel message. The answers arrive in order.
+ * channel message. The answers arrive in order; then the prompt is closed (its deny, for an id
+ * already answered, is ignored), as the hostile editor would leave nothing on the screen.
  */
 async function answerFromInside(d: Driver, answers: unknown[]): Promise<void> {
   if (d.kind === 'nvim') {
-    await (d as NvimDriver).nvim.lua('for _, a in pairs(_G.__vimrelay.asks) do for _, x in ipairs(...) do vim.rpcnotify(a.channel, "vimrelay_ask", a.id, x) end end', answers);
+    await (d as NvimDriver).nvim.lua('for _, a in pairs(_G.__vimrelay.asks) do for _, x in ipairs(...) do vim.rpcnotify(a.channel, "vimrelay_ask", a.id, x) end vim.api.nvim_win_close(a.win, true) end', answers);
   } else {
     for (const answer of answers) {
       await d.expr(`vimrelay#send({'type': 'ask', 'id': get(popup_getoptions(popup_list()[0]).filter, 'args')[0], 'answer': json_decode(${JSON.stringify(JSON.stringify(answer))})})`);
     }
+    await d.expr('popup_close(popup_list()[0])');
   }
 }
 
@@ -222,20 +225,20 @@ describe.each(NORMAL_DRIVERS)('a prompt answer never widens the policy beyond it
     // The other editor still asks: nothing was allowed for every editor.
     const other = exec(dispatcher, b, 'let g:elsewhere = 1');
     await promptWith(b, ':let g:elsewhere = 1');
-    await b.type('d');
+    await answerPrompt(b, 'deny');
     expect(await other).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
     expect(readPolicy(fixture.policyFile)).toEqual(before);
   });
 
-  it('a in one of two editors named work after their folders: exec runs unasked in that one, for its session only; the other still asks', async () => {
+  it('Ctrl-T in one of two editors named work after their folders: exec runs unasked in that one, for its session only; the other still asks', async () => {
     expect([a.editor.info().name, b.editor.info().name].map((n) => n.replace(/#\d+$/, ''))).toEqual(['work', 'work']);
     expect([a.editor.chosenName(), b.editor.chosenName()]).toEqual([null, null]);
     const fixture = testGuard({ rules, never_read: [] });
     const dispatcher = dispatcherFor(fixture.guard);
     const first = exec(dispatcher, a, 'let g:session = 1');
     const lines = await promptWith(a, ':let g:session = 1');
-    expect(lines.some((l) => l.includes('[a] allow in this editor until it disconnects'))).toBe(true);
-    await a.type('a');
+    expect(lines.some((l) => l.includes('[Ctrl-T] allow in this editor until it disconnects'))).toBe(true);
+    await answerPrompt(a, 'allow_always');
     expect(await first).toMatchObject({ ok: true });
     // Nothing written: an unnamed editor has no identity a rule could keep.
     expect(readPolicy(fixture.policyFile).rules).toEqual(rules);
@@ -245,7 +248,7 @@ describe.each(NORMAL_DRIVERS)('a prompt answer never widens the policy beyond it
     // b, named work too, still asks.
     const other = exec(dispatcher, b, 'let g:b_unasked = 1');
     await promptWith(b, ':let g:b_unasked = 1');
-    await b.type('d');
+    await answerPrompt(b, 'deny');
     expect(await other).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
     expect(await ran(b, 'b_unasked')).toBe(0);
     // A deny in the policy still refuses in a, the session's allowance notwithstanding.
@@ -253,19 +256,19 @@ describe.each(NORMAL_DRIVERS)('a prompt answer never widens the policy beyond it
     expect(await exec(dispatcherFor(denying.guard), a, 'let g:denied = 1')).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
   });
 
-  it('a rule for the chosen name work, made by a in the editor the user named work, does not cover the editor named work after its folder', async () => {
+  it('a rule for the chosen name work, made by Ctrl-T in the editor the user named work, does not cover the editor named work after its folder', async () => {
     expect(await chosenNameOf(named, 'work')).toBe('work');
     const fixture = testGuard({ rules, never_read: [] });
     const dispatcher = dispatcherFor(fixture.guard);
     const first = exec(dispatcher, named, 'let g:named_always = 1');
     await promptWith(named, ':let g:named_always = 1');
-    await named.type('a');
+    await answerPrompt(named, 'allow_always');
     expect(await first).toMatchObject({ ok: true });
     expect(readPolicy(fixture.policyFile).rules.at(-1)).toEqual({ klass: 'exec', decision: 'allow', chosenName: 'work' });
     expect(await exec(dispatcher, named, 'let g:named_unasked = 1')).toMatchObject({ ok: true });
     const other = exec(dispatcher, b, 'let g:by_name = 1');
     await promptWith(b, ':let g:by_name = 1');
-    await b.type('d');
+    await answerPrompt(b, 'deny');
     expect(await other).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
     expect(await ran(b, 'by_name')).toBe(0);
   });

@@ -1,30 +1,40 @@
 " vimrelay's permission prompt in Vim: the same prompt as the Neovim one
 " (agent/editors/nvim/lua/ask.lua), as a popup.
 "
-" Contract: the agent calls vimrelay#ask#open(id, lines, opts), which shows `lines` in a centred
-" popup whose filter takes every key while it is shown. Long lines wrap (cut into lines of the
-" popup's width: a popup cannot scroll within one line); a popup taller than the
-" screen scrolls (j, k, <Down>, <Up>, CTRL-D, CTRL-U, CTRL-F, CTRL-B, <PageDown>, <PageUp>, G, gg),
-" with a scrollbar. o allow once, a allow always in this editor (the agent decides what "always"
-" means for it), d deny, r deny with a reason, q and <Esc> deny; other keys do nothing. o and a
-" take effect only once the popup's last line has been on screen (else a message says to scroll
-" to the end), so an allow never covers text the user has not been shown; with opts.deny_only
-" they do nothing at all. The answer goes to the agent as the message {type: 'ask', id, answer}
-" and the popup closes. A filter cannot call input(), so after r a timer asks for the reason with
-" input(); keys typed before that prompt shows are dropped, not run. The agent calls
+" Contract: the agent calls vimrelay#ask#open(id, lines, opts) (opts: deny_only, quiet_ms,
+" arm_ms, from agent/editors/prompts.ts), which shows `lines` at once in a centred popup. Long lines
+" are cut into lines of the popup's width (a popup cannot scroll within one line), so each buffer
+" line is one screen row; a popup taller than the screen scrolls, with a scrollbar. While the user
+" types, keys go where they always go (the popup's filter only notes when each was typed, and the
+" user's mappings apply); the popup takes keys only once no key has been typed for opts.quiet_ms,
+" counted from when it showed, and only in Normal, Visual, Insert or Replace mode (never in the
+" middle of a command line or an operator). From then on its filter takes every key, unmapped: j,
+" k, <Down>, <Up>, CTRL-D, CTRL-U, CTRL-F, CTRL-B, <PageDown>, <PageUp>, G, gg scroll; CTRL-G
+" allow once, CTRL-T allow always in this editor (the agent decides what "always" means for it),
+" d deny, r deny with a reason, q and <Esc> deny; other keys do nothing. A key answers only
+" opts.arm_ms after the popup took keys, and allow only opts.arm_ms after its view last moved and
+" once every row has been on screen (else its top border says what to wait for); with opts.deny_only
+" the allow keys do nothing at all. The answer goes to the agent as the message {type: 'ask', id,
+" answer} and the popup closes. A filter cannot call input(), so after r a timer asks for the
+" reason with input(); keys typed before that prompt shows are dropped, not run. The agent calls
 " vimrelay#ask#close(id) when its deadline passes: the popup closes without an answer, and an
 " input() still waiting for the reason is ended. A popup closed some other way (popup_close()) is
 " a deny; popup_clear() runs no callback, so a prompt it clears stays unanswered until the
-" deadline. The popup leaves the current window, its cursor and the mode alone. Without
+" deadline. The popup leaves the current window, its cursor and the mode alone.
+" vimrelay#ask#state() lists the prompts shown, each {id, taking_keys, armed, rows, unseen}. Without
 " +popupwin, open returns 0 and the agent counts the prompt as not shown.
 
-" Prompt id -> {'winid': the popup, 'state': 'keys' | 'waiting' (r pressed) | 'input' (reason),
-" 'lines': how many lines it has, 'deny_only', 'seen_end': whether its last line has been shown}.
+" Prompt id -> {'winid': the popup, 'state': 'shown' (keys pass) | 'keys' | 'waiting' (r pressed)
+" | 'input' (reason), 'lines': how many rows it has, 'deny_only', 'seen': rows that have been on
+" screen, 'unseen': how many have not, 'first': the first row shown, the times (reltime())
+" 'shown_at', 'last_key', 'took_at', 'moved_at', the delays 'quiet_ms' and 'arm_ms', and 'timer',
+" which waits for the user to stop typing}.
 let s:asks = {}
 
-" `line` cut into pieces of at most `width` display cells, never inside a character. A popup
-" cannot scroll within one line, so a line taller than the prompt would have an end nobody can
-" bring on screen: the prompt holds such a line as several.
+" The modes a prompt may take keys in (mode(1)).
+let s:TAKES_IN = ['n', 'i', 'v', 'V', "\<C-V>", 'R']
+
+" `line` cut into pieces of at most `width` display cells, never inside a character.
 function! s:pieces(line, width) abort
   if strdisplaywidth(a:line) <= a:width
     return [a:line]
@@ -46,6 +56,11 @@ function! s:pieces(line, width) abort
   return empty(cur) ? out : add(out, cur)
 endfunction
 
+" Milliseconds since `start` (a reltime()).
+function! s:since(start) abort
+  return reltimefloat(reltime(a:start)) * 1000
+endfunction
+
 " Shows a prompt; returns its popup's window id, or 0 when this Vim has no popups.
 function! vimrelay#ask#open(id, lines, opts) abort
   if !exists('*popup_create')
@@ -61,7 +76,7 @@ function! vimrelay#ask#open(id, lines, opts) abort
         \ 'border': [],
         \ 'padding': [0, 1, 0, 1],
         \ 'zindex': 300,
-        \ 'mapping': 0,
+        \ 'mapping': 1,
         \ 'wrap': 1,
         \ 'scrollbar': 1,
         \ 'maxwidth': width,
@@ -69,10 +84,15 @@ function! vimrelay#ask#open(id, lines, opts) abort
         \ 'filter': function('s:filter', [a:id]),
         \ 'callback': function('s:closed', [a:id]),
         \ })
-  let s:asks[a:id] = {'winid': winid, 'state': 'keys', 'lines': len(shown),
-        \ 'deny_only': get(a:opts, 'deny_only', v:false) is v:true, 'seen_end': v:false}
+  let ask = {'winid': winid, 'state': 'shown', 'lines': len(shown),
+        \ 'deny_only': get(a:opts, 'deny_only', v:false) is v:true,
+        \ 'seen': {}, 'unseen': len(shown), 'first': 0,
+        \ 'shown_at': reltime(), 'last_key': reltime(), 'took_at': [], 'moved_at': [],
+        \ 'quiet_ms': a:opts.quiet_ms, 'arm_ms': a:opts.arm_ms}
+  let ask.timer = timer_start(50, function('s:try_take', [a:id]), {'repeat': -1})
+  let s:asks[a:id] = ask
   " Shown now, not when the user next presses a key: a channel call does not redraw by itself.
-  call s:look(s:asks[a:id])
+  call s:look(ask)
   return winid
 endfunction
 
@@ -81,8 +101,7 @@ function! vimrelay#ask#close(id) abort
   if !has_key(s:asks, a:id)
     return 0
   endif
-  let ask = remove(s:asks, a:id)
-  call popup_close(ask.winid)
+  let ask = s:forget(a:id)
   " The reason prompt is still waiting: end it (<Esc> abandons input(), which returns '').
   if ask.state ==# 'input' && mode() ==# 'c'
     call feedkeys("\<Esc>", 'n')
@@ -98,26 +117,71 @@ function! vimrelay#ask#close_all() abort
   endfor
 endfunction
 
+" The prompts shown: whether each takes keys yet, whether they answer, its rows and those unseen.
+function! vimrelay#ask#state() abort
+  let out = []
+  for [id, ask] in items(s:asks)
+    call s:look(ask)
+    let taking = ask.state !=# 'shown'
+    call add(out, {'id': id, 'taking_keys': taking ? v:true : v:false,
+          \ 'armed': taking && s:since(ask.took_at) >= ask.arm_ms && s:since(ask.moved_at) >= ask.arm_ms ? v:true : v:false,
+          \ 'rows': ask.lines, 'unseen': ask.unseen})
+  endfor
+  return out
+endfunction
+
+" Forgets prompt `id`, stops its timer and closes its popup; returns what it was.
+function! s:forget(id) abort
+  let ask = remove(s:asks, a:id)
+  call timer_stop(ask.timer)
+  call popup_close(ask.winid)
+  return ask
+endfunction
+
 " Sends `answer` for prompt `id` and takes the prompt down.
 function! s:answer(id, answer) abort
   if !has_key(s:asks, a:id)
     return
   endif
-  let ask = remove(s:asks, a:id)
-  call popup_close(ask.winid)
+  call s:forget(a:id)
   call vimrelay#send({'type': 'ask', 'id': a:id, 'answer': a:answer})
 endfunction
 
-" Draws the popup (as vimrelay#util#redraw does: not over a hit-enter prompt) and notes whether
-" its last line is on screen.
+" Draws the popup (as vimrelay#util#redraw does: not over a hit-enter prompt), notes the rows on
+" screen, and when the view last moved.
 function! s:look(ask) abort
   call vimrelay#util#redraw()
-  if get(popup_getpos(a:ask.winid), 'lastline', 0) >= a:ask.lines
-    let a:ask.seen_end = v:true
+  let pos = popup_getpos(a:ask.winid)
+  let first = get(pos, 'firstline', 0)
+  if first != a:ask.first
+    let a:ask.first = first
+    let a:ask.moved_at = reltime()
   endif
+  for row in range(first, get(pos, 'lastline', 0))
+    if row > 0 && !has_key(a:ask.seen, row)
+      let a:ask.seen[row] = 1
+      let a:ask.unseen -= 1
+    endif
+  endfor
 endfunction
 
-let s:allow = {'o': {'kind': 'allow_once'}, 'a': {'kind': 'allow_always'}}
+" Takes keys for prompt `id` once the user has stopped typing, in a mode it may take them in.
+function! s:try_take(id, timer) abort
+  let ask = get(s:asks, a:id, {})
+  if empty(ask) || ask.state !=# 'shown'
+    return
+  endif
+  if s:since(ask.shown_at) < ask.quiet_ms || s:since(ask.last_key) < ask.quiet_ms || index(s:TAKES_IN, mode(1)) < 0
+    return
+  endif
+  let ask.state = 'keys'
+  let ask.took_at = reltime()
+  let ask.moved_at = ask.took_at
+  call timer_stop(ask.timer)
+  call popup_setoptions(ask.winid, {'mapping': 0})
+endfunction
+
+let s:allow = {"\<C-G>": {'kind': 'allow_once'}, "\<C-T>": {'kind': 'allow_always'}}
 let s:deny = {'d': {'kind': 'deny'}, 'q': {'kind': 'deny'}, "\<Esc>": {'kind': 'deny'}}
 
 " The first line to show after `key`, or -1 when `key` does not scroll. `pos` is popup_getpos().
@@ -137,9 +201,43 @@ function! s:scrolled(ask, pos, key) abort
   return -1
 endfunction
 
+" Whether `ask`'s keys answer yet (`allow`: for an allow key); says what to wait for when not.
+function! s:armed(ask, allow) abort
+  if s:since(a:ask.took_at) < a:ask.arm_ms
+    return s:say(a:ask, 'vimrelay: read the prompt; its keys answer in a moment')
+  endif
+  if !a:allow
+    return 1
+  endif
+  " The screen may show more of it now (resized, or drawn since a hit-enter prompt).
+  call s:look(a:ask)
+  if a:ask.unseen > 0
+    return s:say(a:ask, printf('vimrelay: scroll through all of it first (%d rows unseen)', a:ask.unseen))
+  endif
+  if s:since(a:ask.moved_at) < a:ask.arm_ms
+    return s:say(a:ask, 'vimrelay: allow answers a moment after the last scroll')
+  endif
+  return 1
+endfunction
+
+" Shows `text` in the popup's top border until the next key: a message line would be wiped by
+" the mode message of Insert and Visual mode, or stop at a hit-enter prompt when too long; returns 0.
+function! s:say(ask, text) abort
+  let width = get(popup_getpos(a:ask.winid), 'core_width', 20)
+  call popup_setoptions(a:ask.winid, {'title': ' ' .. strcharpart(a:text, 0, max([10, width - 4])) .. ' '})
+  let a:ask.said = 1
+  call vimrelay#util#redraw()
+  return 0
+endfunction
+
 function! s:filter(id, winid, key) abort
   let ask = get(s:asks, a:id, {})
   if empty(ask)
+    return 0
+  endif
+  if ask.state ==# 'shown'
+    " The user is typing: the key goes where it always goes.
+    let ask.last_key = reltime()
     return 0
   endif
   if ask.state ==# 'input'
@@ -149,21 +247,23 @@ function! s:filter(id, winid, key) abort
   if ask.state !=# 'keys'
     return 1
   endif
+  if get(ask, 'said', 0)
+    let ask.said = 0
+    call popup_setoptions(a:winid, {'title': ''})
+  endif
   let first = s:scrolled(ask, popup_getpos(a:winid), a:key)
   if first > 0
     call popup_setoptions(a:winid, {'firstline': first})
     call s:look(ask)
   elseif has_key(s:deny, a:key)
-    call s:answer(a:id, s:deny[a:key])
-  elseif has_key(s:allow, a:key) && !ask.deny_only
-    " The screen may show more of it now (resized, or drawn since a hit-enter prompt).
-    call s:look(ask)
-    if ask.seen_end
-      call s:answer(a:id, s:allow[a:key])
-    else
-      echohl WarningMsg | echomsg 'vimrelay: scroll to the end of the prompt first (G): allow covers only what you were shown' | echohl None
+    if s:armed(ask, 0)
+      call s:answer(a:id, s:deny[a:key])
     endif
-  elseif a:key ==# 'r'
+  elseif has_key(s:allow, a:key) && !ask.deny_only
+    if s:armed(ask, 1)
+      call s:answer(a:id, s:allow[a:key])
+    endif
+  elseif a:key ==# 'r' && s:armed(ask, 0)
     let ask.state = 'waiting'
     call timer_start(0, function('s:read_reason', [a:id]))
   endif

@@ -16,7 +16,7 @@ import { Dispatcher } from '../../../../agent/calls/dispatcher.ts';
 import { DEFAULT_NEVER_READ } from '../../../../agent/policy/file.ts';
 import { controlWithin } from '../../../../agent/editors/call.ts';
 import { permissivePolicy, testGuard } from '../../../helpers/policy.ts';
-import { shown } from '../../../helpers/prompt-view.ts';
+import { answerPrompt, shown } from '../../../helpers/prompt-view.ts';
 import { DRIVERS, waitFor, type Driver } from '../../../helpers/editors.ts';
 import { charsOf, clientOf, fixtureFiles, LSP_EDITORS, lspDriver, pathIn, SERVERS, type ServerCase } from '../../../helpers/lsp.ts';
 
@@ -266,7 +266,7 @@ describe.each(DRIVERS)('the policy around lsp_* results and renames on %s', (edi
     ]);
     const prompt = await waitFor(() => shown(d).then((lines) => lines ?? undefined), 20_000, 'the prompt');
     expect(prompt.join('\n')).toContain(`${d.cwd}/shapes/geometry.py`);
-    await d.type('d');
+    await answerPrompt(d, 'deny');
     expect(await asked).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('denied') } });
     expect(audited()).toMatchObject({ decision: 'ask:deny', outcome: 'PERMISSION_DENIED' });
     await untouched();
