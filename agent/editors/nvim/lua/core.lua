@@ -44,7 +44,7 @@ end
 local function current_prompt()
   local win = api.nvim_get_current_win()
   for _, ask in pairs(S.asks or {}) do
-    if ask.win == win and api.nvim_win_is_valid(ask.prev) then
+    if ask.win == win and ask.prev and api.nvim_win_is_valid(ask.prev) then
       return ask
     end
   end
