@@ -22,9 +22,34 @@ import { readOptionalFile } from '../config/private-file.ts';
  * file, `offline` when the editor went away (exited, its channel closed) before the policy could
  * decide (while it said which files the call addresses, or while its prompt was up), `none` when
  * it was refused before the policy was consulted (unknown tool, invalid arguments, editor gone,
- * the call past its deadline on arrival).
+ * the call past its deadline on arrival). `review` when an edit under review changed nothing, or
+ * failed before its review opened; `review:*` with the user's decision on its review
+ * (README "Reviews"): `pending` when the call answered before they decided, and a later line of
+ * its own (with `decided_by`) when they did.
  */
-export const AuditDecision = z.enum(['allow', 'ask:allow_once', 'ask:allow_always', 'ask:allow_session', 'ask:deny', 'ask:timeout', 'ask:cancelled', 'session', 'deny', 'scope', 'never_read', 'offline', 'none']);
+export const AuditDecision = z.enum([
+  'allow',
+  'ask:allow_once',
+  'ask:allow_always',
+  'ask:allow_session',
+  'ask:deny',
+  'ask:timeout',
+  'ask:cancelled',
+  'session',
+  'deny',
+  'scope',
+  'never_read',
+  'offline',
+  'none',
+  'review',
+  'review:pending',
+  'review:accepted',
+  'review:accepted_with_changes',
+  'review:rejected',
+  'review:conflict',
+  'review:expired',
+  'review:offline',
+]);
 export type AuditDecision = z.infer<typeof AuditDecision>;
 
 /** One line of the log. */
@@ -40,6 +65,8 @@ export const AuditEntry = z.object({
   /** `ok`, or the error code of the outcome. */
   outcome: z.string(),
   duration_ms: z.number(),
+  /** Where the user answered a review decided after its call answered: `editor`. */
+  decided_by: z.enum(['editor']).optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 

@@ -18,13 +18,14 @@
  * call runs (CallControl.expectPaths). When they changed (the user switched buffers, renamed a
  * file), nothing ran: the call is decided again on the files it addresses now, and run on those.
  */
-import { checkScope, fail, LIMITS, parseArgs, permissionFor, toolByName, type ToolOutcome } from '../../protocol/index.ts';
+import { checkScope, fail, LIMITS, parseArgs, permissionFor, reviewStatus, toolByName, type ToolOutcome } from '../../protocol/index.ts';
 import type { AuditDecision } from '../audit/log.ts';
 import { abortedOutcome, CallCancelled, CallDeadline, PathsChanged, type CallControl } from '../editors/call.ts';
 import type { Editor, EditorSource } from '../editors/editor.ts';
 import { pathsParams } from '../editors/paths.ts';
 import { editorTool } from '../editors/tools/index.ts';
 import type { CallGuard, GuardedCall } from '../policy/enforce.ts';
+import { ReviewBook } from '../reviews/book.ts';
 import { runAgentTool, servesAgentTools, type AgentEditors } from '../agent-tools/index.ts';
 
 /** One call as the agent runs it; the relay's wire `call` message carries exactly these fields. */
@@ -58,10 +59,14 @@ export class Dispatcher {
   readonly #done = new Map<string, ToolOutcome>();
   /** The files of the last call per editor and way of addressing (see the module header). */
   readonly #knownPaths = new WeakMap<Editor, Map<string, readonly string[]>>();
+  /** The reviews of edits under review (reviews/book.ts), which review_status asks. */
+  readonly #reviews: ReviewBook;
 
-  constructor(editors: DispatcherEditors, guard: CallGuard) {
+  /** `options.reviewExpiryMs`: how long a review waits for the user (default REVIEW_LIMITS.expiryMs). */
+  constructor(editors: DispatcherEditors, guard: CallGuard, options: { reviewExpiryMs?: number } = {}) {
     this.#editors = editors;
     this.#guard = guard;
+    this.#reviews = new ReviewBook((rec) => guard.record(rec), options.reviewExpiryMs);
   }
 
   /**
@@ -88,7 +93,7 @@ export class Dispatcher {
     const startedAt = Date.now();
     const audit = { decision: 'none' as AuditDecision };
     try {
-      const outcome = await this.#run(call, control, audit);
+      const outcome = await this.#run(call, control, audit, startedAt);
       this.#guard.record({ client: call.client, editor: call.editor, tool: call.tool, args: call.args, decision: audit.decision, outcome, startedAt });
       if (changes(call)) this.#remember(call.id, outcome);
       return outcome;
@@ -109,7 +114,7 @@ export class Dispatcher {
   }
 
   /** Runs the call; sets `audit.decision` to how the policy treated it. */
-  async #run(call: CallRequest, control: CallControl, audit: { decision: AuditDecision }): Promise<ToolOutcome> {
+  async #run(call: CallRequest, control: CallControl, audit: { decision: AuditDecision }, startedAt: number): Promise<ToolOutcome> {
     const spec = toolByName(call.tool);
     if (!spec) return fail('UNSUPPORTED', `This agent has no tool named ${call.tool}.`, { hint: 'Update the agent (vimrelay) to match the relay.' });
     // The token's scopes are an upper bound, checked before the policy.
@@ -121,6 +126,13 @@ export class Dispatcher {
     const parsed = parseArgs(spec, call.args);
     if (!parsed.ok) return parsed.outcome;
     const args = parsed.args;
+    if (spec.name === reviewStatus.name) {
+      // It reads what the model's own edit proposed, in the editor it proposed it in.
+      const editor = this.#editors.get(call.editor);
+      if (!editor) return fail('EDITOR_OFFLINE', `Editor ${call.editor} is no longer attached to this agent.`);
+      audit.decision = 'allow';
+      return this.#reviews.status(editor, String(args.id), typeof args.wait_ms === 'number' ? args.wait_ms : 0, control.signal);
+    }
     let run: (control: CallControl) => Promise<ToolOutcome>;
     let target: GuardedCall['target'] = null;
     let addressing = '';
@@ -165,7 +177,14 @@ export class Dispatcher {
       });
       const withheldPaths = verdict.withheldPaths;
       const runControl: CallControl = { ...control, ...(vetEdits ? { vetEdits } : {}), ...(verdict.paths ? { expectPaths: verdict.paths } : {}), ...(withheldPaths ? { withheldPaths } : {}) };
-      const running = run(runControl).then((outcome) => (after ? after(outcome, control) : outcome));
+      const review = verdict.review && target ? target : null;
+      const started = review
+        ? this.#reviews.start({ editor: review.editor, tool: review.tool, args, control: runControl, client: call.client, startedAt }).then((r) => {
+            audit.decision = r.decision;
+            return r.outcome;
+          })
+        : run(runControl);
+      const running = started.then((outcome) => (after ? after(outcome, control) : outcome));
       // The deadline may win the race below; a PathsChanged after it is then nobody's.
       running.catch(() => undefined);
       try {

@@ -15,7 +15,7 @@ type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; allow
 
 /** A command line, parsed and checked against its command's record. */
 export interface Invocation<V = Record<string, unknown>, N extends string = string> {
-  /** The word it was run by (`allow`, `ask` or `deny` for the one record they share). */
+  /** The word it was run by (`allow`, `ask`, `review` or `deny` for the one record they share). */
   name: N;
   /** The action named, for a command that has actions (`service install`). */
   action: string | undefined;
@@ -111,10 +111,10 @@ export const COMMANDS: readonly Command[] = [
     run: async ({ values }) => (await import('./tokens.ts')).tokenCommand(values),
   }),
   command({
-    names: ['allow', 'ask', 'deny'],
+    names: ['allow', 'ask', 'review', 'deny'],
     synopsis: 'CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]',
     about:
-      'Add a rule to the permission policy ($XDG_CONFIG_HOME/vimrelay/policy.json) for\nCLASS (read, write, open, save, exec, terminal); the last matching rule wins.\n--chosen-name: only an editor the user named NAME (:VimRelayName, g:vimrelay_name).',
+      'Add a rule to the permission policy ($XDG_CONFIG_HOME/vimrelay/policy.json) for\nCLASS (read, write, open, save, exec, terminal); the last matching rule wins.\nreview (write only): each edit opens as a diff in the editor, to accept or reject.\n--chosen-name: only an editor the user named NAME (:VimRelayName, g:vimrelay_name).',
     options: { editor: { type: 'string' }, 'chosen-name': { type: 'string' }, path: { type: 'string' } },
     positionals: 1,
     run: async ({ name, positionals, values }) => (await import('./policy.ts')).ruleCommand(name, positionals[0], values),

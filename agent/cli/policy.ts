@@ -1,5 +1,5 @@
 /**
- * `vimrelay allow|ask|deny CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]` and `vimrelay
+ * `vimrelay allow|ask|review|deny CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]` and `vimrelay
  * rules [--remove N]`: edit and show the policy file (agent/policy/file.ts). A new rule is
  * appended, replacing one with the same class, editor, chosen name and path, so it is the last
  * and wins (agent/policy/decide.ts); `--remove N` takes out rule N as `rules` numbers it (one
@@ -10,7 +10,7 @@ import { PERMISSION_CLASSES, type PermissionClass } from '../../protocol/index.t
 import { paths } from '../config/paths.ts';
 import { CLASS_DEFAULTS, describeRule } from '../policy/decide.ts';
 import { addRule, readPolicy, removeRule } from '../policy/file.ts';
-import type { Decision, Rule } from '../policy/types.ts';
+import { REVIEWABLE_CLASSES, type Decision, type Rule } from '../policy/types.ts';
 import { closest } from './suggest.ts';
 
 /** `vimrelay <decision> CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]`: appends the rule, prints it. */
@@ -23,6 +23,9 @@ export function ruleCommand(
   if (!isClass(klass)) {
     const meant = closest(klass, PERMISSION_CLASSES);
     throw new Error(`unknown class "${klass}"; ${meant ? `did you mean \`${meant}\`? It is` : 'it is'} one of ${PERMISSION_CLASSES.join(', ')}`);
+  }
+  if (decision === 'review' && !REVIEWABLE_CLASSES.includes(klass)) {
+    throw new Error(`review is for the ${REVIEWABLE_CLASSES.join(', ')} class only: a review shows an edit as a diff (try \`vimrelay review write${values.path === undefined ? '' : ` --path ${values.path}`}\`)`);
   }
   const { editor, path } = values;
   const chosenName = values['chosen-name'];

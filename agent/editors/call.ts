@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ErrorCode, fail, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import type { Hunk } from '../reviews/diff.ts';
 import { parsePaths, pathsParams } from './paths.ts';
 import type { EditorTool } from './tools/tool.ts';
 
@@ -175,6 +176,8 @@ export interface EditorLink {
 export interface InvokeOptions {
   readonly redraw: boolean;
   readonly expect?: { readonly params: Record<string, unknown>; readonly paths: readonly string[] };
+  /** Run the edit tool on a copy of its buffer, for a review (proposeTool). */
+  readonly propose?: ProposeOptions;
 }
 
 /** The answer of a deferred call's first (and only) editor call when the outcome comes later. */
@@ -282,4 +285,105 @@ export async function runTool(link: EditorLink, answers: DeferredAnswers, tool: 
     if (token !== null && signal.aborted) void link.cancel(token, AbortSignal.timeout(CANCEL_MS)).catch(() => undefined);
     return failedOutcome(error, signal, tool.spec);
   }
+}
+
+/** What an edit tool would make of its buffer (reviews/): its answer on a copy, and both texts. */
+export interface Proposal {
+  /** The tool's data, its buf, path and changedtick the real buffer's as it is (nothing changed). */
+  readonly result: Record<string, unknown>;
+  /** The buffer's changedtick and lines when the proposal was made. */
+  readonly baseTick: number;
+  readonly base: readonly string[];
+  /** Its lines as the tool would leave them. */
+  readonly proposed: readonly string[];
+  /** Whether the buffer was made for the proposal (write_buffer of a path with no buffer). */
+  readonly made: boolean;
+}
+
+/** How an edit tool's proposal is made (InvokeOptions.propose). */
+export interface ProposeOptions {
+  /** The tool makes a buffer for a path that has none (write_buffer). */
+  readonly creates: boolean;
+  /** Lines of a buffer a proposal copies at most. */
+  readonly max_lines: number;
+}
+
+const ProposalAnswer = z.object({
+  result: z.record(z.string(), z.unknown()),
+  base_tick: z.number().int().nonnegative(),
+  base: z.array(z.string()),
+  proposed: z.array(z.string()),
+  made: z.boolean(),
+});
+
+/**
+ * Runs edit tool `tool` on a copy of its buffer (lua/propose.lua, vimrelay/propose.vim): ONE call,
+ * the buffer untouched. Resolves with the proposal, or the outcome of a tool that refused
+ * (NO_MATCH, STALE_CHANGEDTICK...) or did not finish; rejects only with PathsChanged.
+ */
+export async function proposeTool(link: EditorLink, tool: EditorTool, args: Record<string, unknown>, call: CallControl, propose: ProposeOptions): Promise<Proposal | ToolOutcome> {
+  const { signal } = call;
+  const { lineTexts } = link;
+  // The tool's own line texts sit under `result` here, and both texts are line texts too.
+  const answerTexts = ['data.base.*', 'data.proposed.*', ...tool.lineTexts.answer.map((path) => path.replace(/^data\./, 'data.result.'))];
+  try {
+    const params = tool.params(args, call);
+    const opts: InvokeOptions = { redraw: false, propose, ...(call.expectPaths === undefined ? {} : { expect: { params: pathsParams(tool.addresses(args), args), paths: call.expectPaths } }) };
+    const raw = await link.invoke(tool.impl, lineTexts ? lineTexts.toEditor(params, tool.lineTexts.params) : params, signal, opts);
+    throwIfPathsChanged(raw);
+    const answer = EditorResult.safeParse(lineTexts ? lineTexts.fromEditor(raw, answerTexts) : raw);
+    if (!answer.success) return fail('INTERNAL', `${link.name} returned a malformed proposal for ${tool.spec.name}.`);
+    if (!answer.data.ok) return readResult(tool.spec, answer.data, link.name);
+    const proposal = ProposalAnswer.safeParse(answer.data.data);
+    if (!proposal.success) return fail('INTERNAL', `${link.name} returned a malformed proposal for ${tool.spec.name}.`);
+    const result = readResult(tool.spec, { ok: true, data: proposal.data.result }, link.name);
+    if (!result.ok) return result;
+    const { base_tick: baseTick, base, proposed, made } = proposal.data;
+    return { result: result.data, baseTick, base, proposed, made };
+  } catch (error) {
+    if (error instanceof PathsChanged) throw error;
+    return failedOutcome(error, signal, tool.spec);
+  }
+}
+
+/** Whether `value` is a proposal (else the outcome of a tool that made none). */
+export function isProposal(value: Proposal | ToolOutcome): value is Proposal {
+  return 'proposed' in value;
+}
+
+/** What review_apply answers: the real buffer after the accepted hunks were made. */
+export const AppliedAnswer = z.object({
+  buf: z.number().int().positive(),
+  path: z.string().nullable(),
+  changedtick: z.number().int().nonnegative(),
+  total_lines: z.number().int().nonnegative(),
+});
+export type Applied = z.infer<typeof AppliedAnswer>;
+
+/**
+ * Makes accepted hunks in buffer `buf` (lua/review_apply.lua, vimrelay/review_apply.vim): ONE
+ * call, refused STALE_CHANGEDTICK (nothing changed; its `current_changedtick` and
+ * `current_lines` say what the buffer holds now) when the buffer's tick is not `expectedTick`.
+ */
+export async function applyReviewed(link: EditorLink, buf: number, expectedTick: number, hunks: readonly Hunk[], signal: AbortSignal): Promise<Applied | ToolOutcome> {
+  try {
+    const params = { buffer: buf, expected_changedtick: expectedTick, hunks: hunks.map((h) => ({ start: h.start, count: h.count, lines: h.lines })) };
+    const raw = await link.invoke('review_apply', lineTexts(link, params), signal, { redraw: true });
+    const answer = EditorResult.safeParse(link.lineTexts ? link.lineTexts.fromEditor(raw, ['error.current_lines.*']) : raw);
+    if (!answer.success) return fail('INTERNAL', `${link.name} returned a malformed answer to applying a review.`);
+    if (!answer.data.ok) {
+      const { code, message, ...details } = answer.data.error;
+      const known = ErrorCode.safeParse(code);
+      return fail(known.success ? known.data : 'INTERNAL', message, details);
+    }
+    const applied = AppliedAnswer.safeParse(answer.data.data);
+    return applied.success ? applied.data : fail('INTERNAL', `${link.name} returned a malformed answer to applying a review.`);
+  } catch (error) {
+    return failedOutcome(error, signal);
+  }
+}
+
+/** `params` of review_apply as `link` carries line texts (each hunk's lines). */
+function lineTexts(link: EditorLink, params: Record<string, unknown>): Record<string, unknown> {
+  return link.lineTexts ? link.lineTexts.toEditor(params, ['hunks.*.lines.*']) : params;
 }

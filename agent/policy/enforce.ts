@@ -86,6 +86,8 @@ export interface GuardResult {
   paths?: readonly string[];
   /** What never_read has the call leave out when it runs (CallControl.withheldPaths). */
   withheldPaths?: readonly string[];
+  /** The call runs under review: shown to the user as a diff before it changes anything (README "Reviews"). */
+  review?: true;
 }
 
 /** never_read's part of a guard's answer: the outcome's filter and what the call leaves out. */
@@ -102,6 +104,8 @@ export interface CallRecord {
   decision: AuditDecision;
   outcome: ToolOutcome;
   startedAt: number;
+  /** Where the user decided, for a review decided after its call answered. */
+  decidedBy?: 'editor';
 }
 
 /** Applies the policy file to calls and records them in the audit log. */
@@ -170,9 +174,10 @@ export class CallGuard {
     // never asked about.
     const before = await this.#neverRead(call, paths, policy);
     if (before.refusal) return mayAsk ? before : null;
-    const verdict = decide(policy, { klass, editorName, chosenName, paths }, this.#opts.home);
+    const verdict = reviewed(call, decide(policy, { klass, editorName, chosenName, paths }, this.#opts.home));
     if (verdict.decision === 'deny') return mayAsk ? { decision: 'deny', refusal: policyDenied(call, editorName, verdict) } : null;
     const after = filterOf(before);
+    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, ...after, ...on };
     if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, false), ...on };
     // A session allowance is the user's answer for this class in this editor: the files the call
     // finds it would edit are checked as after a prompt.
@@ -202,7 +207,7 @@ export class CallGuard {
         const hint = 'This file is never edited; make the change without it, or ask the user to change never_read in policy.json.';
         return { decision: 'never_read', refusal: neverReadRefusal(hit, `${call.spec.name} would change it, so nothing was changed`, hint) };
       }
-      const verdict = decide(policy, { klass: permissionFor(call.spec, call.args), editorName, chosenName: editor.chosenName(), paths }, this.#opts.home);
+      const verdict = reviewed(call, decide(policy, { klass: permissionFor(call.spec, call.args), editorName, chosenName: editor.chosenName(), paths }, this.#opts.home));
       if (verdict.decision === 'deny') return { decision: 'deny', refusal: policyDenied(call, editorName, verdict) };
       if (verdict.decision === 'ask' && !asked) return await this.#ask(call, editorName, editor.chosenName(), paths);
       return null;
@@ -243,6 +248,7 @@ export class CallGuard {
         decision: rec.decision,
         outcome: rec.outcome.ok ? 'ok' : rec.outcome.error.code,
         duration_ms: Date.now() - rec.startedAt,
+        ...(rec.decidedBy ? { decided_by: rec.decidedBy } : {}),
       });
     } catch (err) {
       (this.#opts.onAuditError ?? ((e: unknown) => process.stderr.write(`vimrelay: cannot write the audit log: ${String(e)}\n`)))(err);
@@ -325,6 +331,21 @@ export class CallGuard {
       }
     }
   }
+}
+
+/**
+ * The policy's verdict for what `call` is (README "Reviews"): a tool whose edit can be reviewed
+ * goes to review when the policy says `review` or the model asks (`review: true`), unless the
+ * policy denies it; one that cannot be reviewed is asked about at a prompt when the policy says
+ * `review` and it edits text (an edit found while it runs: lsp_rename's apply), and runs as
+ * allowed when it only moves the user through the buffer's history or shows decorations (undo,
+ * redo, set_cursor, the decoration tools: nothing to review).
+ */
+function reviewed(call: GuardedCall, verdict: Verdict): Verdict {
+  const tool = call.target?.tool;
+  if (tool?.review) return verdict.decision !== 'deny' && call.args.review === true ? { ...verdict, decision: 'review' } : verdict;
+  if (verdict.decision !== 'review') return verdict;
+  return { ...verdict, decision: tool?.commit ? 'ask' : 'allow' };
 }
 
 function policyDenied(call: GuardedCall, editorName: string, verdict: Verdict): ToolOutcome {

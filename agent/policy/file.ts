@@ -1,6 +1,7 @@
 /**
  * The policy file, `$XDG_CONFIG_HOME/vimrelay/policy.json` (README
- * "Permissions"): `{ "rules": [{ "class", "decision", "editor"?, "chosen_name"?, "path"? }], "never_read"?: [globs] }`.
+ * "Permissions"): `{ "rules": [{ "class", "decision", "editor"?, "chosen_name"?, "path"? }], "never_read"?: [globs] }`,
+ * `decision` one of allow, ask, deny, and review (for the write class only).
  * An absent file is the defaults (read/write/open allow, save/exec/terminal ask — those live in
  * decide.ts's CLASS_DEFAULTS — and the default `never_read` list); an absent `never_read` is the
  * default list, a present one is exactly that list. An invalid file is an error naming the file
@@ -12,7 +13,7 @@ import { statSync } from 'node:fs';
 import { z } from 'zod';
 import { PermissionClass } from '../../protocol/index.ts';
 import { readOptionalFile, writePrivateFile } from '../config/private-file.ts';
-import type { Rule } from './types.ts';
+import { REVIEWABLE_CLASSES, type Rule } from './types.ts';
 
 /** Globs whose files' content is never returned nor edited, when the file names none. */
 export const DEFAULT_NEVER_READ: readonly string[] = ['.env*', '*.pem', '*.key', 'id_rsa*', 'id_ed25519*'];
@@ -26,13 +27,18 @@ export interface Policy {
   neverReadDefault?: true;
 }
 
-const RuleJson = z.strictObject({
-  class: PermissionClass,
-  decision: z.enum(['allow', 'ask', 'deny']),
-  editor: z.string().min(1).optional(),
-  chosen_name: z.string().min(1).optional(),
-  path: z.string().min(1).optional(),
-});
+const RuleJson = z
+  .strictObject({
+    class: PermissionClass,
+    decision: z.enum(['allow', 'ask', 'review', 'deny']),
+    editor: z.string().min(1).optional(),
+    chosen_name: z.string().min(1).optional(),
+    path: z.string().min(1).optional(),
+  })
+  .refine((r) => r.decision !== 'review' || REVIEWABLE_CLASSES.includes(r.class), {
+    message: `"review" is a decision for the ${REVIEWABLE_CLASSES.join(', ')} class only (edits are what a review shows)`,
+    path: ['decision'],
+  });
 
 const PolicyJson = z.strictObject({
   rules: z.array(RuleJson).default([]),

@@ -6,8 +6,14 @@
  */
 import type { PermissionClass } from '../../protocol/index.ts';
 
-/** What a rule says about a class of calls. */
-export type Decision = 'allow' | 'ask' | 'deny';
+/**
+ * What a rule says about a class of calls: allow, ask at a prompt, deny; or, for the write class
+ * only, review: the edit is shown to the user as a diff in the editor before it lands (README "Reviews").
+ */
+export type Decision = 'allow' | 'ask' | 'review' | 'deny';
+
+/** The classes a `review` rule may name: only edits can be reviewed as a diff. */
+export const REVIEWABLE_CLASSES: readonly PermissionClass[] = ['write'];
 
 /** One rule: `decision` for `klass`, narrowed to editors and paths matching the globs (absent: any). */
 export interface Rule {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
+import { ReviewResult, reviewArg, reviewTimeoutArg } from './review.ts';
 import { BufferId, changedtickArg, currentBufferArg, editorArg } from './common.ts';
 import { parseUnifiedDiff } from './unified-diff.ts';
 
@@ -50,6 +51,8 @@ export const applyDiff = defineTool({
       buffer: currentBufferArg,
       diff: diffText.describe('An optional ---/+++ header, then hunks "@@ -a,b +c,d @@" of lines starting with " " (context), "-" (removed) or "+" (added).'),
       expected_changedtick: changedtickArg,
+      review: reviewArg,
+      timeout_ms: reviewTimeoutArg,
     })
     .strict(),
   output: z.object({
@@ -62,5 +65,6 @@ export const applyDiff = defineTool({
     shifted: z
       .array(z.object({ hunk: z.number().int().positive(), offset: z.number().int().describe('lines') })),
     shifted_count: z.number().int().nonnegative(),
+    review: ReviewResult.optional(),
   }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
+import { ReviewResult, reviewArg, reviewTimeoutArg } from './review.ts';
 import { BufferId, changedtickArg, currentBufferArg, editorArg, Position } from './common.ts';
 
 export const findAndReplace = defineTool({
@@ -19,6 +20,8 @@ export const findAndReplace = defineTool({
       old_text: z.string().min(1).describe('Exactly as in the buffer, whitespace and line breaks included.'),
       new_text: z.string().describe('May be empty, to delete.'),
       expected_changedtick: changedtickArg.optional(),
+      review: reviewArg,
+      timeout_ms: reviewTimeoutArg,
     })
     .strict(),
   output: z.object({
@@ -26,5 +29,6 @@ export const findAndReplace = defineTool({
     changedtick: z.number().int().nonnegative(),
     start: Position.describe('Of the new text.'),
     end: Position.describe('Of the new text.'),
+    review: ReviewResult.optional(),
   }),
 });

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
+import { ReviewResult, reviewArg, reviewTimeoutArg } from './review.ts';
 import { BufferId, changedtickArg, currentBufferArg, editorArg } from './common.ts';
 
 /** Caps of substitute. */
@@ -72,6 +73,8 @@ export const substitute = defineTool({
       start_line: z.number().int().positive().optional().describe('Default 1.'),
       end_line: z.number().int().positive().optional().describe('Default: the last line.'),
       expected_changedtick: changedtickArg.optional(),
+      review: reviewArg,
+      timeout_ms: reviewTimeoutArg,
     })
     .strict(),
   output: z.object({
@@ -79,5 +82,6 @@ export const substitute = defineTool({
     count: z.number().int().nonnegative(),
     changedtick: z.number().int().nonnegative(),
     total_lines: z.number().int().nonnegative(),
+    review: ReviewResult.optional(),
   }),
 });

@@ -13,14 +13,16 @@
 import { LIMITS, type ToolOutcome, type WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
-import { DeferredAnswers, runTool, type CallControl, type EditorLink, type InvokeOptions } from '../call.ts';
+import type { Hunk } from '../../reviews/diff.ts';
+import { applyReviewed, DeferredAnswers, proposeTool, runTool, type Applied, type CallControl, type EditorLink, type InvokeOptions, type Proposal, type ProposeOptions } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
 import { editorPromptOptions, EditorPrompts } from '../prompts.ts';
+import { EditorReviews, type OpenReview, type ReviewSpec } from '../reviews.ts';
 import type { Addressing, EditorTool } from '../tools/tool.ts';
 import { NvimConnection } from './connection.ts';
 import { LuaInfo, parseApiInfo, wireEditor } from './info.ts';
-import { ASK_LUA, CALL_LUA, CANCEL_LUA, CORE_LUA, HELPER_SOURCES, INFO_LUA, INSTALL_KEY, TOOL_SOURCES } from './lua.ts';
+import { ASK_LUA, CALL_LUA, CANCEL_LUA, CORE_LUA, HELPER_SOURCES, INFO_LUA, INSTALL_KEY, PROPOSE_LUA, REVIEW_LUA, TOOL_SOURCES } from './lua.ts';
 
 /** How to attach. */
 export interface AttachOptions {
@@ -45,6 +47,8 @@ export class NvimEditor implements Editor {
   readonly #listeners = new Set<(editor: NvimEditor) => void>();
   /** The prompts shown in this Neovim; their answers come back as vimrelay_ask notifications. */
   readonly #prompts: EditorPrompts;
+  /** The reviews open in this Neovim; their answers come back as vimrelay_review notifications. */
+  readonly #reviews: EditorReviews;
   /** The answers of deferred calls; they come back as vimrelay_answer notifications. */
   readonly #answers = new DeferredAnswers();
   readonly #link: EditorLink;
@@ -58,14 +62,24 @@ export class NvimEditor implements Editor {
       open: async (id, lines, options, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines, editorPromptOptions(options)]], signal)),
       close: async (id, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, [], {}]], signal)),
     });
+    this.#reviews = new EditorReviews({
+      open: async (id, spec, signal) => void (await connection.request('nvim_exec_lua', [REVIEW_LUA, ['open', channel, id, spec]], signal)),
+      close: async (id, message, signal) => void (await connection.request('nvim_exec_lua', [REVIEW_LUA, ['close', channel, id, { message }]], signal)),
+      expire: async (id, signal) => void (await connection.request('nvim_exec_lua', [REVIEW_LUA, ['expire', channel, id, {}]], signal)),
+    });
     void connection.closed.then(() => {
       this.#prompts.abandon('Neovim');
+      this.#reviews.abandon('Neovim');
       this.#answers.abandon();
     });
     this.#link = {
       name: 'Neovim',
       // Neovim redraws after a call by itself: `redraw` is Vim's (and says the tool is not read-only).
       invoke: async (impl, params, signal, opts) => {
+        if (opts.propose) {
+          const args = opts.expect === undefined ? [impl, params, opts.propose] : [impl, params, opts.propose, opts.expect];
+          return fromJson(await connection.request('nvim_exec_lua', [PROPOSE_LUA, args], signal));
+        }
         const raw = await this.#request(impl, params, signal, channel, opts.expect);
         // A read capped in bytes whose answer grew past the cap here (`outgrew`) is asked once
         // more, its bytes that are not UTF-8 counted as read (lua/util.lua M.json_size).
@@ -126,6 +140,18 @@ export class NvimEditor implements Editor {
     return runTool(this.#link, this.#answers, tool, args, call);
   }
 
+  propose(tool: EditorTool, args: Record<string, unknown>, call: CallControl, opts: ProposeOptions): Promise<Proposal | ToolOutcome> {
+    return proposeTool(this.#link, tool, args, call, opts);
+  }
+
+  applyReviewed(buf: number, expectedTick: number, hunks: readonly Hunk[], signal: AbortSignal): Promise<Applied | ToolOutcome> {
+    return applyReviewed(this.#link, buf, expectedTick, hunks, signal);
+  }
+
+  openReview(id: string, spec: ReviewSpec, signal: AbortSignal): Promise<OpenReview> {
+    return this.#reviews.open(id, spec, signal);
+  }
+
   async paths(addressing: Addressing, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]> {
     return parsePaths(fromJson(await this.#request('paths', pathsParams(addressing, args), signal)));
   }
@@ -152,6 +178,8 @@ export class NvimEditor implements Editor {
       void this.close();
     } else if (method === 'vimrelay_answer') {
       if (!this.#answers.settle(args[0], fromJson(args[1]))) this.#logger.debug('unexpected vimrelay_answer event', { editor: this.id });
+    } else if (method === 'vimrelay_review') {
+      if (!this.#reviews.answer(args[0], args[1])) this.#logger.debug('unexpected vimrelay_review event', { editor: this.id });
     } else if (method === 'vimrelay_ask') {
       if (!this.#prompts.answer(args[0], args[1])) this.#logger.debug('unexpected vimrelay_ask event', { editor: this.id });
     } else if (method === 'vimrelay_info') {

@@ -17,15 +17,15 @@ export function luaSource(file: string): string {
 /** The installer: `(helper_sources, tool_sources, channel, INSTALL_KEY)` -> editor info; see lua/core.lua. */
 export const CORE_LUA = luaSource('core.lua');
 
-/** The helpers, installed in this order before the tools: lua/util.lua, and lua/lsp.lua for the lsp_* tools. */
-export const HELPER_SOURCES: readonly (readonly [string, string])[] = ['util', 'lsp'].map((name) => [name, luaSource(`${name}.lua`)] as const);
+/** The helpers, installed in this order before the tools: lua/util.lua, lua/lsp.lua for the lsp_* tools, lua/propose.lua for reviews. */
+export const HELPER_SOURCES: readonly (readonly [string, string])[] = ['util', 'lsp', 'propose'].map((name) => [name, luaSource(`${name}.lua`)] as const);
 
 /**
  * Implementation name -> Lua source, sent to each editor on attach: every tool implementation
- * (commit phases included), and `paths` (lua/paths.lua: the files a call addresses, for the
- * permission policy).
+ * (commit phases included), `paths` (lua/paths.lua: the files a call addresses, for the
+ * permission policy) and `review_apply` (lua/review_apply.lua: what a user accepted in a review).
  */
-export const TOOL_SOURCES: Readonly<Record<string, string>> = Object.fromEntries([...EDITOR_IMPLS, 'paths'].map((impl) => [impl, luaSource(`${impl}.lua`)]));
+export const TOOL_SOURCES: Readonly<Record<string, string>> = Object.fromEntries([...EDITOR_IMPLS, 'paths', 'review_apply'].map((impl) => [impl, luaSource(`${impl}.lua`)]));
 
 /**
  * This version of the Lua, as the name of its install inside Neovim (`__vimrelay.installs[key]`,
@@ -45,6 +45,12 @@ const INSTALL = `__vimrelay.installs['${INSTALL_KEY}']`;
  * or `{ok, pending}` when the answer will be the notification `vimrelay_answer` on `channel`.
  */
 export const CALL_LUA = `return ${INSTALL}.call(...)`;
+
+/** `(impl, params, opts, expect?)`: the edit tool run on a copy of its buffer, for a review; see lua/core.lua `M.propose_call`. */
+export const PROPOSE_LUA = `return ${INSTALL}.propose_call(...)`;
+
+/** Reviews: `(op, channel, id, spec)`; see lua/review.lua. */
+export const REVIEW_LUA = luaSource('review.lua');
 
 /** `(token)`: nobody waits for that deferred answer any more; see lua/core.lua `M.cancel`. */
 export const CANCEL_LUA = `return ${INSTALL}.cancel(...)`;

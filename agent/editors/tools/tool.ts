@@ -123,6 +123,12 @@ export interface EditorTool<S extends ToolSpec = ToolSpec> {
    * Shown whole; it never reads the editor, so it shows only what the model sent.
    */
   preview(args: Record<string, unknown>): string[];
+  /**
+   * How the tool's edit is reviewed (README "Reviews"), when it can be: run on a copy of the one
+   * buffer it edits (call.ts `proposeTool`); `creates`: it makes a buffer for a path that has none.
+   * Absent: its calls are never shown as a diff.
+   */
+  readonly review?: { readonly creates: boolean };
 }
 
 /** A record as written in its file: arguments typed by the tool's input schema. */
@@ -143,6 +149,7 @@ export interface EditorToolDefinition<S extends ToolSpec> {
   /** Default: none. */
   lineTexts?: Partial<LineTexts>;
   preview(args: ToolInput<S>): string[];
+  review?: { creates: boolean };
 }
 
 /** Defines an editor tool; the casts are sound because every caller passes validated arguments. */
@@ -174,6 +181,7 @@ export function defineEditorTool<S extends ToolSpec>(tool: EditorToolDefinition<
     },
     lineTexts: { params: tool.lineTexts?.params ?? [], answer: tool.lineTexts?.answer ?? [] },
     preview: (args) => tool.preview(typed(args)),
+    ...(tool.review === undefined ? {} : { review: tool.review }),
   };
 }
 

@@ -256,6 +256,7 @@ function! s:on_close(channel) abort
   " Prompts shown for the agent that went away can no longer be answered (autoload/vimrelay/ask.vim),
   " nor the answers it was owed sent: their requests are cancelled (a language server's too).
   call vimrelay#ask#close_all()
+  call vimrelay#review#close_all()
   call vimrelay#util#deferred#cancel_all()
   let s:channel = v:null
   let s:name = ''
@@ -405,7 +406,9 @@ endfunction
 " tell plugins that a buffer's text changed, which the dispatcher does first (s:text_changed). And
 " {'expect': {'params': ..., 'paths': [...]}}: the files the agent's policy judged the call by;
 " when the call addresses others now (vimrelay#paths#run over `params`), nothing runs and the
-" answer is {'ok': v:false, 'paths_changed': v:true, 'paths': <what it addresses>}.
+" answer is {'ok': v:false, 'paths_changed': v:true, 'paths': <what it addresses>}. And
+" {'propose': {'creates', 'max_lines'}}: the edit tool runs on a copy of its buffer, for a review
+" (autoload/vimrelay/propose.vim), and the buffer does not change.
 function! vimrelay#call(impl, params, ...) abort
   let opts = a:0 ? a:1 : {}
   if has_key(opts, 'expect')
@@ -421,7 +424,7 @@ function! vimrelay#call(impl, params, ...) abort
     let ticks = s:ticks()
   endif
   try
-    return s:run(a:impl, a:params)
+    return s:run(a:impl, a:params, get(opts, 'propose', {}))
   finally
     if redraw
       call s:text_changed(ticks)
@@ -534,13 +537,14 @@ function! s:paths_changed(expect) abort
   return sort(copy(got)) ==# sort(copy(a:expect.paths)) ? v:null : got
 endfunction
 
-function! s:run(impl, params) abort
+function! s:run(impl, params, propose) abort
   let fn = 'vimrelay#' . a:impl . '#run'
   if a:impl !~# '^\l[a-z_]*$'
     return s:unsupported(a:impl)
   endif
   try
-    let data = call(fn, [s:unstage(a:params)])
+    let params = s:unstage(a:params)
+    let data = empty(a:propose) ? call(fn, [params]) : vimrelay#propose#run(fn, params, a:propose)
     return vimrelay#util#deferred#is_later(data) ? {'ok': v:true, 'pending': v:true} : {'ok': v:true, 'data': data}
   catch /^vimrelay-fail$/
     return {'ok': v:false, 'error': vimrelay#util#failure()}

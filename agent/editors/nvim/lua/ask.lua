@@ -46,6 +46,7 @@ end
 -- When the user last typed a key, for every prompt (one listener, whichever install added it).
 if not R.keys_ns then
   R.keys_ns = api.nvim_create_namespace('vimrelay_keys')
+  R.last_key = now()
   vim.on_key(function()
     R.last_key = now()
   end, R.keys_ns)

@@ -227,6 +227,38 @@ function M.resolve(ref)
   return b
 end
 
+--- The buffer write_buffer writes for `ref` (a number, or a path that may have no buffer), whether
+--- it was created (a path with neither buffer nor file: a new listed buffer of that name), and
+--- whether it was added for a file on disk (a new listed buffer, not loaded yet). A path whose file
+--- exists needs `expected`: refused before any buffer is made without one (write_buffer.lua).
+function M.write_target(ref, expected)
+  if type(ref) == 'number' then
+    return M.resolve(ref), false, false
+  end
+  local b, path = M.find_by_path(ref)
+  if b then
+    return b, false, false
+  end
+  local stat = uv.fs_stat(path)
+  if stat then
+    if stat.type ~= 'file' then
+      M.fail('INVALID_ARGUMENT', path .. ' is a ' .. stat.type .. ', not a file.')
+    end
+    if expected == nil then
+      M.fail('INVALID_ARGUMENT', path .. ' exists on disk, so expected_changedtick is required. Nothing was changed.', {
+        path = path,
+        hint = 'Call open_file on the path, which gives its changedtick (read_buffer then shows its text), and pass that as expected_changedtick.',
+      })
+    end
+    b = vim.fn.bufadd(path)
+    vim.bo[b].buflisted = true
+    return b, false, true
+  end
+  b = api.nvim_create_buf(true, false)
+  api.nvim_buf_set_name(b, path)
+  return b, true, false
+end
+
 --- Loads a buffer that exists but is not loaded (reads its file; never prompts about swap files).
 function M.ensure_loaded(b)
   if not api.nvim_buf_is_loaded(b) then

@@ -76,6 +76,33 @@ function! vimrelay#util#resolve(params) abort
   return b
 endfunction
 
+" The buffer write_buffer writes for `ref` (a number, or a path that may have no buffer), whether
+" it was created (a path with neither buffer nor file), and whether it was added for a file on
+" disk (a new listed buffer, not loaded yet). A path whose file exists needs `expected`: refused
+" before any buffer is made without one (write_buffer.vim).
+function! vimrelay#util#write_target(ref, expected) abort
+  if type(a:ref) == v:t_number
+    return [vimrelay#util#resolve({'buffer': a:ref}), v:false, v:false]
+  endif
+  let b = vimrelay#util#find_by_path(a:ref)
+  if b != 0
+    return [b, v:false, v:false]
+  endif
+  let path = vimrelay#util#absolute(a:ref)
+  if isdirectory(path)
+    call vimrelay#util#fail('INVALID_ARGUMENT', path . ' is a directory, not a file.')
+  endif
+  let exists = filereadable(path) || !empty(getftype(path))
+  if exists && a:expected is v:null
+    call vimrelay#util#fail('INVALID_ARGUMENT', path . ' exists on disk, so expected_changedtick is required. Nothing was changed.',
+          \ {'path': path, 'hint': 'Call open_file on the path, which gives its changedtick (read_buffer then shows its text), '
+          \ . 'and pass that as expected_changedtick.'})
+  endif
+  let b = bufadd(path)
+  call setbufvar(b, '&buflisted', 1)
+  return [b, exists ? v:false : v:true, exists]
+endfunction
+
 " Loads a buffer that exists but is not loaded.
 function! vimrelay#util#ensure_loaded(b) abort
   if !bufloaded(a:b)
