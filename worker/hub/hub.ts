@@ -3,8 +3,8 @@
  * surface and wiring only; the parts live beside it, one job each:
  *   - agent-sockets.ts: the agents' WebSockets (hibernation API), their messages and closes;
  *   - call-router.ts: each tool call routed, sent and waited for (calls.ts holds those in flight);
- *   - registry.ts, call-log.ts, pairings.ts, rate-limits.ts, owner-guesses.ts, sessions.ts and
- *     auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
+ *   - registry.ts, call-log.ts, pairings.ts, rate-limits.ts, owner-guesses.ts, sessions.ts,
+ *     used-refresh-tokens.ts and auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
  *     rate-limits.ts's.
  * Heartbeats are answered by the runtime without waking the object (`setWebSocketAutoResponse`);
  * the Hub reads their times when it needs to know whether an agent still lives
@@ -26,6 +26,7 @@ import type { RateCheck } from './rate-limits.ts';
 import { RegistrationLimits } from './registration-limits.ts';
 import { Registry } from './registry.ts';
 import { SessionStore } from './sessions.ts';
+import { UsedRefreshTokens, type RefreshClaim } from './used-refresh-tokens.ts';
 import { CLOSE, closeQuietly, send } from './sockets.ts';
 
 export type { HubAnswer, HubCall } from './call-router.ts';
@@ -40,6 +41,7 @@ export class Hub extends DurableObject<Vars> {
   private readonly ownerGuesses: OwnerGuesses;
   private readonly sessions: SessionStore;
   private readonly registrations: RegistrationLimits;
+  private readonly usedRefreshTokens: UsedRefreshTokens;
 
   constructor(ctx: DurableObjectState, env: Vars) {
     super(ctx, env);
@@ -60,6 +62,7 @@ export class Hub extends DurableObject<Vars> {
     this.ownerGuesses = new OwnerGuesses(ctx.storage.sql);
     this.sessions = new SessionStore(ctx.storage);
     this.registrations = new RegistrationLimits(ctx.storage.sql);
+    this.usedRefreshTokens = new UsedRefreshTokens(ctx.storage);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
 
@@ -217,6 +220,19 @@ export class Hub extends DurableObject<Vars> {
   /** Revokes an access token (devices are revoked with `revokeDevice`). Null when no token has this jti. */
   async revokeToken(jti: string): Promise<Revocation | null> {
     return this.tokens.revoke(jti, Date.now()) ?? null;
+  }
+
+  /**
+   * RFC 9700 §4.14.2: claims a refresh token (its SHA-256) of grant `grantKey` before the token
+   * endpoint exchanges it; `replayed` when it was exchanged before (`used-refresh-tokens.ts`).
+   */
+  async claimRefreshToken(hash: string, grantKey: string): Promise<RefreshClaim> {
+    return this.usedRefreshTokens.claim(hash, grantKey, Date.now());
+  }
+
+  /** Settles a fresh claim once the exchange answered; whether a replay burnt the grant meanwhile. */
+  async settleRefreshToken(hash: string, grantKey: string, exchanged: boolean): Promise<{ burnt: boolean }> {
+    return this.usedRefreshTokens.settle(hash, grantKey, exchanged);
   }
 
   // ---- The owner's doors (RPC from the sign-in and admin routes) -----------------------------
