@@ -121,7 +121,7 @@ describe('signing in', () => {
     const asked = await fetch(`${relay.url}/dashboard`);
     expect(asked.status).toBe(401);
     await page.setContent(await asked.text());
-    expect(await page.locator('main').textContent()).toMatch(/any user name, and this relay's owner\s+secret/);
+    expect(await page.locator('main').textContent()).toMatch(/the user name npm start\s+printed \(OWNER_USER in \.dev\.vars, where it ran\), and this relay's owner secret/);
     await browser.screenshot(page, 'signin');
 
     expect((await page.goto(withOwnerSecret(`${relay.url}/dashboard`, relay.ownerSecret)))?.status()).toBe(200);

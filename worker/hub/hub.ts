@@ -20,7 +20,7 @@ import { AgentSockets } from './agent-sockets.ts';
 import { CallLog, type LoggedCall } from './call-log.ts';
 import { CallRouter, type HubAnswer, type HubCall } from './call-router.ts';
 import { CallTable } from './calls.ts';
-import { OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
+import { OWNER_USER_BUCKET, OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
 import { PairingStore, type Cancelled, type Limited, type PairingView, type PendingView, type PollResult, type StartedPairing } from './pairings.ts';
 import type { RateCheck } from './rate-limits.ts';
 import { RegistrationLimits } from './registration-limits.ts';
@@ -237,9 +237,12 @@ export class Hub extends DurableObject<Vars> {
 
   // ---- The owner's doors (RPC from the sign-in and admin routes) -----------------------------
 
-  /** One owner-secret attempt from `client` (a client-address bucket), throttled (`owner-guesses.ts`). */
-  async checkOwnerSecret(presented: string, secret: string, client: string): Promise<OwnerSecretCheck> {
-    return this.ownerGuesses.check(presented, secret, client, Date.now());
+  /**
+   * One owner-secret attempt from `client` (a client-address bucket), throttled (`owner-guesses.ts`);
+   * `named`: it named OWNER_USER, which sets it apart from everyone's guesses.
+   */
+  async checkOwnerSecret(presented: string, secret: string, client: string, named = false): Promise<OwnerSecretCheck> {
+    return this.ownerGuesses.check(presented, secret, named ? OWNER_USER_BUCKET : client, Date.now());
   }
 
   /** Records a signed-in browser's session (the hash of its id) until `expiresAtMs` (`sessions.ts`). */
