@@ -3,7 +3,7 @@
  * surface and wiring only; the parts live beside it, one job each:
  *   - agent-sockets.ts: the agents' WebSockets (hibernation API), their messages and closes;
  *   - call-router.ts: each tool call routed, sent and waited for (calls.ts holds those in flight);
- *   - registry.ts, call-log.ts, pairings.ts, rate-limits.ts, owner-guesses.ts, sessions.ts,
+ *   - registry.ts, call-log.ts, pairings.ts, pairing-tickets.ts, rate-limits.ts, owner-guesses.ts, sessions.ts,
  *     used-refresh-tokens.ts and auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
  *     rate-limits.ts's.
  * Heartbeats are answered by the runtime without waking the object (`setWebSocketAutoResponse`);
@@ -21,6 +21,7 @@ import { CallLog, type LoggedCall } from './call-log.ts';
 import { CallRouter, type HubAnswer, type HubCall } from './call-router.ts';
 import { CallTable } from './calls.ts';
 import { OWNER_USER_BUCKET, OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
+import { PairingTickets, type IssuedTicket } from './pairing-tickets.ts';
 import { PairingStore, type Cancelled, type Limited, type PairingView, type PendingView, type PollResult, type StartedPairing } from './pairings.ts';
 import type { RateCheck } from './rate-limits.ts';
 import { RegistrationLimits } from './registration-limits.ts';
@@ -34,6 +35,7 @@ export type { HubAnswer, HubCall } from './call-router.ts';
 export class Hub extends DurableObject<Vars> {
   private readonly tokens: TokenStore;
   private readonly pairings: PairingStore;
+  private readonly pairingTickets: PairingTickets;
   private readonly registry: Registry;
   private readonly callLog: CallLog;
   private readonly sockets: AgentSockets;
@@ -47,6 +49,7 @@ export class Hub extends DurableObject<Vars> {
     super(ctx, env);
     this.tokens = new TokenStore(ctx.storage);
     this.pairings = new PairingStore(ctx.storage.sql, this.tokens.devices);
+    this.pairingTickets = new PairingTickets(ctx.storage.sql);
     this.registry = new Registry(ctx.storage);
     this.callLog = new CallLog(ctx.storage);
     const calls = new CallTable();
@@ -163,9 +166,20 @@ export class Hub extends DurableObject<Vars> {
     return this.registrations.admit(client, Date.now());
   }
 
-  /** RFC 8628 §3.1: a device asks to be paired, from `client` (a client-address bucket). */
-  async startPairing(name: string, hostname: string, client: string): Promise<StartedPairing | Limited> {
-    return this.pairings.start(name, hostname, client, Date.now());
+  /**
+   * RFC 8628 §3.1: a device asks to be paired, from `client` (a client-address bucket), with the
+   * owner's ticket or without (`pairing-tickets.ts`); a ticket that is not live is refused.
+   */
+  async startPairing(name: string, hostname: string, client: string, ticket: string | null = null): Promise<StartedPairing | Limited | { badTicket: true }> {
+    const nowMs = Date.now();
+    if (ticket === null) return this.pairings.start(name, hostname, client, nowMs);
+    if (!(await this.pairingTickets.redeem(ticket, nowMs))) return { badTicket: true };
+    return this.pairings.start(name, hostname, client, nowMs, true);
+  }
+
+  /** A ticket for the owner's own pairing, which no pairing limit refuses (`pairing-tickets.ts`). */
+  async issuePairingTicket(): Promise<IssuedTicket> {
+    return this.pairingTickets.issue(Date.now());
   }
 
   /** RFC 8628 §3.4: the device polls with its device code. */
