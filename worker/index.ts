@@ -4,7 +4,8 @@
  *
  * A request goes: the Host check (http/host.ts: plain HTTP only at a loopback host) -> `/mcp` edge
  * checks (routes/mcp.ts `mcpEdgeRefusal`) -> for `/oauth/token`, the gate that keeps anonymous
- * requests from making the library fetch a Client ID Metadata Document (routes/token-gate.ts), for
+ * requests from making the library fetch a Client ID Metadata Document (routes/token-gate.ts) and
+ * the refusal of a reused refresh token, which revokes its grant (routes/refresh-reuse.ts), for
  * `/oauth/register` the size cap and rate limits of anonymous registration (routes/register-gate.ts)
  * -> the OAuth provider, which
  * serves the metadata documents, `/oauth/token` and `/oauth/register`, authenticates `/mcp` and
@@ -47,6 +48,7 @@ import { mcpApi, mcpEdgeRefusal } from './routes/mcp.ts';
 import { pair } from './routes/pair.ts';
 import { signin } from './routes/signin.ts';
 import { registrationRefusal } from './routes/register-gate.ts';
+import { exchangeOnce } from './routes/refresh-reuse.ts';
 import { tokenRequestRefusal } from './routes/token-gate.ts';
 import type { AppEnv } from './routes/types.ts';
 
@@ -102,16 +104,18 @@ async function serve(request: Request, env: Env, ctx: ExecutionContext): Promise
     if (refused) return refused;
   }
   const origin = relayOrigin(env, request.url);
+  const provider = oauthProvider(origin, env, { api: mcpApi, app });
+  const forward = (): Promise<Response> => provider.fetch(servedAt(request, origin), env, ctx);
   if (path === OAUTH_PATHS.token && request.method === 'POST') {
     const refused = await tokenRequestRefusal(request, env, origin);
     if (refused) return refused;
+    return withMcpCors(request, await exchangeOnce(request, env, origin, forward));
   }
   if (path === OAUTH_PATHS.register && request.method === 'POST') {
     const refused = await registrationRefusal(request, env);
     if (refused) return refused;
   }
-  const response = await oauthProvider(origin, env, { api: mcpApi, app }).fetch(servedAt(request, origin), env, ctx);
-  return withMcpCors(request, response);
+  return withMcpCors(request, await forward());
 }
 
 export default {

@@ -79,9 +79,10 @@ export const COMMANDS: readonly Command[] = [
   }),
   command({
     names: ['pair'],
-    synopsis: '<relay-url> [--name NAME]',
-    about: "Pair this machine with a relay: shows a code for the relay's owner to approve in the\nbrowser, then stores the device credential. Then run `vimrelay agent`.",
-    options: { name: { type: 'string' } },
+    synopsis: '<relay-url> [--name NAME] [--ticket TICKET]',
+    about:
+      "Pair this machine with a relay: shows a code for the relay's owner to approve in the\nbrowser, then stores the device credential. Then run `vimrelay agent`. A ticket from the\nrelay's /pair page gets the request in however many others wait.",
+    options: { name: { type: 'string' }, ticket: { type: 'string' } },
     positionals: 1,
     run: async ({ positionals, values }) => (await import('./pair.ts')).pairCommand(positionals[0], values),
   }),

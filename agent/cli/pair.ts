@@ -1,6 +1,7 @@
 /**
- * `vimrelay pair <relay-url> [--name NAME]`: pairs this machine with a relay by the device flow
- * (RFC 8628). Prints the user code and the verification URL (and a QR code of the URL with the
+ * `vimrelay pair <relay-url> [--name NAME] [--ticket TICKET]`: pairs this machine with a relay by
+ * the device flow (RFC 8628); a ticket from the relay's /pair page (the owner's, signed in) gets the
+ * request in past every pairing limit. Prints the user code and the verification URL (and a QR code of the URL with the
  * code in it when stdout is a terminal), waits for the owner with a spinner on stderr (terminal
  * only), and on approval saves the device credential for that relay in the credentials file
  * (0600). Ctrl-C cancels the request on the relay, so that its code can no longer be approved.
@@ -56,15 +57,15 @@ function spinner(expiresAtMs: number): { stop(): void } {
   };
 }
 
-export async function pairCommand(url: string | undefined, values: { name?: string }): Promise<number> {
-  if (!url) throw new Error('usage: vimrelay pair <relay-url> [--name NAME]');
+export async function pairCommand(url: string | undefined, values: { name?: string; ticket?: string }): Promise<number> {
+  if (!url) throw new Error('usage: vimrelay pair <relay-url> [--name NAME] [--ticket TICKET]');
   const relay = normaliseRelayUrl(url);
   const stopped = interrupted();
   const abort = new AbortController();
   void stopped.then(() => abort.abort(new Error('interrupted')));
 
   const name = deviceName(values.name);
-  const started = await startPairing(relay, name, hostname());
+  const started = await startPairing(relay, name, hostname(), values.ticket);
   const expiresAtMs = Date.now() + started.expires_in * 1000;
   const tty = process.stdout.isTTY;
   const code = tty ? `\x1b[1m${[...started.user_code].join(' ')}\x1b[0m` : started.user_code;

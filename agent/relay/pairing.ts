@@ -31,12 +31,15 @@ export class PairingFailed extends Error {
   }
 }
 
-/** RFC 8628 §3.1: asks the relay to pair a device named `name` on `hostname`. */
-export async function startPairing(relayUrl: string, name: string, hostname: string): Promise<StartedPairing> {
+/**
+ * RFC 8628 §3.1: asks the relay to pair a device named `name` on `hostname`, with the owner's
+ * `ticket` from the relay's /pair page if given (it gets the request in past every pairing limit).
+ */
+export async function startPairing(relayUrl: string, name: string, hostname: string, ticket?: string): Promise<StartedPairing> {
   const res = await relayFetch(`${relayUrl}/pair/device`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name, hostname }),
+    body: JSON.stringify({ name, hostname, ...(ticket === undefined ? {} : { ticket }) }),
   });
   const text = await res.text();
   // The relay says whose limit it is: this address's, or too many requests waiting for the owner.

@@ -2,7 +2,8 @@
 // XDG home, approved by the owner over HTTP (session cookie + CSRF form, as a browser does); then
 // `vimrelay agent` connects with the stored credential and a real Neovim appears through a real
 // MCP client; `vimrelay devices` lists it; revoking it drops its editors at once and the agent
-// exits. Denial and Ctrl-C end the command without saving anything.
+// exits. Denial and Ctrl-C end the command without saving anything. With the queue full of
+// strangers' requests, the owner's ticket from /pair still pairs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { listDevices, revokeDevice } from '../../agent/relay/admin.ts';
 import { CLI, isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
-import { withRelay, type TestRelay } from '../helpers/relay.ts';
+import { ownerBasic, withRelay, type TestRelay } from '../helpers/relay.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 let relay: TestRelay;
@@ -37,9 +38,9 @@ interface PairProcess {
   code: Promise<string>;
 }
 
-/** Starts `vimrelay pair <relay> --name <name>` (stdout not a terminal: no QR code, no spinner). */
-function startPair(env: NodeJS.ProcessEnv, name: string): PairProcess {
-  const proc = spawn(process.execPath, [CLI, 'pair', relay.url, '--name', name], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `vimrelay pair <relay> --name <name> [...more]` (stdout not a terminal: no QR code, no spinner). */
+function startPair(env: NodeJS.ProcessEnv, name: string, more: string[] = []): PairProcess {
+  const proc = spawn(process.execPath, [CLI, 'pair', relay.url, '--name', name, ...more], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
@@ -139,5 +140,35 @@ describe('vimrelay pair, not approved', () => {
     expect(await pairing.exited).toBe(130);
     expect(pairing.stderr()).toMatch(/pairing cancelled/);
     expect(relayCredentials(paths(env).credentials, relay.url).device_credential).toBeUndefined();
+  });
+});
+
+describe('vimrelay pair, the queue full of strangers\' requests', () => {
+  it('is refused, saying how to get in; with a ticket from the owner\'s /pair page it pairs', async () => {
+    // Strangers fill the queue from as many addresses as it takes (the local relay takes the
+    // address a client names).
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(`${relay.url}/pair/device`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': `127.0.0.${(i % 4) + 2}` },
+        body: JSON.stringify({ name: `stranger${i}`, hostname: 'elsewhere' }),
+      });
+      expect(res.status).toBe(200);
+    }
+    const env = isolatedEnv();
+    const refused = runCli(['pair', relay.url, '--name', 'ticketbox'], env);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`refusing pairing requests for now: Too many pairing requests are waiting for the owner, who can dismiss them at ${relay.url}/pair, or get a ticket there`);
+
+    const owner = { Authorization: ownerBasic(relay.ownerSecret, relay.ownerUser) };
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await (await fetch(`${relay.url}/pair`, { headers: owner })).text())?.[1] ?? '';
+    const page = await (await fetch(`${relay.url}/pair/ticket`, { method: 'POST', headers: owner, body: new URLSearchParams({ csrf }) })).text();
+    const command = /<code>(vimrelay pair \S+ --ticket \S+)<\/code>/.exec(page)?.[1] ?? '';
+    expect(command).toMatch(new RegExp(`^vimrelay pair ${relay.url} --ticket vrt_`));
+    const pairing = startPair(env, 'ticketbox', ['--ticket', command.split(' ').at(-1) ?? '']);
+    const approved = await relay.decidePairing(await pairing.code, true);
+    expect(approved).toContain('ticketbox');
+    expect(await pairing.exited).toBe(0);
+    expect(relayCredentials(paths(env).credentials, relay.url).device_credential).toMatch(/^vrd_/);
   });
 });

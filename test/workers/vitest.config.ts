@@ -28,6 +28,7 @@ export default defineConfig({
       // A throwaway owner secret, for tests only; one extra OAuth redirect URI (oauth.test.ts).
       project('workers', ['test/workers/*.test.ts'], {
         OWNER_SECRET: 'test-owner-secret-not-for-production',
+        OWNER_USER: 'test-owner-user',
         REDIRECT_URIS: 'https://app.example/oauth/callback, https://tool.example/cb',
       }),
       project('workers-config', ['test/workers/config/*.test.ts'], {

@@ -16,7 +16,9 @@
  *   `/oauth/register` (RFC 7591 DCR); RFC 8414 and RFC 9728 metadata at their well-known paths.
  * - Clients: DCR and Client ID Metadata Documents; PKCE S256 only (the library refuses `plain`;
  *   /authorize also requires a challenge from confidential clients, OAuth 2.1 §4.1.1).
- * - Refresh tokens rotate (the library's rule: the previous one works until the new one is used).
+ * - Refresh tokens rotate and are single-use: one presented again revokes its grant
+ *   (routes/refresh-reuse.ts, RFC 9700 §4.14.2), without the library's grace for the previous one.
+ *   They live REFRESH_TOKEN_TTL_S from the authorization, as long as the Hub remembers used ones.
  * - Personal access tokens (our ES256 JWTs, minted by `/admin/tokens`) are accepted at `/mcp`
  *   through `resolveExternalToken`, verified by the Hub, the verdict kept briefly in the isolate
  *   (verified-tokens.ts); a revoked one is refused by the Hub at the next tool call all the same
@@ -25,6 +27,7 @@
 import { ExternalTokenError, getOAuthApi, OAuthProvider, type OAuthHelpers, type OAuthProviderOptions } from '@cloudflare/workers-oauth-provider';
 import { ALL_SCOPES, parseScopes, type PermissionClass } from '../../protocol/index.ts';
 import { hubFor } from '../account.ts';
+import { REFRESH_TOKEN_TTL_S } from '../hub/used-refresh-tokens.ts';
 import type { Env } from '../env.ts';
 import type { Revocation } from './tokens.ts';
 import { audienceFor, describe, type Rejection } from './claims.ts';
@@ -107,6 +110,7 @@ export function oauthOptions(origin: string, env: Env, handlers: OAuthHandlers):
     tokenEndpoint: `${origin}${OAUTH_PATHS.token}`,
     clientRegistrationEndpoint: `${origin}${OAUTH_PATHS.register}`,
     // Refresh tokens come with every grant (the library issues them without `offline_access`).
+    refreshTokenTTL: REFRESH_TOKEN_TTL_S,
     scopesSupported: [...ALL_SCOPES],
     requiredScopes: [...REQUIRED_SCOPES],
     resourceMetadata: { resource, authorization_servers: [origin], bearer_methods_supported: ['header'], resource_name: 'vimrelay' },

@@ -3,8 +3,8 @@
  * surface and wiring only; the parts live beside it, one job each:
  *   - agent-sockets.ts: the agents' WebSockets (hibernation API), their messages and closes;
  *   - call-router.ts: each tool call routed, sent and waited for (calls.ts holds those in flight);
- *   - registry.ts, call-log.ts, pairings.ts, rate-limits.ts, owner-guesses.ts, sessions.ts and
- *     auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
+ *   - registry.ts, call-log.ts, pairings.ts, pairing-tickets.ts, rate-limits.ts, owner-guesses.ts, sessions.ts,
+ *     used-refresh-tokens.ts and auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
  *     rate-limits.ts's.
  * Heartbeats are answered by the runtime without waking the object (`setWebSocketAutoResponse`);
  * the Hub reads their times when it needs to know whether an agent still lives
@@ -20,12 +20,14 @@ import { AgentSockets } from './agent-sockets.ts';
 import { CallLog, type LoggedCall } from './call-log.ts';
 import { CallRouter, type HubAnswer, type HubCall } from './call-router.ts';
 import { CallTable } from './calls.ts';
-import { OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
+import { OWNER_USER_BUCKET, OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
+import { PairingTickets, type IssuedTicket } from './pairing-tickets.ts';
 import { PairingStore, type Cancelled, type Limited, type PairingView, type PendingView, type PollResult, type StartedPairing } from './pairings.ts';
 import type { RateCheck } from './rate-limits.ts';
 import { RegistrationLimits } from './registration-limits.ts';
 import { Registry } from './registry.ts';
 import { SessionStore } from './sessions.ts';
+import { UsedRefreshTokens, type RefreshClaim } from './used-refresh-tokens.ts';
 import { CLOSE, closeQuietly, send } from './sockets.ts';
 
 export type { HubAnswer, HubCall } from './call-router.ts';
@@ -33,6 +35,7 @@ export type { HubAnswer, HubCall } from './call-router.ts';
 export class Hub extends DurableObject<Vars> {
   private readonly tokens: TokenStore;
   private readonly pairings: PairingStore;
+  private readonly pairingTickets: PairingTickets;
   private readonly registry: Registry;
   private readonly callLog: CallLog;
   private readonly sockets: AgentSockets;
@@ -40,11 +43,13 @@ export class Hub extends DurableObject<Vars> {
   private readonly ownerGuesses: OwnerGuesses;
   private readonly sessions: SessionStore;
   private readonly registrations: RegistrationLimits;
+  private readonly usedRefreshTokens: UsedRefreshTokens;
 
   constructor(ctx: DurableObjectState, env: Vars) {
     super(ctx, env);
     this.tokens = new TokenStore(ctx.storage);
     this.pairings = new PairingStore(ctx.storage.sql, this.tokens.devices);
+    this.pairingTickets = new PairingTickets(ctx.storage.sql);
     this.registry = new Registry(ctx.storage);
     this.callLog = new CallLog(ctx.storage);
     const calls = new CallTable();
@@ -60,6 +65,7 @@ export class Hub extends DurableObject<Vars> {
     this.ownerGuesses = new OwnerGuesses(ctx.storage.sql);
     this.sessions = new SessionStore(ctx.storage);
     this.registrations = new RegistrationLimits(ctx.storage.sql);
+    this.usedRefreshTokens = new UsedRefreshTokens(ctx.storage);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
 
@@ -160,9 +166,20 @@ export class Hub extends DurableObject<Vars> {
     return this.registrations.admit(client, Date.now());
   }
 
-  /** RFC 8628 §3.1: a device asks to be paired, from `client` (a client-address bucket). */
-  async startPairing(name: string, hostname: string, client: string): Promise<StartedPairing | Limited> {
-    return this.pairings.start(name, hostname, client, Date.now());
+  /**
+   * RFC 8628 §3.1: a device asks to be paired, from `client` (a client-address bucket), with the
+   * owner's ticket or without (`pairing-tickets.ts`); a ticket that is not live is refused.
+   */
+  async startPairing(name: string, hostname: string, client: string, ticket: string | null = null): Promise<StartedPairing | Limited | { badTicket: true }> {
+    const nowMs = Date.now();
+    if (ticket === null) return this.pairings.start(name, hostname, client, nowMs);
+    if (!(await this.pairingTickets.redeem(ticket, nowMs))) return { badTicket: true };
+    return this.pairings.start(name, hostname, client, nowMs, true);
+  }
+
+  /** A ticket for the owner's own pairing, which no pairing limit refuses (`pairing-tickets.ts`). */
+  async issuePairingTicket(): Promise<IssuedTicket> {
+    return this.pairingTickets.issue(Date.now());
   }
 
   /** RFC 8628 §3.4: the device polls with its device code. */
@@ -219,11 +236,27 @@ export class Hub extends DurableObject<Vars> {
     return this.tokens.revoke(jti, Date.now()) ?? null;
   }
 
+  /**
+   * RFC 9700 §4.14.2: claims a refresh token (its SHA-256) of grant `grantKey` before the token
+   * endpoint exchanges it; `replayed` when it was exchanged before (`used-refresh-tokens.ts`).
+   */
+  async claimRefreshToken(hash: string, grantKey: string): Promise<RefreshClaim> {
+    return this.usedRefreshTokens.claim(hash, grantKey, Date.now());
+  }
+
+  /** Settles a fresh claim once the exchange answered; whether a replay burnt the grant meanwhile. */
+  async settleRefreshToken(hash: string, grantKey: string, exchanged: boolean): Promise<{ burnt: boolean }> {
+    return this.usedRefreshTokens.settle(hash, grantKey, exchanged);
+  }
+
   // ---- The owner's doors (RPC from the sign-in and admin routes) -----------------------------
 
-  /** One owner-secret attempt from `client` (a client-address bucket), throttled (`owner-guesses.ts`). */
-  async checkOwnerSecret(presented: string, secret: string, client: string): Promise<OwnerSecretCheck> {
-    return this.ownerGuesses.check(presented, secret, client, Date.now());
+  /**
+   * One owner-secret attempt from `client` (a client-address bucket), throttled (`owner-guesses.ts`);
+   * `named`: it named OWNER_USER, which sets it apart from everyone's guesses.
+   */
+  async checkOwnerSecret(presented: string, secret: string, client: string, named = false): Promise<OwnerSecretCheck> {
+    return this.ownerGuesses.check(presented, secret, named ? OWNER_USER_BUCKET : client, Date.now());
   }
 
   /** Records a signed-in browser's session (the hash of its id) until `expiresAtMs` (`sessions.ts`). */

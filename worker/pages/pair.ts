@@ -3,10 +3,12 @@
  * requests waiting for the owner (name, hostname, where from, when; each with Dismiss, never its
  * code or an Approve button: approving takes the code the terminal shows); reviewing a request
  * (device name, hostname, code, when it was asked for and when it expires) with Approve and Deny;
- * a request its device cancelled; and the outcome. Every value from the device is escaped by
+ * a request its device cancelled; the outcome; and a ticket for the owner's own pairing, which no
+ * pairing limit refuses (the command to run with it). Every value from the device is escaped by
  * `html`; the forms carry the session's CSRF token. Builds Responses only: `routes/pair.ts`
  * decides which.
  */
+import type { IssuedTicket } from '../hub/pairing-tickets.ts';
 import type { PairingView, PendingView } from '../hub/pairings.ts';
 import { ago } from './dashboard-format.ts';
 import { html, type Html } from './html.ts';
@@ -23,7 +25,7 @@ function waitingList(pending: readonly PendingView[], csrf: string, nowMs: numbe
   const csrfField = html`<input type="hidden" name="csrf" value="${csrf}">`;
   const rows = pending.map(
     (p) => html`<tr>
-<td><strong>${p.name}</strong><br><span class="muted">${p.hostname}</span></td>
+<td><strong>${p.name}</strong><br><span class="muted">${p.hostname}</span>${p.reserved ? html`<br><span class="muted">with your ticket</span>` : ''}</td>
 <td>${p.client}</td>
 <td title="${when(p.requested_at)}">${ago(p.requested_at, nowMs)}</td>
 <td><form class="inline" method="post" action="/pair/dismiss">${csrfField}<input type="hidden" name="id" value="${p.id}"><button class="danger" type="submit" aria-label="Dismiss ${p.name}">Dismiss</button></form></td>
@@ -46,7 +48,23 @@ export function codeEntryPage(csrf: string, pending: readonly PendingView[], now
 <p><button class="primary" type="submit">Continue</button></p>
 </form>
 <h2>Waiting for approval</h2>
-${waitingList(pending, csrf, nowMs)}`,
+${waitingList(pending, csrf, nowMs)}
+<h2>A machine of yours</h2>
+<p class="muted">Anyone may ask to pair, so requests of strangers can fill the queue, and <code>vimrelay pair</code> is then refused. A ticket lets one request of yours in past them; you still approve its code.</p>
+<form method="post" action="/pair/ticket"><input type="hidden" name="csrf" value="${csrf}"><p><button type="submit">Get a pairing ticket</button></p></form>`,
+  });
+}
+
+/** A ticket for the owner's own pairing, shown once, with the command that uses it. */
+export function ticketPage(issued: IssuedTicket, origin: string, csrf: string): Response {
+  return page({
+    title: 'Pairing ticket',
+    csrf,
+    body: html`<h1>Pairing ticket</h1>
+<p>On the machine you are pairing, run:</p>
+<p class="secret"><code>vimrelay pair ${origin} --ticket ${issued.ticket}</code></p>
+<p>The ticket works once, within ${Math.round(issued.expires_in / 60)} minutes, however many requests wait. It only holds a place: approve the code that terminal shows, as for any request. The ticket is shown this once.</p>
+<p><a href="/pair">Back to pairing</a></p>`,
   });
 }
 

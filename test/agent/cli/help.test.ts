@@ -15,7 +15,7 @@ const COMMANDS: [command: string, usage: string][] = [
   ['agent', 'usage: vimrelay agent [--relay URL]'],
   ['serve', 'usage: vimrelay serve --stdio | --http'],
   ['status', 'usage: vimrelay status\n'],
-  ['pair', 'usage: vimrelay pair <relay-url> [--name NAME]'],
+  ['pair', 'usage: vimrelay pair <relay-url> [--name NAME] [--ticket TICKET]'],
   ['devices', 'usage: vimrelay devices [--relay URL] [--revoke ID]'],
   ['enroll', 'usage: vimrelay enroll --relay URL [--name NAME]'],
   ['token', 'usage: vimrelay token create --relay URL --name NAME'],
