@@ -12,6 +12,7 @@ import { defaultSocketDirs } from '../editors/nvim/discovery.ts';
 import { createEditorSource } from '../editors/source.ts';
 import { createLogger } from '../log.ts';
 import { openCallGuard } from '../policy/setup.ts';
+import { ownPlaces } from '../policy/own-files.ts';
 import { startAgent } from '../run.ts';
 import { vimListenerOption } from './ports.ts';
 import { interrupted } from './signals.ts';
@@ -29,7 +30,7 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
     throw new Error(`no device credential for ${relay} (tokens from older versions no longer work); pair this machine: vimrelay pair ${relay}`);
   }
   // Before anything starts: an invalid policy file stops the agent here.
-  const guard = openCallGuard(p);
+  const guard = openCallGuard(p, ownPlaces(process.env));
   ensurePrivateDir(p.stateDir);
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
   const dirs = opts['discover-dir'] ?? defaultSocketDirs();

@@ -13,9 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, LIMITS, STATE_LIMITS, type ToolOutcome } from '../../../protocol/index.ts';
 import { DEFAULT_NEVER_READ } from '../../../agent/policy/file.ts';
 import { neverReadBefore, WITHHELD } from '../../../agent/policy/never-read.ts';
+import { OwnFiles } from '../../../agent/policy/own-files.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
 import { controlWithin } from '../../../agent/editors/call.ts';
 import { testGuard } from '../../helpers/policy.ts';
+import { tempDir } from '../../helpers/temp.ts';
 import { clearDiagnostics, setDiagnostics, VIM_ALE } from '../../helpers/diagnostics-source.ts';
 import { type Driver, DRIVERS, validCall, waitFor } from '../../helpers/editors.ts';
 
@@ -24,6 +26,8 @@ const KEY_SECRET = 'TOKEN-PRIVATE-KEY-MATERIAL-XYZ987';
 const PEM_SECRET = 'TOKEN-CERT-SECRET-PEM-555';
 const SECRETS = [ENV_SECRET, 'sk-live-0123456789abcdef', KEY_SECRET, PEM_SECRET];
 const ENV = `# settings\n${ENV_SECRET}\nOTHER_TOKEN=second-secret-value\n`;
+/** vimrelay's own files here: a directory of their own, apart from the editors' files. */
+const own = new OwnFiles([{ path: tempDir('vimrelay-own-'), kind: 'config' }]);
 
 interface Hit {
   buf: number;
@@ -48,7 +52,7 @@ describe.each(DRIVERS)('never_read on %s', (_kind, start) => {
     const { record, args: valid } = validCall(tool, args);
     const control = controlWithin(30_000);
     const paths = await d.editor.paths(record.addresses(valid), valid, control.signal);
-    const check = await neverReadBefore({ editor: d.editor, tool: record, args: valid, paths, globs }, control);
+    const check = await neverReadBefore({ editor: d.editor, tool: record, args: valid, paths, own, globs }, control);
     // As the dispatcher runs it: with what never_read has the call leave out.
     const run = (): Promise<ToolOutcome> => d.editor.run(record, valid, check.refusal === null && check.withheldPaths ? { ...control, withheldPaths: check.withheldPaths } : control);
     const outcome = check.refusal ?? (await check.after(await run(), control));
@@ -381,7 +385,7 @@ describe.each(DRIVERS)('never_read and a selection on %s', (_kind, start) => {
   const state = async (): Promise<Record<string, unknown>> => {
     const { record, args } = validCall('get_state', {});
     const control = controlWithin(30_000);
-    const check = await neverReadBefore({ editor: d.editor, tool: record, args, paths: [], globs: DEFAULT_NEVER_READ }, control);
+    const check = await neverReadBefore({ editor: d.editor, tool: record, args, paths: [], own, globs: DEFAULT_NEVER_READ }, control);
     if (check.refusal) throw new Error(JSON.stringify(check.refusal));
     const outcome = await check.after(await d.editor.run(record, args, control), control);
     if (!outcome.ok) throw new Error(outcome.error.message);
