@@ -149,6 +149,7 @@ describe('the policy CLI', () => {
     expect(rules.stdout).toContain('   1. exec deny\n');
     expect(rules.stdout).toContain(`   2. exec allow --editor ${name}\n`);
     expect(rules.stdout).toContain('never_read: none');
+    expect(rules.stdout).toContain('always withheld, whatever the policy says: vimrelay\'s own files');
   });
 
   it('`vimrelay log` shows the calls as a table', () => {

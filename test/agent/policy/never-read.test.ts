@@ -48,11 +48,11 @@ describe.each(DRIVERS)('never_read on %s', (_kind, start) => {
   };
 
   /** Runs a call as the guard does; the outcome must never show a secret. */
-  const call = async (tool: string, args: Record<string, unknown> = {}, globs: readonly string[] = DEFAULT_NEVER_READ): Promise<ToolOutcome> => {
+  const call = async (tool: string, args: Record<string, unknown> = {}, globs: readonly string[] = DEFAULT_NEVER_READ, home?: string): Promise<ToolOutcome> => {
     const { record, args: valid } = validCall(tool, args);
     const control = controlWithin(30_000);
     const paths = await d.editor.paths(record.addresses(valid), valid, control.signal);
-    const check = await neverReadBefore({ editor: d.editor, tool: record, args: valid, paths, own, globs }, control);
+    const check = await neverReadBefore({ editor: d.editor, tool: record, args: valid, paths, own, globs, ...(home === undefined ? {} : { home }) }, control);
     // As the dispatcher runs it: with what never_read has the call leave out.
     const run = (): Promise<ToolOutcome> => d.editor.run(record, valid, check.refusal === null && check.withheldPaths ? { ...control, withheldPaths: check.withheldPaths } : control);
     const outcome = check.refusal ?? (await check.after(await run(), control));
@@ -326,6 +326,55 @@ describe.each(DRIVERS)('never_read on %s', (_kind, start) => {
     await d.command('badd SERVER.PEM');
     expect(await refused('read_buffer', { buffer: 'SERVER.PEM' })).toMatch(/never_read glob "\*\.pem"/);
     expect(await refused('read_buffer', { buffer: 'ID_ED25519' })).toMatch(/"id_ed25519\*"/);
+  });
+
+  it('the default list covers the common credential stores, in the home directory or in any directory', async () => {
+    const home = tempDir('vimrelay-stores-');
+    // Each store, the glob that covers it, and a neighbour no default covers.
+    const stores: [string, string][] = [
+      ['.ssh/id_work', '~/.ssh/**'],
+      ['.ssh/config', '~/.ssh/**'],
+      ['.gnupg/pubring.kbx', '~/.gnupg/**'],
+      ['.aws/credentials', '~/.aws/credentials'],
+      ['.aws/sso/cache/0a1b.json', '~/.aws/sso/cache/**'],
+      ['.aws/cli/cache/0a1b.json', '~/.aws/cli/cache/**'],
+      ['.kube/config', '~/.kube/config'],
+      ['.docker/config.json', '~/.docker/config.json'],
+      ['.config/gh/hosts.yml', '~/.config/gh/hosts.yml'],
+      ['.config/gcloud/credentials.db', '~/.config/gcloud/**'],
+      ['.azure/msal_token_cache.json', '~/.azure/**'],
+      ['.cargo/credentials.toml', '~/.cargo/credentials*'],
+      ['.gem/credentials', '~/.gem/credentials'],
+      ['.terraform.d/credentials.tfrc.json', '~/.terraform.d/credentials.tfrc.json'],
+      ['.netrc', '.netrc'],
+      ['src/app/.npmrc', '.npmrc'],
+      ['.pypirc', '.pypirc'],
+      ['.pgpass', '.pgpass'],
+      ['.git-credentials', '.git-credentials'],
+      ['.vault-token', '.vault-token'],
+      ['src/app/certs/client.p12', '*.p12'],
+      ['src/app/certs/CLIENT.PFX', '*.pfx'],
+      ['src/app/release.jks', '*.jks'],
+      ['src/app/android.keystore', '*.keystore'],
+      ['Documents/passwords.kdbx', '*.kdbx'],
+      ['.ssh2/id_ecdsa', 'id_ecdsa*'],
+      ['keys/id_dsa.old', 'id_dsa*'],
+    ];
+    const neighbours = ['.aws/config', '.kube/cache/discovery.json', '.docker/daemon.json', '.config/gh/config.yml', 'src/app/.npmrc.md', 'src/app/netrc.txt', 'src/app/kdbx.md'];
+    for (const file of [...stores.map(([f]) => f), ...neighbours]) {
+      mkdirSync(join(home, file, '..'), { recursive: true });
+      writeFileSync(join(home, file), `${ENV_SECRET}\n`);
+    }
+    for (const [file, glob] of stores) {
+      const outcome = await call('read_buffer', { buffer: join(home, file) }, DEFAULT_NEVER_READ, home);
+      expect(outcome, file).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', glob } });
+    }
+    for (const file of neighbours) {
+      const outcome = await call('read_buffer', { buffer: join(home, file) }, DEFAULT_NEVER_READ, home);
+      expect(outcome.ok, file).toBe(false);
+      // Not refused: the editor has no such buffer, and no glob stopped the call first.
+      expect(outcome, file).toMatchObject({ error: { code: 'BUFFER_NOT_FOUND' } });
+    }
   });
 
   it('tells nothing of a never_read file\'s size or shape: decorations and cursor moves are refused, state has no line count', async () => {
