@@ -28,6 +28,7 @@ import { createDevice, mintToken, tokenIsValid } from '../agent/relay/admin.ts';
 import { CredentialRefused, DeviceTokens } from '../agent/relay/device-token.ts';
 import { ownPlaces, type OwnPlace } from '../agent/policy/own-files.ts';
 import { openCallGuard } from '../agent/policy/setup.ts';
+import { loadTakeoverProof } from '../agent/relay/takeover.ts';
 import { startAgent } from '../agent/run.ts';
 import { PortInUse, ROOT, startLocalRelay } from './local-relay.ts';
 
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
     const token = await accessToken(relay.url, secret);
     const dirs = values['discover-dir'] ?? defaultSocketDirs();
     const editors = createEditorSource({ logger, vim: true, dirs });
-    agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, editors, guard: openCallGuard(paths(), ownPlaces(process.env, relaySecrets(values['persist-to']))), logger, statusFile: paths().status, watching: dirs });
+    agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, takeoverProof: loadTakeoverProof(paths().takeoverKey, relay.url), editors, guard: openCallGuard(paths(), ownPlaces(process.env, relaySecrets(values['persist-to']))), logger, statusFile: paths().status, watching: dirs });
     void agent.done.then((end) => {
       // Another agent took over this machine's device (`vimrelay agent`, a service): it needs the
       // relay, which keeps running for it. A revoked device is the end.

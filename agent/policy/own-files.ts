@@ -6,7 +6,7 @@
  * They are:
  * - its config directory (`$XDG_CONFIG_HOME/vimrelay`: the device credentials, the local and Vim
  *   tokens, the policy), its state directory (`$XDG_STATE_HOME/vimrelay`: logs, the audit log,
- *   status files) and the Vim socket's directory (with the fresh ones made
+ *   status files, the takeover key) and the Vim socket's directory (with the fresh ones made
  *   beside it when another account held its name: config/runtime-dirs.ts `vimSocketDir`);
  * - a relay checkout's secrets, wherever it is: any file named `.dev.vars` (the owner secret) and
  *   anything under a directory named `.wrangler` (the local relay's storage). The agent cannot tell
@@ -46,7 +46,7 @@ export interface OwnHit {
 /** What each kind of place holds, for the refusal's message. */
 const WHAT: Record<OwnKind, string> = {
   config: 'its config directory (device credentials, tokens, the policy)',
-  state: 'its state directory (logs, the audit log, status)',
+  state: 'its state directory (logs, the audit log, status, the takeover key)',
   runtime: 'its runtime directory (the Vim socket)',
   dev_vars: 'a relay checkout\'s .dev.vars (the owner secret)',
   wrangler: 'a relay checkout\'s .wrangler storage (the local relay\'s data)',

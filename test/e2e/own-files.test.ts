@@ -3,7 +3,7 @@
 // credentials.json and got the device credential. Here an MCP SDK client goes through the relay
 // (local workerd + `vimrelay agent`) to a real Neovim and a real Vim, under a policy that allows
 // every class and sets `never_read: []`: open_file, read_buffer and write_buffer of every own file
-// (credentials.json, policy.json, local-token, vim-token, the audit and agent logs, a relay
+// (credentials.json, policy.json, local-token, vim-token, the audit and agent logs, the takeover key, a relay
 // checkout's .dev.vars and .wrangler storage, a hard link and a symlink to credentials.json) are
 // PERMISSION_DENIED naming the file as vimrelay's own; once the user has them open, grep_buffers,
 // get_state, run_command, send_keys, find_and_replace and save_buffer leak nothing and change
@@ -83,7 +83,7 @@ beforeAll(async () => {
 
   const credential = (JSON.parse(readFileSync(join(config, 'credentials.json'), 'utf8')) as { relays: Record<string, { device_credential: string }> }).relays[relay.url]?.device_credential;
   if (!credential) throw new Error('no device credential stored');
-  secrets = [credential, LOCAL_TOKEN, readFileSync(join(config, 'vim-token'), 'utf8').trim(), 'own-files-owner-secret', STORAGE_SECRET];
+  secrets = [credential, LOCAL_TOKEN, readFileSync(join(config, 'vim-token'), 'utf8').trim(), readFileSync(join(state, 'takeover-key'), 'utf8').trim(), 'own-files-owner-secret', STORAGE_SECRET];
   files = [
     { path: join(config, 'credentials.json'), kind: 'config' },
     { path: join(config, 'policy.json'), kind: 'config' },
@@ -91,6 +91,7 @@ beforeAll(async () => {
     { path: join(config, 'vim-token'), kind: 'config' },
     { path: join(state, 'audit.log'), kind: 'state' },
     { path: join(state, 'agent.log'), kind: 'state' },
+    { path: join(state, 'takeover-key'), kind: 'state' },
     { path: join(checkout, '.dev.vars'), kind: 'dev_vars' },
     { path: join(checkout, '.wrangler', 'state', 'v3', 'do', 'hub.sqlite'), kind: 'wrangler' },
     { path: join(links, 'notes.txt'), kind: 'config' },
@@ -130,7 +131,7 @@ describe.each(['nvim', 'vim'] as const)('vimrelay\'s own files on %s, with never
   it('leaves them out of every result once the user has them open, and refuses to touch them', async () => {
     const editor = await editorId(kind);
     const credentials = files[0]?.path ?? '';
-    const devVars = files[6]?.path ?? '';
+    const devVars = files.find((f) => f.kind === 'dev_vars')?.path ?? '';
     // The user opens both, and looks at credentials.json.
     if (kind === 'nvim') await nvim.lua("local a, b = ...; vim.fn.bufload(vim.fn.bufadd(b)); vim.cmd('edit ' .. vim.fn.fnameescape(a))", credentials, devVars);
     else vim.ex(`badd ${devVars} | call bufload(bufnr('${devVars}')) | edit ${credentials}`);
