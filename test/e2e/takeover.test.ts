@@ -93,6 +93,8 @@ describe('a stolen device credential', () => {
     expect(status.stdout).toMatch(/warning \(\d{4}-.+Z\): a connection as device "victim" from \S+ was refused/);
     const page = await (await fetch(`${relay.url}/dashboard`, { headers: { Authorization: ownerBasic(relay.ownerSecret) } })).text();
     expect(page).toMatch(/connection refused<\/small> <span title="[^"]+">[^<]+<\/span> <small>from [0-9a-f.:]+: it had this device's credential/);
+    const devices = runCli(['devices', '--relay', relay.url], { ...user, VIMRELAY_OWNER_SECRET: relay.ownerSecret });
+    expect(devices.stdout).toMatch(/victim\s+\S+\s+online\s+\S+ \S+\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ from [0-9a-f.:]+$/m);
   }, 60_000);
 
   it('a restart of the user\'s agent takes over at once, and the replaced one says by whom', async () => {
