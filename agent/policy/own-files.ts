@@ -19,7 +19,8 @@
  * those of a file in one of these places is that file under another name.
  * `ownByName` is the pure part; `OwnFiles` adds the real paths and the identity check.
  */
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join, posix } from 'node:path';
 import { fail, type ToolOutcome } from '../../protocol/index.ts';
 import { paths } from '../config/paths.ts';
@@ -120,26 +121,32 @@ export class OwnFiles {
    */
   async match(paths: readonly string[]): Promise<OwnHit | null> {
     if (paths.length === 0) return null;
-    const places = await this.#withRealPaths();
+    const places = this.#withRealPaths();
     for (const path of paths) {
       const own = ownByName(path, places);
       if (own) return { path, own };
     }
-    for (const path of paths) {
+    for (const path of new Set(paths)) {
       const file = await statOf(path);
       if (!file?.isFile() || file.nlink < 2) continue;
-      const own = await identityOf(file, places);
+      const own = identityOf(file, places);
       if (own) return { path, own, hardLinks: file.nlink };
     }
     return null;
   }
 
-  /** The places, and each again by its real path where that differs (a symlinked config directory). */
-  async #withRealPaths(): Promise<OwnPlace[]> {
+  /**
+   * The places, and each again by its real path where that differs (a symlinked config
+   * directory). The places are the agent's own few local directories: looked at synchronously,
+   * a few microseconds each, where a round trip through libuv's thread pool per place would cost
+   * every call far more.
+   */
+  #withRealPaths(): OwnPlace[] {
     const all: OwnPlace[] = [...this.#places];
     for (const place of this.#places) {
       // A prefix place names no file: its directory's real path, with its name after it.
-      const real = place.prefix === true ? await realOf(dirname(place.path)).then((dir) => dir && join(dir, basename(place.path))) : await realOf(place.path);
+      const dir = place.prefix === true ? realOf(dirname(place.path)) : null;
+      const real = place.prefix === true ? dir && join(dir, basename(place.path)) : realOf(place.path);
       if (real !== null && real !== place.path) all.push({ ...place, path: real });
     }
     return all;
@@ -147,9 +154,9 @@ export class OwnFiles {
 }
 
 /** The real path of `path`, or null when it does not exist. */
-async function realOf(path: string): Promise<string | null> {
+function realOf(path: string): string | null {
   try {
-    return await realpath(path);
+    return realpathSync.native(path);
   } catch {
     return null;
   }
@@ -165,35 +172,34 @@ async function statOf(path: string): Promise<(FileId & { isFile(): boolean; nlin
   }
 }
 
-/** The kind of the place holding a regular file with `file`'s device and inode, walking each place (bounded), or null. */
-async function identityOf(file: FileId, places: readonly OwnPlace[]): Promise<OwnKind | null> {
+/**
+ * The kind of the place holding a regular file with `file`'s device and inode, walking each place
+ * (bounded; synchronously, as #withRealPaths looks at them), or null.
+ */
+function identityOf(file: FileId, places: readonly OwnPlace[]): OwnKind | null {
   const budget = { entries: MAX_WALK_ENTRIES };
   for (const place of places) {
     if (place.prefix === true) continue;
-    if (await holds(place.path, file, 0, budget)) return place.kind;
+    if (holds(place.path, file, 0, budget)) return place.kind;
   }
   return null;
 }
 
 /** Whether `path` (a file, or a directory walked without following symlinks) is or holds the file `file`. */
-async function holds(path: string, file: FileId, depth: number, budget: { entries: number }): Promise<boolean> {
-  let s;
-  try {
-    s = await lstat(path);
-  } catch {
-    return false;
-  }
+function holds(path: string, file: FileId, depth: number, budget: { entries: number }): boolean {
+  const s = lstatSync(path, { throwIfNoEntry: false });
+  if (!s) return false;
   if (s.isFile()) return s.dev === file.dev && s.ino === file.ino;
   if (!s.isDirectory() || depth > MAX_WALK_DEPTH) return false;
   let names: string[];
   try {
-    names = await readdir(path);
+    names = readdirSync(path);
   } catch {
     return false;
   }
   for (const name of names) {
     if (--budget.entries < 0) return false;
-    if (await holds(join(path, name), file, depth + 1, budget)) return true;
+    if (holds(join(path, name), file, depth + 1, budget)) return true;
   }
   return false;
 }
