@@ -14,13 +14,14 @@
  * - the places its launcher names (`npm start`: its checkout's `.dev.vars`, and the relay's
  *   storage wherever `--persist-to` put it).
  * A file counts by its absolute name and by its real path (Editor.paths gives both, and the places
- * count by their real paths too), `.` and `..` resolved, in either case; and by identity, as
+ * count by their real paths too; a file not made yet, by where it would land through symlinked
+ * directories), `.` and `..` resolved, in either case; and by identity, as
  * never_read counts hard links: a regular file with more than one link whose device and inode are
  * those of a file in one of these places is that file under another name.
  * `ownByName` is the pure part; `OwnFiles` adds the real paths and the identity check.
  */
 import { lstatSync, readdirSync, realpathSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix } from 'node:path';
 import { fail, type ToolOutcome } from '../../protocol/index.ts';
 import { paths } from '../config/paths.ts';
@@ -128,7 +129,14 @@ export class OwnFiles {
     }
     for (const path of new Set(paths)) {
       const file = await statOf(path);
-      if (!file?.isFile() || file.nlink < 2) continue;
+      if (file === null) {
+        // A file a call would create: where it would land, through any symlinked directory on its way.
+        const landing = await landingOf(path);
+        const own = landing === null ? null : ownByName(landing, places);
+        if (own) return { path, own };
+        continue;
+      }
+      if (!file.isFile() || file.nlink < 2) continue;
       const own = identityOf(file, places);
       if (own) return { path, own, hardLinks: file.nlink };
     }
@@ -159,6 +167,25 @@ function realOf(path: string): string | null {
     return realpathSync.native(path);
   } catch {
     return null;
+  }
+}
+
+/**
+ * Where a file that does not exist yet would be made: the real path of its deepest existing
+ * directory, with the rest of its name after it; null when that is its own name already.
+ */
+async function landingOf(path: string): Promise<string | null> {
+  let dir = dirname(path);
+  let rest = basename(path);
+  for (;;) {
+    try {
+      const real = join(await realpath(dir), rest);
+      return real === path ? null : real;
+    } catch {
+      if (dir === dirname(dir)) return null;
+      rest = join(basename(dir), rest);
+      dir = dirname(dir);
+    }
   }
 }
 

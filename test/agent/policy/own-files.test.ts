@@ -56,7 +56,7 @@ describe('which files are vimrelay\'s own', () => {
     expect(ownByName('/home/u/src/relay/wrangler.toml', places)).toBeNull();
   });
 
-  it('counts a file reached through a symlinked config directory, and a hard link to one of its files, not any hard link', async () => {
+  it('counts a file reached through a symlinked config directory (made yet or not), and a hard link to one of its files, not any hard link', async () => {
     const root = tempDir('vimrelay-own-');
     const realConfig = join(root, 'dotfiles', 'vimrelay');
     mkdirSync(realConfig, { recursive: true });
@@ -72,6 +72,10 @@ describe('which files are vimrelay\'s own', () => {
     expect(await own.match([join(root, 'work', 'notes.txt')])).toEqual({ path: join(root, 'work', 'notes.txt'), own: 'config', hardLinks: 2 });
     expect(await own.match([join(root, 'work', 'b.txt'), join(root, 'work', 'a.txt')])).toBeNull();
     expect(await own.match([join(root, 'config', 'vimrelay', 'not-yet.json')])).toEqual({ path: join(root, 'config', 'vimrelay', 'not-yet.json'), own: 'config' });
+    // A file not made yet, through a symlink to the directory elsewhere: where it would land counts.
+    symlinkSync(realConfig, join(root, 'work', 'settings'));
+    expect(await own.match([join(root, 'work', 'settings', 'deeper', 'policy.json')])).toEqual({ path: join(root, 'work', 'settings', 'deeper', 'policy.json'), own: 'config' });
+    expect(await own.match([join(root, 'work', 'nothing', 'policy.json')])).toBeNull();
   });
 
   it('places an agent\'s own directories by its environment, the Vim socket\'s and the launcher\'s included', () => {
@@ -126,6 +130,9 @@ describe.each(DRIVERS)('vimrelay\'s own files through the guard on %s', (_kind, 
       ['get_diagnostics', { buffer: path }],
       ['grep_buffers', { pattern: 'vrd_', buffers: [path] }],
     ] as const) await refused(tool, args);
+    // A file it would create there through a symlinked directory (a policy.json, say).
+    symlinkSync(config, join(d.cwd, 'settings'));
+    await refused('write_buffer', { buffer: 'settings/policy.json', text: '{"rules": []}\n' });
   });
 
   it('withholds command output that shows a loaded own buffer\'s lines, and refuses commands while one is current', async () => {
