@@ -100,8 +100,8 @@ function fold(path: string): string {
 
 /** The refusal of a call that would touch `hit`: what it is, `why` (what was refused), and OWN_FILE_HINT. */
 export function ownRefusal(hit: OwnHit, why: string): ToolOutcome {
-  const what = hit.hardLinks === undefined ? 'is one of vimrelay\'s own files' : `has ${hit.hardLinks} hard links and is one of vimrelay's own files under another name`;
-  return fail('PERMISSION_DENIED', `${hit.path} ${what}, in ${WHAT[hit.own]}: ${why}.`, {
+  const what = hit.hardLinks === undefined ? 'is one of vimrelay\'s own secret files' : `has ${hit.hardLinks} hard links and is one of vimrelay's own secret files under another name`;
+  return fail('PERMISSION_DENIED', `${hit.path} ${what}, in ${WHAT[hit.own]}, which no tool ever reaches: ${why}.`, {
     own_file: hit.own,
     ...(hit.hardLinks === undefined ? {} : { hard_links: hit.hardLinks }),
     hint: OWN_FILE_HINT,
