@@ -13,6 +13,23 @@ export const WIRE_VERSION = 1;
 export const HEARTBEAT_PING = 'ping';
 export const HEARTBEAT_PONG = 'pong';
 
+/**
+ * The upgrade header with which an agent proves its takeover key (PROTOCOL.md "One agent per
+ * device"): 32 bytes of HMAC-SHA256, base64url without padding. A newer connection of a device
+ * replaces a live one only when it proves the live one's key, or the device's first.
+ */
+export const TAKEOVER_HEADER = 'Vimrelay-Takeover';
+export const TAKEOVER_PROOF = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * How a newer connection was let in while another of its device was live: `same_key` (it proved
+ * the live one's key: a restart of the same agent), `first_key` (it proved the device's first key,
+ * which the live one did not), `keyless` (the live one had proved no key: an agent from before
+ * takeover keys).
+ */
+export const TakeoverHow = z.enum(['same_key', 'first_key', 'keyless']);
+export type TakeoverHow = z.infer<typeof TakeoverHow>;
+
 /** An editor as the agent reports it; the Hub adds the device and makes the id account-wide. */
 export const WireEditor = z.object({
   id: z.string().min(1).max(100),
@@ -41,12 +58,19 @@ export const EditorsChanged = z.object({ type: z.literal('editors'), editors });
 /** agent -> hub: the outcome of a call. */
 export const Result = z.object({ type: z.literal('result'), id: z.string(), outcome: ToolOutcomeSchema });
 
-/** hub -> agent, answer to hello. */
+/** hub -> agent, answer to hello; `took_over` when this connection replaced a live one of the device. */
 export const Welcome = z.object({
   type: z.literal('welcome'),
   v: z.number().int(),
   device: z.object({ id: z.string(), name: z.string() }),
+  took_over: z.object({ address: z.string().max(64), since: z.string().max(40), how: TakeoverHow }).optional(),
 });
+
+/**
+ * hub -> agent: a newer connection as this device was refused, since it proved neither this
+ * connection's takeover key nor the device's first: someone else may hold the device's credential.
+ */
+export const TakeoverRefused = z.object({ type: z.literal('takeover_refused'), at: z.string().max(40), address: z.string().max(64) });
 
 /** hub -> agent: run one tool on one editor. `editor` is the agent's own id for it. */
 export const Call = z.object({
@@ -76,7 +100,7 @@ export const WireFault = z.object({
 
 export const AgentMessage = z.discriminatedUnion('type', [Hello, EditorsChanged, Result, WireFault]);
 export type AgentMessage = z.infer<typeof AgentMessage>;
-export const HubMessage = z.discriminatedUnion('type', [Welcome, Call, Cancel, WireFault]);
+export const HubMessage = z.discriminatedUnion('type', [Welcome, Call, Cancel, TakeoverRefused, WireFault]);
 export type HubMessage = z.infer<typeof HubMessage>;
 
 export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };

@@ -16,7 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { relayCredentials, saveRelayCredentials } from '../agent/config/credentials.ts';
 import { paths } from '../agent/config/paths.ts';
@@ -26,7 +26,9 @@ import { createEditorSource } from '../agent/editors/source.ts';
 import { createLogger } from '../agent/log.ts';
 import { createDevice, mintToken, tokenIsValid } from '../agent/relay/admin.ts';
 import { CredentialRefused, DeviceTokens } from '../agent/relay/device-token.ts';
+import { ownPlaces, type OwnPlace } from '../agent/policy/own-files.ts';
 import { openCallGuard } from '../agent/policy/setup.ts';
+import { loadTakeoverProof } from '../agent/relay/takeover.ts';
 import { startAgent } from '../agent/run.ts';
 import { PortInUse, ROOT, startLocalRelay } from './local-relay.ts';
 
@@ -63,6 +65,14 @@ function ownerCredentials(): { user: string; secret: string } {
 }
 
 type Owner = ReturnType<typeof ownerCredentials>;
+
+/** This checkout's owner secret and the relay's storage: out of every tool's reach, wherever `--persist-to` put it. */
+function relaySecrets(persistTo: string): OwnPlace[] {
+  return [
+    { path: join(ROOT, '.dev.vars'), kind: 'dev_vars' },
+    { path: resolve(persistTo), kind: 'relay_storage' },
+  ];
+}
 
 /** The stored device credential while the relay accepts it; else a new device's. */
 async function deviceCredential(relay: string, owner: Owner): Promise<string> {
@@ -141,7 +151,7 @@ async function main(): Promise<void> {
     const token = await accessToken(relay.url, owner);
     const dirs = values['discover-dir'] ?? defaultSocketDirs();
     const editors = createEditorSource({ logger, vim: true, dirs });
-    agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, editors, guard: openCallGuard(paths()), logger, statusFile: paths().status, watching: dirs });
+    agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, takeoverProof: loadTakeoverProof(paths().takeoverKey, relay.url), editors, guard: openCallGuard(paths(), ownPlaces(process.env, relaySecrets(values['persist-to']))), logger, statusFile: paths().status, watching: dirs });
     void agent.done.then((end) => {
       // Another agent took over this machine's device (`vimrelay agent`, a service): it needs the
       // relay, which keeps running for it. A revoked device is the end.

@@ -19,7 +19,7 @@ import { readOptionalFile } from '../config/private-file.ts';
  * answer then lets through unasked; `ask:timeout` when nobody answered before the prompt's
  * deadline, `ask:cancelled` when the call was cancelled while the prompt was up), `scope` when the
  * token's scopes refused it first, `never_read` when it would have read or edited a never_read
- * file, `offline` when the editor went away (exited, its channel closed) before the policy could
+ * file, `own_file` when it would have touched one of vimrelay's own files (policy/own-files.ts), `offline` when the editor went away (exited, its channel closed) before the policy could
  * decide (while it said which files the call addresses, or while its prompt was up), `none` when
  * it was refused before the policy was consulted (unknown tool, invalid arguments, editor gone,
  * the call past its deadline on arrival). `review` when an edit under review changed nothing, or
@@ -39,6 +39,7 @@ export const AuditDecision = z.enum([
   'deny',
   'scope',
   'never_read',
+  'own_file',
   'offline',
   'none',
   'review',

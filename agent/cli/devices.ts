@@ -1,6 +1,7 @@
 /**
  * `vimrelay devices [--relay URL] [--revoke ID]`: lists the relay's devices with their hostname,
- * state and last-seen time, or revokes one (it is disconnected at once and its credential stops
+ * state, last-seen time and last refused connection (someone with the credential but not the
+ * agent's takeover key), or revokes one (it is disconnected at once and its credential stops
  * working). Uses the owner's admin API, with the owner secret from $VIMRELAY_OWNER_SECRET as
  * `vimrelay token` does.
  */
@@ -15,6 +16,12 @@ function when(isoTime: string | null): string {
   return isoTime === null ? 'never' : `${isoTime.slice(0, 10)} ${isoTime.slice(11, 19)}Z`;
 }
 
+/** The last connection refused as the device (its credential without its agent's takeover key): when, and from where. */
+function refused(d: DeviceRecord): string {
+  const at = d.last_refused_at ?? null;
+  return at === null ? 'never' : `${when(at)} from ${d.last_refused_from ?? 'unknown'}`;
+}
+
 function state(d: DeviceRecord): string {
   return d.revoked ? 'revoked' : d.online ? 'online' : 'offline';
 }
@@ -22,7 +29,10 @@ function state(d: DeviceRecord): string {
 /** The devices as an aligned table, one per line. */
 export function formatDevices(devices: readonly DeviceRecord[]): string {
   if (devices.length === 0) return 'No devices. Pair one with: vimrelay pair <relay-url>\n';
-  const rows = [['ID', 'NAME', 'HOSTNAME', 'STATE', 'LAST SEEN'], ...devices.map((d) => [d.id, d.name, d.hostname ?? '-', state(d), when(d.last_seen_at)])];
+  const rows = [
+    ['ID', 'NAME', 'HOSTNAME', 'STATE', 'LAST SEEN', 'LAST REFUSED'],
+    ...devices.map((d) => [d.id, d.name, d.hostname ?? '-', state(d), when(d.last_seen_at), refused(d)]),
+  ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
 }

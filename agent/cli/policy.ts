@@ -44,7 +44,8 @@ export function ruleCommand(
 }
 
 /**
- * `vimrelay rules`: the class defaults, then each rule numbered in file order, then never_read.
+ * `vimrelay rules`: the class defaults, then each rule numbered in file order, then never_read,
+ * one glob a line, and what is withheld whatever it says (policy/own-files.ts).
  * With `--remove N`: takes out rule N first and says which it was.
  */
 export function rulesCommand(values: { remove?: string | undefined }): number {
@@ -61,7 +62,9 @@ export function rulesCommand(values: { remove?: string | undefined }): number {
     ...PERMISSION_CLASSES.map((k) => `  ${k.padEnd(8)} ${CLASS_DEFAULTS[k]}`),
     policy.rules.length === 0 ? 'rules: none' : 'rules (the last matching rule wins):',
     ...policy.rules.map((r, i) => `  ${String(i + 1).padStart(2)}. ${describeRule(r)}`),
-    `never_read: ${policy.never_read.length === 0 ? 'none' : policy.never_read.join('  ')}`,
+    policy.never_read.length === 0 ? 'never_read: none' : `never_read${policy.neverReadDefault ? ' (the default list)' : ''}:`,
+    ...policy.never_read.map((glob) => `  ${glob}`),
+    'always withheld, whatever the policy says: vimrelay\'s own files (its config and state directories, any .dev.vars, anything under .wrangler/)',
   ];
   process.stdout.write(out.join('\n') + '\n');
   return 0;

@@ -19,6 +19,7 @@ import { parsePort, vimListenerOption } from './ports.ts';
 import { loadOrCreateLocalToken, localTokenFile } from '../local/token.ts';
 import { createLogger } from '../log.ts';
 import { openCallGuard } from '../policy/setup.ts';
+import { ownPlaces } from '../policy/own-files.ts';
 import { interrupted } from './signals.ts';
 
 export interface ServeOptions {
@@ -41,7 +42,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
 
   const p = paths();
   // Before anything starts: an invalid policy file stops `serve` here.
-  const guard = openCallGuard(p);
+  const guard = openCallGuard(p, ownPlaces(process.env));
   ensurePrivateDir(p.stateDir);
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
   const dirs = opts['discover-dir'] ?? defaultSocketDirs();

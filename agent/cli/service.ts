@@ -1,8 +1,8 @@
 /**
  * `vimrelay service install|uninstall|status [--relay URL]`: keeps `vimrelay agent` running at
  * login as a systemd user service (Linux) or a launchd agent (macOS), restarted on failure but not
- * once the device was revoked or replaced (agent --service exits 0 then), logging to the state
- * directory. `status` says whether it is installed, running and connected, and to which relay.
+ * once the device was revoked, replaced or refused for another agent (agent --service exits 0
+ * then), logging to the state directory. `status` says whether it is installed, running and connected, and to which relay.
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';

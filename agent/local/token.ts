@@ -2,7 +2,8 @@
  * The access token of `vimrelay serve --http`: 32 bytes from the CSPRNG, base64url, kept in
  * `$XDG_CONFIG_HOME/vimrelay/local-token` (0600 in a 0700 directory, written through a temp file
  * and a rename) and reused by later runs, so that a client configured once keeps working. Delete
- * the file to get a new token. The token is printed once at start and never logged.
+ * the file to get a new token. The token is printed once at start and never logged. The Vim
+ * token and the takeover key (relay/takeover.ts) are made and kept the same way.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, statSync } from 'node:fs';

@@ -10,8 +10,10 @@
  *      audited `none`: nobody is asked to allow a call that cannot run),
  *      or takes those the dispatcher expects (`checkKnown`: the files of the last call that
  *      addressed the same way; the editor checks them when the call runs, CallControl.expectPaths);
- *   3. applies the `never_read` globs (never-read.ts): refuses calls that would read or edit such a
- *      file — before any prompt, so the user is never asked about what is refused anyway — and
+ *   3. applies vimrelay's own files (own-files.ts, whatever the policy says) and the `never_read`
+ *      globs (never-read.ts): refuses calls that would read or edit such a file (and, for its own
+ *      files, any that names one) — before any prompt, so the user is never asked about what is
+ *      refused anyway — and
  *      gives the filter their outcome must go through (taken again after a prompt, so that what
  *      it redacts is the text as it is then);
  *   4. decides (decide.ts): deny → PERMISSION_DENIED naming the rule, with a hint for the user's
@@ -42,7 +44,8 @@ import type { Editor } from '../editors/editor.ts';
 import { NoSuchBuffer } from '../editors/paths.ts';
 import type { EditorTool } from '../editors/tools/tool.ts';
 import { decide, describeRule, type Verdict } from './decide.ts';
-import { neverReadBefore, neverReadMatch, neverReadRefusal, type NeverReadCheck } from './never-read.ts';
+import { neverReadBefore, neverReadRefusal, secretMatch, type NeverReadCheck } from './never-read.ts';
+import type { OwnFiles } from './own-files.ts';
 import type { Policy, PolicyStore } from './file.ts';
 import { escapeGlob } from './glob.ts';
 import { previewOf } from './preview.ts';
@@ -53,6 +56,8 @@ export interface CallGuardOptions {
   policy: PolicyStore;
   /** Where every call is recorded; null records nothing (a test that does not look at it). */
   audit: AuditLog | null;
+  /** vimrelay's own files, out of every tool's reach whatever the policy says (own-files.ts). */
+  own: OwnFiles;
   /** The user's home directory, for `~/` in path globs. */
   home?: string;
   /** Told when an audit line could not be written; the call itself goes on. Default: stderr. */
@@ -202,10 +207,11 @@ export class CallGuard {
     try {
       const policy = this.#opts.policy.current();
       const paths = [...new Set((await Promise.all(changes.map((path) => editor.paths('path', { path }, call.control.signal)))).flat())];
-      const hit = await neverReadMatch(paths, policy.never_read, this.#opts.home);
+      const home = this.#opts.home;
+      const hit = await secretMatch(paths, { own: this.#opts.own, globs: policy.never_read, ...(home === undefined ? {} : { home }) });
       if (hit) {
         const hint = 'This file is never edited; make the change without it, or ask the user to change never_read in policy.json.';
-        return { decision: 'never_read', refusal: neverReadRefusal(hit, `${call.spec.name} would change it, so nothing was changed`, hint) };
+        return { decision: 'own' in hit ? 'own_file' : 'never_read', refusal: neverReadRefusal(hit, `${call.spec.name} would change it, so nothing was changed`, hint) };
       }
       const verdict = reviewed(call, decide(policy, { klass: permissionFor(call.spec, call.args), editorName, chosenName: editor.chosenName(), paths }, this.#opts.home));
       if (verdict.decision === 'deny') return { decision: 'deny', refusal: policyDenied(call, editorName, verdict) };
@@ -226,12 +232,12 @@ export class CallGuard {
     try {
       const home = this.#opts.home;
       const { editor, tool } = call.target;
-      check = await neverReadBefore({ editor, tool, args: call.args, paths, globs: policy.never_read, ...(home === undefined ? {} : { home }) }, call.control);
+      check = await neverReadBefore({ editor, tool, args: call.args, paths, own: this.#opts.own, globs: policy.never_read, ...(home === undefined ? {} : { home }) }, call.control);
     } catch (err) {
       if (err instanceof EditorGone) return editorGone(call, call.target.editor.info().name);
       return { decision: 'never_read', refusal: fail('PERMISSION_DENIED', `The agent could not check ${call.spec.name} against never_read: ${String(err)}`) };
     }
-    if (check.refusal) return { decision: 'never_read', refusal: check.refusal };
+    if (check.refusal) return { decision: check.decision, refusal: check.refusal };
     return { decision: 'allow', refusal: null, ...filterOf(check) };
   }
 

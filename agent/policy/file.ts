@@ -15,8 +15,46 @@ import { PermissionClass } from '../../protocol/index.ts';
 import { readOptionalFile, writePrivateFile } from '../config/private-file.ts';
 import { REVIEWABLE_CLASSES, type Rule } from './types.ts';
 
-/** Globs whose files' content is never returned nor edited, when the file names none. */
-export const DEFAULT_NEVER_READ: readonly string[] = ['.env*', '*.pem', '*.key', 'id_rsa*', 'id_ed25519*'];
+/**
+ * Globs whose files' content is never returned nor edited, when the file names none: environment
+ * files, keys and certificates anywhere, and the common credential stores, in the home directory
+ * (SSH, GnuPG, AWS, Kubernetes, Docker, GitHub CLI, Google Cloud, Azure, Cargo, RubyGems,
+ * Terraform) or in any directory (netrc, npm, PyPI, PostgreSQL, Git, Vault tokens; PKCS #12, Java
+ * keystores, KeePass databases).
+ */
+export const DEFAULT_NEVER_READ: readonly string[] = [
+  '.env*',
+  '*.pem',
+  '*.key',
+  'id_rsa*',
+  'id_ed25519*',
+  'id_ecdsa*',
+  'id_dsa*',
+  '~/.ssh/**',
+  '~/.gnupg/**',
+  '~/.aws/credentials',
+  '~/.aws/sso/cache/**',
+  '~/.aws/cli/cache/**',
+  '~/.kube/config',
+  '~/.docker/config.json',
+  '~/.config/gh/hosts.yml',
+  '~/.config/gcloud/**',
+  '~/.azure/**',
+  '~/.cargo/credentials*',
+  '~/.gem/credentials',
+  '~/.terraform.d/credentials.tfrc.json',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.pgpass',
+  '.git-credentials',
+  '.vault-token',
+  '*.p12',
+  '*.pfx',
+  '*.jks',
+  '*.keystore',
+  '*.kdbx',
+];
 
 /** The policy as the agent uses it. */
 export interface Policy {

@@ -42,6 +42,9 @@ export const DeviceRecord = z.object({
   online: z.boolean(),
   revoked_at: z.string().nullable(),
   revoked: z.boolean(),
+  /** The last connection refused as the device for want of its agent's takeover key; absent from relays before takeover keys. */
+  last_refused_at: z.string().nullable().optional(),
+  last_refused_from: z.string().nullable().optional(),
 });
 export type DeviceRecord = z.infer<typeof DeviceRecord>;
 

@@ -55,7 +55,7 @@ export function systemdUnit(spec: ServiceSpec): string {
     'Type=simple',
     `ExecStart=${[spec.node, ...agentArgs(spec)].map(systemdWord).join(' ')}`,
     ...env,
-    // Exit 0 means retrying cannot help (revoked, or replaced by another agent): stay stopped.
+    // Exit 0 means retrying cannot help (revoked, replaced by another agent, or refused for one): stay stopped.
     'Restart=on-failure',
     'RestartSec=5',
     'UMask=0077',
@@ -94,7 +94,7 @@ export function launchdPlist(spec: ServiceSpec): string {
     '  </dict>',
     '  <key>RunAtLoad</key>',
     '  <true/>',
-    // Restarted when it exits non-zero; exit 0 (revoked, replaced) leaves it stopped.
+    // Restarted when it exits non-zero; exit 0 (revoked, replaced, refused) leaves it stopped.
     '  <key>KeepAlive</key>',
     '  <dict>',
     '    <key>SuccessfulExit</key>',

@@ -96,8 +96,8 @@ describe('vimrelay pair, approved', () => {
   it('`vimrelay devices` lists it online with a last-seen time', () => {
     const run = runCli(['devices'], env);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^ID\s+NAME\s+HOSTNAME\s+STATE\s+LAST SEEN$/m);
-    expect(run.stdout).toMatch(/pairbox\s+\S+\s+online\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/);
+    expect(run.stdout).toMatch(/^ID\s+NAME\s+HOSTNAME\s+STATE\s+LAST SEEN\s+LAST REFUSED$/m);
+    expect(run.stdout).toMatch(/pairbox\s+\S+\s+online\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\s+never$/m);
   });
 
   it('revoking the device drops its editors at once, and the agent exits saying to pair again', async () => {

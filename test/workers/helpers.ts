@@ -211,11 +211,12 @@ export class FakeAgent {
   }
 
   /**
-   * Connects with `token`; fails the test unless the upgrade succeeds. `replyToClose: false`
-   * leaves a close started by the Hub unanswered, so that a test can deliver it when it chooses.
+   * Connects with `token` (and `headers`: a takeover proof, a client address); fails the test
+   * unless the upgrade succeeds. `replyToClose: false` leaves a close started by the Hub
+   * unanswered, so that a test can deliver it when it chooses.
    */
-  static async connect(token: string, { replyToClose = true } = {}): Promise<FakeAgent> {
-    const res = await upgrade(token);
+  static async connect(token: string, { replyToClose = true, headers = {} }: { replyToClose?: boolean; headers?: Record<string, string> } = {}): Promise<FakeAgent> {
+    const res = await upgrade(token, headers);
     if (res.status !== 101 || !res.webSocket) throw new Error(`upgrade answered ${res.status}: ${await res.text()}`);
     return new FakeAgent(res.webSocket, replyToClose);
   }
@@ -224,7 +225,7 @@ export class FakeAgent {
   static async online(
     token: string,
     editors: WireEditor[],
-    options: { replyToClose?: boolean } = {},
+    options: { replyToClose?: boolean; headers?: Record<string, string> } = {},
   ): Promise<{ agent: FakeAgent; welcome: Extract<HubMessage, { type: 'welcome' }> }> {
     const agent = await FakeAgent.connect(token, options);
     agent.hello(editors);

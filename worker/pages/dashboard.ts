@@ -12,7 +12,11 @@ import type { LoggedCall } from '../hub/call-log.ts';
 import { ago, duration, utcClock, utcMinute } from './dashboard-format.ts';
 import { html, trusted, type Html } from './html.ts';
 
-/** A device row. `hostname` is shown when pairing recorded one. */
+/**
+ * A device row. `hostname` is shown when pairing recorded one; `last_refused_at` / `_from` when a
+ * connection with its credential was refused for want of its agent's takeover key (someone else
+ * may hold the credential).
+ */
 export interface DeviceView {
   id: string;
   name: string;
@@ -20,6 +24,8 @@ export interface DeviceView {
   online: boolean;
   last_seen_at: string | null;
   revoked: boolean;
+  last_refused_at?: string | null;
+  last_refused_from?: string | null;
 }
 
 /** An OAuth client row: which client, where its grants redirect, what they allow, how many there are. */
@@ -110,12 +116,18 @@ function devicesSection(d: DashboardData): Html {
     return html`<tr>
 <td><strong>${dev.name}</strong>${dev.hostname ? html`<br><small>${dev.hostname}</small>` : ''}</td>
 <td>${state}</td>
-<td><small>last seen</small> <span title="${utcMinute(dev.last_seen_at)}">${ago(dev.last_seen_at, d.nowMs)}</span></td>
+<td><small>last seen</small> <span title="${utcMinute(dev.last_seen_at)}">${ago(dev.last_seen_at, d.nowMs)}</span>${refusedLine(dev, d.nowMs)}</td>
 <td class="act">${dev.revoked ? '' : revokeButton(`/dashboard/devices/${encodeURIComponent(dev.id)}/revoke`, d.csrf, 'Revoke', dev.name)}</td>
 </tr>`;
   });
   return html`<table class="cards"><thead><tr><th>Device</th><th>State</th><th>Activity</th><th></th></tr></thead><tbody>${rows}</tbody></table>
 <p><small>Revoking a device disconnects its agent at once; its credential stops working.</small></p>`;
+}
+
+/** The last connection refused as the device (its credential without its agent's key), if any. */
+function refusedLine(dev: DeviceView, nowMs: number): Html | string {
+  if (!dev.last_refused_at) return '';
+  return html`<br><small class="bad">connection refused</small> <span title="${utcMinute(dev.last_refused_at)}">${ago(dev.last_refused_at, nowMs)}</span> <small>from ${dev.last_refused_from ?? 'unknown'}: it had this device's credential but not its agent's key; if that was not you, revoke the device and pair it again</small>`;
 }
 
 function editorsSection(d: DashboardData): Html {

@@ -12,6 +12,7 @@ import { ALL_SCOPES, PERMISSION_CLASSES, toolByName, type PermissionClass, type 
 import { argsDigest, readAudit } from '../../../agent/audit/log.ts';
 import { paths } from '../../../agent/config/paths.ts';
 import { writePolicy, type Policy } from '../../../agent/policy/file.ts';
+import { ownPlaces } from '../../../agent/policy/own-files.ts';
 import { openCallGuard } from '../../../agent/policy/setup.ts';
 import type { Decision } from '../../../agent/policy/types.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
@@ -129,7 +130,7 @@ describe('the policy CLI', () => {
     env = isolatedEnv();
     const p = paths(env);
     writePolicy(p.policy, { rules: [{ klass: 'exec', decision: 'deny' }], never_read: [] });
-    dispatcher = new Dispatcher({ get: (id) => (id === d.editor.id ? d.editor : undefined) }, openCallGuard(p, String(env.HOME)));
+    dispatcher = new Dispatcher({ get: (id) => (id === d.editor.id ? d.editor : undefined) }, openCallGuard(p, ownPlaces(env), String(env.HOME)));
   });
   afterAll(() => d?.stop());
 
@@ -148,6 +149,7 @@ describe('the policy CLI', () => {
     expect(rules.stdout).toContain('   1. exec deny\n');
     expect(rules.stdout).toContain(`   2. exec allow --editor ${name}\n`);
     expect(rules.stdout).toContain('never_read: none');
+    expect(rules.stdout).toContain('always withheld, whatever the policy says: vimrelay\'s own files');
   });
 
   it('`vimrelay log` shows the calls as a table', () => {
