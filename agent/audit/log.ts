@@ -46,6 +46,7 @@ export const AuditDecision = z.enum([
   'review:pending',
   'review:accepted',
   'review:accepted_with_changes',
+  'review:partly_accepted',
   'review:rejected',
   'review:conflict',
   'review:expired',

@@ -20,7 +20,7 @@
  */
 import { checkScope, fail, LIMITS, parseArgs, permissionFor, reviewStatus, toolByName, type ToolOutcome } from '../../protocol/index.ts';
 import type { AuditDecision } from '../audit/log.ts';
-import { abortedOutcome, CallCancelled, CallDeadline, PathsChanged, type CallControl } from '../editors/call.ts';
+import { abortedOutcome, CallCancelled, CallDeadline, NeedsReview, PathsChanged, type CallControl } from '../editors/call.ts';
 import type { Editor, EditorSource } from '../editors/editor.ts';
 import { pathsParams } from '../editors/paths.ts';
 import { editorTool } from '../editors/tools/index.ts';
@@ -171,6 +171,7 @@ export class Dispatcher {
       const vet = verdict.vetEdits;
       const vetEdits = vet && (async (paths: readonly string[]): Promise<ToolOutcome | null> => {
         const vetted = await vet(paths);
+        if (vetted?.review) throw new NeedsReview();
         // The audit line says what decided the edits when they needed deciding again.
         if (vetted) audit.decision = vetted.decision;
         return vetted?.refusal ?? null;
@@ -190,6 +191,11 @@ export class Dispatcher {
       try {
         return await Promise.race([running, aborted]);
       } catch (error) {
+        // The edits it found are to be reviewed: nothing changed, and it runs again under review.
+        if (error instanceof NeedsReview) {
+          verdict = await this.#guard.check({ ...guarded, args: { ...args, review: true } });
+          continue;
+        }
         if (!(error instanceof PathsChanged)) throw error;
         if (changes + 1 >= MAX_PATH_CHANGES) {
           return fail('EDITOR_ERROR', `The files ${spec.name} addresses kept changing while it was checked (the current buffer switching?), so it did not run.`, {

@@ -6,7 +6,7 @@
 import type { ToolOutcome, WireEditor } from '../../protocol/index.ts';
 import type { AskAnswer, AskRequest } from '../policy/types.ts';
 import type { Hunk } from '../reviews/diff.ts';
-import type { Applied, CallControl, Proposal, ProposeOptions } from './call.ts';
+import type { Applied, CallControl, Proposal } from './call.ts';
 import type { OpenReview, ReviewSpec } from './reviews.ts';
 import type { Addressing, EditorTool } from './tools/tool.ts';
 
@@ -46,7 +46,7 @@ export interface Editor {
    * Runs edit tool `tool` on a copy of its buffer, as `run` would run it, for a review: what it
    * would make of the buffer, which does not change (call.ts `proposeTool`).
    */
-  propose(tool: EditorTool, args: Record<string, unknown>, call: CallControl, opts: ProposeOptions): Promise<Proposal | ToolOutcome>;
+  propose(tool: EditorTool, args: Record<string, unknown>, call: CallControl, maxLines: number): Promise<Proposal | ToolOutcome>;
   /** Makes a review's accepted hunks in buffer `buf`, refused when its tick is not `expectedTick` (call.ts `applyReviewed`). */
   applyReviewed(buf: number, expectedTick: number, hunks: readonly Hunk[], signal: AbortSignal): Promise<Applied | ToolOutcome>;
   /** Opens review `id` in this editor (reviews.ts); rejects when it cannot, with EditorGone when the editor went away. */

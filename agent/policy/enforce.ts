@@ -42,7 +42,7 @@ import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
 import { abortedOutcome, EditorGone, isDeadline, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { NoSuchBuffer } from '../editors/paths.ts';
-import type { EditorTool } from '../editors/tools/tool.ts';
+import { reviewable, type EditorTool } from '../editors/tools/tool.ts';
 import { decide, describeRule, type Verdict } from './decide.ts';
 import { neverReadBefore, neverReadRefusal, secretMatch, type NeverReadCheck } from './never-read.ts';
 import type { OwnFiles } from './own-files.ts';
@@ -84,7 +84,8 @@ export interface GuardResult {
   /**
    * The check of files the call finds it would edit (CallControl.vetEdits); see the header. Null
    * when nothing needed deciding again; else the decision it took (for the audit log: never_read,
-   * deny, the answer to its prompt, offline) and its refusal, if any.
+   * deny, the answer to its prompt, offline) and its refusal, if any; or `review` when a file it
+   * would edit is to be reviewed, for a call not under review (it runs again under review).
    */
   vetEdits?: (paths: readonly string[]) => Promise<GuardResult | null>;
   /** The files the decision was made on (step 2); absent for a call to the agent itself. */
@@ -182,25 +183,28 @@ export class CallGuard {
     const verdict = reviewed(call, decide(policy, { klass, editorName, chosenName, paths }, this.#opts.home));
     if (verdict.decision === 'deny') return mayAsk ? { decision: 'deny', refusal: policyDenied(call, editorName, verdict) } : null;
     const after = filterOf(before);
-    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, ...after, ...on };
-    if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, false), ...on };
+    // The review is the user's answer for every file it shows: the files are vetted as after a prompt.
+    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, ...after, vetEdits: (p) => this.#vetEdits(call, p, true, true), ...on };
+    if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, false, false), ...on };
     // A session allowance is the user's answer for this class in this editor: the files the call
     // finds it would edit are checked as after a prompt.
-    if (call.target && this.#session.get(call.target.editor)?.has(klass)) return { decision: 'session', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, true), ...on };
+    if (call.target && this.#session.get(call.target.editor)?.has(klass)) return { decision: 'session', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, true, false), ...on };
     if (!mayAsk) return null;
     const asked = await this.#ask(call, editorName, chosenName, paths);
     if (asked.refusal) return asked;
     // Checked again after the answer, so that what it reads to redact is the text as it is now.
     const again = await this.#neverRead(call, paths, policy);
     if (again.refusal) return again;
-    return { ...asked, ...filterOf(again), vetEdits: (p) => this.#vetEdits(call, p, true), ...on };
+    return { ...asked, ...filterOf(again), vetEdits: (p) => this.#vetEdits(call, p, true, false), ...on };
   }
 
   /**
    * The files `changes` a running call would edit, checked as the header says; `asked`: the user
-   * already allowed this call at a prompt. Null when the call's own decision stands (GuardResult.vetEdits).
+   * already allowed this call at a prompt (or reviews it); `reviewing`: it runs under review. Null
+   * when the call's own decision stands (GuardResult.vetEdits); `review` when a file it would edit
+   * is to be reviewed and the call is not: it must run again under review.
    */
-  async #vetEdits(call: GuardedCall, changes: readonly string[], asked: boolean): Promise<GuardResult | null> {
+  async #vetEdits(call: GuardedCall, changes: readonly string[], asked: boolean, reviewing: boolean): Promise<GuardResult | null> {
     if (!call.target || changes.length === 0) return null;
     const { editor } = call.target;
     const editorName = editor.info().name;
@@ -215,6 +219,7 @@ export class CallGuard {
       }
       const verdict = reviewed(call, decide(policy, { klass: permissionFor(call.spec, call.args), editorName, chosenName: editor.chosenName(), paths }, this.#opts.home));
       if (verdict.decision === 'deny') return { decision: 'deny', refusal: policyDenied(call, editorName, verdict) };
+      if (verdict.decision === 'review' && !reviewing) return { decision: 'review', refusal: null, review: true };
       if (verdict.decision === 'ask' && !asked) return await this.#ask(call, editorName, editor.chosenName(), paths);
       return null;
     } catch (err) {
@@ -342,16 +347,15 @@ export class CallGuard {
 /**
  * The policy's verdict for what `call` is (README "Reviews"): a tool whose edit can be reviewed
  * goes to review when the policy says `review` or the model asks (`review: true`), unless the
- * policy denies it; one that cannot be reviewed is asked about at a prompt when the policy says
- * `review` and it edits text (an edit found while it runs: lsp_rename's apply), and runs as
- * allowed when it only moves the user through the buffer's history or shows decorations (undo,
- * redo, set_cursor, the decoration tools: nothing to review).
+ * policy denies it; a call that cannot be reviewed runs as allowed when the policy says `review`:
+ * it only moves the user through the buffer's history or shows decorations (undo, redo,
+ * set_cursor, the decoration tools: nothing to review), or is a preview.
  */
 function reviewed(call: GuardedCall, verdict: Verdict): Verdict {
   const tool = call.target?.tool;
-  if (tool?.review) return verdict.decision !== 'deny' && call.args.review === true ? { ...verdict, decision: 'review' } : verdict;
+  if (tool && reviewable(tool, call.args)) return verdict.decision !== 'deny' && call.args.review === true ? { ...verdict, decision: 'review' } : verdict;
   if (verdict.decision !== 'review') return verdict;
-  return { ...verdict, decision: tool?.commit ? 'ask' : 'allow' };
+  return { ...verdict, decision: 'allow' };
 }
 
 function policyDenied(call: GuardedCall, editorName: string, verdict: Verdict): ToolOutcome {

@@ -1,8 +1,9 @@
 /**
  * The reviews this agent holds (README "Reviews"; DESIGN "Pending decisions"): an edit the policy
- * (or the model) sends to review is run on a copy of its buffer (Editor.propose), shown to the
- * user as a diff in their editor (Editor.openReview), and made only when they accept it, as they
- * left it. The book alone settles each review, once; the model learns what the user decided.
+ * (or the model) sends to review is proposed without changing anything (Editor.propose), shown to
+ * the user as a diff per file it changes in their editor (Editor.openReview), and made only where
+ * they accept it, as they left it. The book alone settles each review, once; the model learns
+ * what the user decided.
  *
  * Contract: `start` proposes the edit and opens its review, then waits for the user's decision up
  * to the call's `timeout_ms` (default: REVIEW_LIMITS.maxWaitMs), and never past the call's deadline
@@ -11,22 +12,26 @@
  * stays open until the user decides, the editor goes away, or it expires
  * (REVIEW_LIMITS.expiryMs), whichever comes first; `status` then gives the outcome, waiting for it
  * up to `wait_ms`. A proposal that changes nothing is answered at once, unreviewed.
- * - accept: the accepted lines are merged with whatever the user typed in the buffer meanwhile
+ * Each file the edit changes is its own review in the editor, decided on its own, as it comes:
+ * - accept: the accepted lines are merged with whatever the user typed in that buffer meanwhile
  *   (diff.ts `merge3`) and made in one call (Editor.applyReviewed), tick-guarded; a buffer that
  *   changed again between the read and the write is merged again (at most MERGE_TRIES times).
- *   The outcome is the tool's data with the buffer as it is now, and `review.decision`
- *   `accepted`, or `accepted_with_changes` with `user_changes`, the diff from the proposal to
- *   what was applied. Where the two changes meet, nothing is made: REVIEW_CONFLICT.
- * - reject (closing the review is a reject, reason "closed"): REVIEW_REJECTED with the reason.
- * - expiry: REVIEW_EXPIRED, and the editor says it expired. The editor gone: EDITOR_OFFLINE.
- * Each of these failures carries the same `review` object. Every decision is audited through
- * `record` (the call's own line when the call is still waiting, a line of its own after it
- * answered "pending"), saying who decided. Outcomes are kept for `status` (KEPT at most).
+ *   `accepted`, or `accepted_with_changes` with `user_changes`, the diff from the proposal to what
+ *   was applied; where the two changes meet, nothing is made in it: `conflict`.
+ * - reject (closing the review is a reject, reason "closed"): `rejected`, with the reason.
+ * - expiry: `expired`, and the editor says so; the editor gone: `offline`.
+ * The outcome, once every file is decided: the tool's data with each accepted buffer as it is now
+ * and `review` {decision: accepted, accepted_with_changes or, some files only, partly_accepted};
+ * when nothing was applied, the error of why (REVIEW_REJECTED, REVIEW_CONFLICT, REVIEW_EXPIRED,
+ * EDITOR_OFFLINE), carrying the same `review` object. An edit of several files lists each file's
+ * decision in `review.files`. Every decision is audited through `record` (the call's own line
+ * while the call waits, a line of its own after it answered "pending"), saying who decided.
+ * Outcomes are kept for `status` (KEPT at most, KEPT_MS at most).
  */
 import { randomUUID } from 'node:crypto';
 import { fail, LIMITS, REVIEW_LIMITS, type ToolOutcome } from '../../protocol/index.ts';
 import type { AuditDecision } from '../audit/log.ts';
-import { EditorGone, isProposal, type CallControl, type Proposal } from '../editors/call.ts';
+import { EditorGone, isProposal, type Applied, type CallControl, type Proposal, type ProposedFile } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { visible } from '../editors/prompts.ts';
 import type { OpenReview, ReviewAnswer } from '../editors/reviews.ts';
@@ -42,8 +47,21 @@ const KEPT = 200;
 /** How long a settled review is kept for `status` (ms). */
 const KEPT_MS = 60 * 60_000;
 
-/** One review's decision as the model sees it. */
-export type ReviewDecision = 'accepted' | 'accepted_with_changes' | 'rejected' | 'conflict' | 'expired' | 'offline' | 'pending';
+/** What the user decided on one file. */
+type FileDecision = 'accepted' | 'accepted_with_changes' | 'rejected' | 'conflict' | 'expired' | 'offline';
+
+/** One file's decision, with what the model is told of it and what was applied. */
+interface Decided {
+  decision: FileDecision;
+  reason?: string;
+  userChanges?: string;
+  /** The buffer after the accepted lines were made. */
+  applied?: Applied;
+  /** Where the user's changes met the proposal. */
+  line?: number;
+  /** The editor's failure while applying. */
+  failure?: ToolOutcome;
+}
 
 /** What the book records of a review's decision (the dispatcher's CallRecord, with who decided). */
 export interface ReviewRecord {
@@ -64,7 +82,7 @@ export interface ReviewCall {
   args: Record<string, unknown>;
   control: CallControl;
   client: string;
-  /** The call's id in the dispatcher, and when it started (for the audit line of a later decision). */
+  /** When the call started (for the audit line of a later decision). */
   startedAt: number;
 }
 
@@ -72,18 +90,15 @@ interface Entry {
   readonly id: string;
   readonly call: ReviewCall;
   readonly proposal: Proposal;
+  /** The files the edit changes, each with its review in the editor and, once decided, its decision. */
+  readonly files: { readonly file: ProposedFile; open: OpenReview | null; decided: Decided | null }[];
   /** Settles once, with the final outcome. */
   readonly settled: Promise<ToolOutcome>;
-  settle(outcome: ToolOutcome, decision: ReviewDecision): void;
+  settle(outcome: ToolOutcome): void;
   outcome: ToolOutcome | null;
   /** Whether the call that started it has answered (then a decision gets an audit line of its own). */
   answered: boolean;
   settledAt: number;
-}
-
-/** A review's decision as its `review` object (the part every outcome of it carries). */
-function reviewObject(id: string, decision: ReviewDecision, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id, decision, ...extra };
 }
 
 export class ReviewBook {
@@ -99,23 +114,27 @@ export class ReviewBook {
 
   /**
    * Runs `call` under review, as the module header says; resolves with its outcome and the audit
-   * decision of the call, never rejects.
+   * decision of the call; rejects only with PathsChanged (nothing ran).
    */
   async start(call: ReviewCall): Promise<{ outcome: ToolOutcome; decision: AuditDecision }> {
     const { editor, tool, args, control } = call;
-    const made = await editor.propose(tool, args, control, { creates: tool.review?.creates ?? false, max_lines: REVIEW_LIMITS.maxLines });
+    const made = await editor.propose(tool, args, control, REVIEW_LIMITS.maxLines);
     if (!isProposal(made)) return { outcome: made, decision: 'review' };
-    if (sameLines(made.base, made.proposed)) return { outcome: { ok: true, data: made.result }, decision: 'review' };
-    const id = randomUUID();
-    let open: OpenReview;
+    const changing = made.files.filter((f) => !sameLines(f.base, f.proposed));
+    if (changing.length === 0) return { outcome: { ok: true, data: made.result }, decision: 'review' };
+    const entry = this.#enter(randomUUID(), call, made, changing);
     try {
-      open = await editor.openReview(id, { buf: numberOf(made.result.buf), header: headerOf(call, made), proposed: made.proposed }, control.signal);
+      for (const [i, item] of entry.files.entries()) {
+        const header = headerOf(call, item.file, i, entry.files.length);
+        item.open = await editor.openReview(entry.files.length === 1 ? entry.id : `${entry.id}/${i + 1}`, { buf: item.file.buf, header, proposed: item.file.proposed }, control.signal);
+      }
     } catch (error) {
+      this.#entries.delete(entry.id);
+      await Promise.all(entry.files.map((item) => item.open?.close('')));
       if (error instanceof EditorGone) return { outcome: fail('EDITOR_OFFLINE', 'The editor went away before the review could open; nothing was changed.'), decision: 'offline' };
       return { outcome: fail('EDITOR_ERROR', `The editor could not open the review: ${String(error)}; nothing was changed.`), decision: 'review' };
     }
-    const entry = this.#enter(id, call, made);
-    this.#follow(entry, open);
+    this.#follow(entry);
     const waitMs = Math.min(typeof args.timeout_ms === 'number' ? args.timeout_ms : REVIEW_LIMITS.maxWaitMs, control.deadline - LIMITS.promptMarginMs - Date.now());
     // Settled just as the wait ended: its outcome is still this call's.
     const outcome = (await within(entry.settled, waitMs, control.signal)) ?? entry.outcome;
@@ -131,32 +150,31 @@ export class ReviewBook {
   async status(editor: Editor, id: string, waitMs: number, signal: AbortSignal): Promise<ToolOutcome> {
     this.#forgetOld();
     const entry = this.#entries.get(id);
-    if (!entry || entry.call.editor !== editor) {
-      return fail('REVIEW_NOT_FOUND', `No review with id ${id} is known in this editor.`);
-    }
+    if (!entry || entry.call.editor !== editor) return fail('REVIEW_NOT_FOUND', `No review with id ${id} is known in this editor.`);
     const outcome = entry.outcome ?? (await within(entry.settled, waitMs, signal)) ?? pendingOutcome(entry);
     return outcome.ok ? { ok: true, data: { tool: entry.call.tool.spec.name, ...outcome.data } } : outcome;
   }
 
-  #enter(id: string, call: ReviewCall, proposal: Proposal): Entry {
+  #enter(id: string, call: ReviewCall, proposal: Proposal, changing: readonly ProposedFile[]): Entry {
     let resolve!: (outcome: ToolOutcome) => void;
     const settled = new Promise<ToolOutcome>((r) => (resolve = r));
     const entry: Entry = {
       id,
       call,
       proposal,
+      files: changing.map((file) => ({ file, open: null, decided: null })),
       settled,
       outcome: null,
       answered: false,
       settledAt: 0,
-      settle: (outcome, decision) => {
+      settle: (outcome) => {
         if (entry.outcome) return;
         entry.outcome = outcome;
         entry.settledAt = Date.now();
         resolve(outcome);
         // The call's own audit line says it while it waits; after "pending", a line of its own.
         if (entry.answered) {
-          this.#record({ client: call.client, editor: call.editor.id, tool: call.tool.spec.name, args: call.args, decision: `review:${decision}` as AuditDecision, outcome, startedAt: call.startedAt, decidedBy: 'editor' });
+          this.#record({ client: call.client, editor: call.editor.id, tool: call.tool.spec.name, args: call.args, decision: auditOf(outcome), outcome, startedAt: call.startedAt, decidedBy: 'editor' });
         }
       },
     };
@@ -165,53 +183,54 @@ export class ReviewBook {
     return entry;
   }
 
-  /** Waits for the user's decision on `entry` (or its expiry, or the editor's going) and settles it. */
-  #follow(entry: Entry, open: OpenReview): void {
-    const { id } = entry;
+  /** Waits for the user's decision on each file of `entry` (or its expiry, or the editor's going), then settles it. */
+  #follow(entry: Entry): void {
+    const done = (): void => {
+      if (entry.files.every((item) => item.decided)) entry.settle(outcomeOf(entry));
+    };
     const expiry = setTimeout(() => {
-      void open.expire();
-      entry.settle(fail('REVIEW_EXPIRED', `Nobody decided on the review within ${Math.round(this.#expiryMs / 60_000)} minutes, so it expired; nothing was changed.`, { review: reviewObject(id, 'expired') }), 'expired');
+      for (const item of entry.files) {
+        if (item.decided) continue;
+        item.decided = { decision: 'expired' };
+        void item.open?.expire();
+      }
+      done();
     }, this.#expiryMs);
     expiry.unref();
-    open.answer.then(
-      async (answer) => {
-        clearTimeout(expiry);
-        const { outcome, decision, message } = await this.#decide(entry, answer);
-        await open.close(message);
-        entry.settle(outcome, decision);
-      },
-      () => {
-        clearTimeout(expiry);
-        entry.settle(fail('EDITOR_OFFLINE', 'The editor went away before the user decided on the review; nothing was changed.', { review: reviewObject(id, 'offline') }), 'offline');
-      },
-    );
+    for (const item of entry.files) {
+      const open = item.open;
+      if (!open) continue;
+      open.answer.then(
+        async (answer) => {
+          if (item.decided) return;
+          const decided = await this.#decide(entry.call, item.file, answer);
+          await open.close(messageOf(decided));
+          item.decided ??= decided;
+          if (entry.files.every((f) => f.decided)) clearTimeout(expiry);
+          done();
+        },
+        () => {
+          item.decided ??= { decision: 'offline' };
+          if (entry.files.every((f) => f.decided)) clearTimeout(expiry);
+          done();
+        },
+      );
+    }
   }
 
-  /** The outcome of the user's `answer`, its decision, and the message the editor shows as the review closes. */
-  async #decide(entry: Entry, answer: ReviewAnswer): Promise<{ outcome: ToolOutcome; decision: ReviewDecision; message: string }> {
-    const { id, proposal, call } = entry;
+  /** The user's `answer` on `file`, made so when it is an accept. */
+  async #decide(call: ReviewCall, file: ProposedFile, answer: ReviewAnswer): Promise<Decided> {
     if (answer.kind === 'reject') {
       const reason = answer.reason?.trim() ?? '';
-      const outcome = fail('REVIEW_REJECTED', `The user rejected ${call.tool.spec.name}${reason ? `: ${reason}` : '.'} Nothing was changed.`, {
-        review: reviewObject(id, 'rejected', reason ? { reason } : {}),
-        ...(reason ? { hint: reason === 'closed' ? 'The user closed the review without accepting it. Ask them what they want before proposing it again.' : 'Follow the reason the user gave.' } : {}),
-      });
-      return { outcome, decision: 'rejected', message: 'vimrelay: rejected; nothing was changed' };
+      return { decision: 'rejected', ...(reason ? { reason } : {}) };
     }
-    const buf = numberOf(proposal.result.buf);
     const signal = AbortSignal.timeout(LIMITS.callDeadlineMs);
-    let tick = proposal.baseTick;
-    let current: readonly string[] = proposal.base;
+    let tick = file.baseTick;
+    let current: readonly string[] = file.base;
     for (let tries = 0; tries < MERGE_TRIES; tries++) {
-      const merged = merge3(proposal.base, current, answer.lines);
-      if (!merged.ok) {
-        const outcome = fail('REVIEW_CONFLICT', `The user accepted the review, but the buffer had changed near line ${merged.conflict.line} where it edits; nothing was changed.`, {
-          review: reviewObject(id, 'conflict'),
-          line: merged.conflict.line,
-        });
-        return { outcome, decision: 'conflict', message: `vimrelay: the buffer changed near line ${merged.conflict.line} during the review; nothing was applied` };
-      }
-      const applied = await call.editor.applyReviewed(buf, tick, merged.hunks, signal);
+      const merged = merge3(file.base, current, answer.lines);
+      if (!merged.ok) return { decision: 'conflict', line: merged.conflict.line };
+      const applied = await call.editor.applyReviewed(file.buf, tick, merged.hunks, signal);
       if ('ok' in applied) {
         const stale = !applied.ok && applied.error.code === 'STALE_CHANGEDTICK' ? applied.error : null;
         if (stale && typeof stale.current_changedtick === 'number' && Array.isArray(stale.current_lines)) {
@@ -219,18 +238,12 @@ export class ReviewBook {
           current = stale.current_lines as string[];
           continue;
         }
-        return { outcome: applied, decision: 'offline', message: 'vimrelay: the review could not be applied' };
+        return { decision: 'offline', failure: applied };
       }
-      const changed = !sameLines(answer.lines, proposal.proposed);
-      const review = changed
-        ? reviewObject(id, 'accepted_with_changes', { user_changes: unifiedDiff(proposal.proposed, answer.lines, 'proposal', 'applied') })
-        : reviewObject(id, 'accepted');
-      const data: Record<string, unknown> = { ...proposal.result, buf: applied.buf, path: applied.path, changedtick: applied.changedtick, review };
-      if ('total_lines' in data) data.total_lines = applied.total_lines;
-      return { outcome: { ok: true, data }, decision: changed ? 'accepted_with_changes' : 'accepted', message: 'vimrelay: applied' };
+      if (sameLines(answer.lines, file.proposed)) return { decision: 'accepted', applied };
+      return { decision: 'accepted_with_changes', applied, userChanges: unifiedDiff(file.proposed, answer.lines, 'proposal', 'applied') };
     }
-    const outcome = fail('REVIEW_CONFLICT', 'The user accepted the review, but the buffer kept changing while it was applied; nothing was changed.', { review: reviewObject(id, 'conflict') });
-    return { outcome, decision: 'conflict', message: 'vimrelay: the buffer kept changing; nothing was applied' };
+    return { decision: 'conflict' };
   }
 
   /** Drops settled reviews kept too long, and the oldest past KEPT. */
@@ -242,9 +255,86 @@ export class ReviewBook {
   }
 }
 
+/** The one-line message the editor shows as a file's review closes. */
+function messageOf(decided: Decided): string {
+  switch (decided.decision) {
+    case 'accepted':
+    case 'accepted_with_changes':
+      return 'vimrelay: applied';
+    case 'rejected':
+      return 'vimrelay: rejected; nothing was changed';
+    case 'conflict':
+      return decided.line === undefined ? 'vimrelay: the buffer kept changing; nothing was applied' : `vimrelay: the buffer changed near line ${decided.line} during the review; nothing was applied`;
+    default:
+      return 'vimrelay: the review could not be applied';
+  }
+}
+
+/** The outcome of `entry` once every file is decided (see the module header). */
+function outcomeOf(entry: Entry): ToolOutcome {
+  const { id, proposal, call } = entry;
+  const decided = entry.files.map((item) => ({ file: item.file, d: item.decided ?? { decision: 'offline' as const } }));
+  const multi = decided.length > 1;
+  const files = decided.map(({ file, d }) => ({
+    path: file.path,
+    decision: d.decision,
+    ...(d.reason === undefined ? {} : { reason: d.reason }),
+    ...(d.userChanges === undefined ? {} : { user_changes: d.userChanges }),
+  }));
+  const applied = decided.filter(({ d }) => d.applied);
+  if (applied.length === 0) {
+    const [first] = decided;
+    const d = first?.d;
+    const failure = d?.failure;
+    if (failure && !multi) return failure;
+    const review = (decision: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ id, decision, ...extra, ...(multi ? { files } : {}) });
+    const any = (decision: FileDecision): boolean => decided.some((x) => x.d.decision === decision);
+    if (any('conflict')) {
+      const line = decided.find((x) => x.d.line !== undefined)?.d.line;
+      return fail('REVIEW_CONFLICT', `The user accepted the review, but the buffer had changed${line === undefined ? '' : ` near line ${line}`} where it edits; nothing was changed.`, {
+        review: review('conflict'),
+        ...(line === undefined ? {} : { line }),
+      });
+    }
+    if (any('rejected')) {
+      const reason = multi ? '' : (d?.reason ?? '');
+      return fail('REVIEW_REJECTED', `The user rejected ${call.tool.spec.name}${reason ? `: ${reason}` : '.'} Nothing was changed.`, {
+        review: review('rejected', reason ? { reason } : {}),
+        ...(reason ? { hint: reason === 'closed' ? 'The user closed the review without accepting it. Ask them what they want before proposing it again.' : 'Follow the reason the user gave.' } : {}),
+      });
+    }
+    if (any('expired')) return fail('REVIEW_EXPIRED', 'Nobody decided on the review in time, so it expired; nothing was changed.', { review: review('expired') });
+    return fail('EDITOR_OFFLINE', 'The editor went away before the user decided on the review; nothing was changed.', { review: review('offline') });
+  }
+  const all = applied.length === decided.length;
+  const changed = applied.some(({ d }) => d.decision === 'accepted_with_changes');
+  const decision = !all ? 'partly_accepted' : changed ? 'accepted_with_changes' : 'accepted';
+  const data: Record<string, unknown> = { ...proposal.result };
+  const only = applied.length === 1 && !multi ? applied[0]?.d.applied : undefined;
+  if (only) {
+    Object.assign(data, { buf: only.buf, path: only.path, changedtick: only.changedtick });
+    if ('total_lines' in data) data.total_lines = only.total_lines;
+  }
+  if (multi) {
+    // Each file of the tool's own list that was applied: its buffer as it is now.
+    if (Array.isArray(data.files)) {
+      data.files = (data.files as Record<string, unknown>[]).map((f) => {
+        const hit = applied.find(({ file }) => file.path === f.path)?.d.applied;
+        return hit ? { ...f, buf: hit.buf, changedtick: hit.changedtick } : f;
+      });
+    }
+    if ('applied' in data) data.applied = true;
+  } else if ('applied' in data) {
+    data.applied = true;
+  }
+  const userChanges = !multi ? decided[0]?.d.userChanges : undefined;
+  data.review = { id, decision, ...(userChanges === undefined ? {} : { user_changes: userChanges }), ...(multi ? { files } : {}) };
+  return { ok: true, data };
+}
+
 /** What a review's call answers while the user has not decided: the proposal, and the review's id. */
 function pendingOutcome(entry: Entry): ToolOutcome {
-  return { ok: true, data: { ...entry.proposal.result, review: reviewObject(entry.id, 'pending') } };
+  return { ok: true, data: { ...entry.proposal.result, review: { id: entry.id, decision: 'pending' } } };
 }
 
 /** The audit decision of a settled review's outcome. */
@@ -274,18 +364,15 @@ async function within(settled: Promise<ToolOutcome>, ms: number, signal: AbortSi
   }
 }
 
-/** The header a review shows: who proposes what where, and what to type. */
-function headerOf(call: ReviewCall, proposal: Proposal): string[] {
-  const path = typeof proposal.result.path === 'string' ? proposal.result.path : `buffer ${numberOf(proposal.result.buf)}`;
+/** The header a review of `file` (file `i` of `count`) shows: who proposes what where, and what to type. */
+function headerOf(call: ReviewCall, file: ProposedFile, i: number, count: number): string[] {
+  const where = file.path === null ? `buffer ${file.buf}` : visible(file.path);
+  const which = count > 1 ? ` (file ${i + 1} of ${count}, each decided on its own)` : '';
   return [
-    `vimrelay review: ${visible(call.client)} proposes ${call.tool.spec.name} in ${visible(path)}`,
+    `vimrelay review: ${visible(call.client)} proposes ${call.tool.spec.name} in ${where}${which}`,
     'Left: the buffer as it is. Right: the proposal, yours to change (do, :diffget, typing).',
     'ZA or :VimRelayAccept applies the right side as it stands; ZR or :VimRelayReject [reason] rejects; closing this tab rejects.',
   ];
-}
-
-function numberOf(value: unknown): number {
-  return typeof value === 'number' ? value : 0;
 }
 
 function sameLines(a: readonly string[], b: readonly string[]): boolean {

@@ -8,6 +8,7 @@ import { LIMITS } from '../limits.ts';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
 import { changedtickArg, withoutNul } from './common.ts';
 import { LSP_LIMITS, LSP_TIMEOUT_HINT, lspBuf, lspPositionArgs, LspRange } from './lsp.ts';
+import { ReviewResult, reviewArg, reviewTimeoutArg } from './review.ts';
 
 export const lspRename = defineTool({
   name: 'lsp_rename',
@@ -27,6 +28,8 @@ export const lspRename = defineTool({
       new_name: withoutNul(z.string().min(1).max(LSP_LIMITS.nameChars), 'new_name must not contain a NUL character (U+0000)').describe('The new name.'),
       apply: z.boolean().optional().describe('Default false: preview (read permission); true edits (write).'),
       expected_changedtick: changedtickArg.optional().describe('Required with apply (the position\'s buffer).'),
+      review: reviewArg,
+      timeout_ms: reviewTimeoutArg,
     })
     .strict()
     .refine((a) => a.apply !== true || a.expected_changedtick !== undefined, {
@@ -47,5 +50,6 @@ export const lspRename = defineTool({
     edit_count: z.number().int().nonnegative(),
     truncated: z.boolean(),
     withheld: z.number().int().nonnegative(),
+    review: ReviewResult.optional(),
   }),
 });

@@ -38,14 +38,28 @@ export const reviewTimeoutArg = z
   .optional()
   .describe(`Under review: ms to wait for the user (default and most ${L.maxWaitMs}); then review.decision is "pending" and review_status gives the outcome.`);
 
+/** What the user decided on one file of an edit of several (lsp_rename): each file on its own. */
+export const FILE_DECISIONS = ['accepted', 'accepted_with_changes', 'rejected', 'conflict', 'expired', 'offline'] as const;
+
 /** What a review decided, as successful results carry it. */
 export const ReviewResult = z
   .object({
     id: z.string().describe('For review_status.'),
     decision: z
-      .enum(['accepted', 'accepted_with_changes', 'pending'])
-      .describe('accepted as proposed; accepted_with_changes (see user_changes); pending: nothing changed yet, the other fields describe your proposal.'),
+      .enum(['accepted', 'accepted_with_changes', 'partly_accepted', 'pending'])
+      .describe('accepted as proposed; accepted_with_changes (see user_changes); partly_accepted: some files only (see files); pending: nothing changed yet, the other fields describe your proposal.'),
     user_changes: z.string().optional().describe('Unified diff from your proposal to what was applied.'),
+    files: z
+      .array(
+        z.object({
+          path: z.string().nullable(),
+          decision: z.enum(FILE_DECISIONS),
+          reason: z.string().optional().describe('The user\'s, when rejected.'),
+          user_changes: z.string().optional(),
+        }),
+      )
+      .optional()
+      .describe('Per file, for an edit of several: each is decided on its own.'),
   })
   .describe('When the user reviewed the edit.');
 

@@ -16,7 +16,7 @@ import type { ToolOutcome, WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
 import type { Hunk } from '../../reviews/diff.ts';
-import { applyReviewed, DeferredAnswers, proposeTool, runTool, type Applied, type CallControl, type EditorLink, type InvokeOptions, type Proposal, type ProposeOptions } from '../call.ts';
+import { applyReviewed, DeferredAnswers, proposeTool, runTool, type Applied, type CallControl, type EditorLink, type InvokeOptions, type Proposal } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
 import { editorPromptOptions, EditorPrompts } from '../prompts.ts';
@@ -161,8 +161,8 @@ export class VimEditor implements Editor {
     return this.#prompts.ask(request, signal);
   }
 
-  propose(tool: EditorTool, args: Record<string, unknown>, call: CallControl, opts: ProposeOptions): Promise<Proposal | ToolOutcome> {
-    return proposeTool(this.#link, tool, args, call, opts);
+  propose(tool: EditorTool, args: Record<string, unknown>, call: CallControl, maxLines: number): Promise<Proposal | ToolOutcome> {
+    return proposeTool(this.#link, this.#answers, tool, args, call, maxLines);
   }
 
   applyReviewed(buf: number, expectedTick: number, hunks: readonly Hunk[], signal: AbortSignal): Promise<Applied | ToolOutcome> {

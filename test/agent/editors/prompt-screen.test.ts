@@ -85,6 +85,9 @@ async function vimOnScreen(): Promise<OnScreen> {
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** g:vimrelay_prompt_delay_ms for the cases that check keys sent within the prompt's waits (ms). */
+const SLOW_MS = 4_000;
+
 describe.each([
   ['Neovim', nvimOnScreen],
   ['Vim', vimOnScreen],
@@ -141,6 +144,9 @@ describe.each([
   ] as const)('takes none of the keys typed through an opening prompt in %s mode, and none for a moment after it takes keys', async (mode, enter, typed) => {
     const marker = `${on.marker}-${mode}`;
     const payload = `call writefile(['ran'], '${marker}')`;
+    // A user who reads slowly makes the prompt wait longer: here, so that however late this
+    // machine delivers the keys, they still come within the waits they check.
+    await on.expr(`execute('let g:vimrelay_prompt_delay_ms = ${SLOW_MS}')`);
     if (enter) on.term.type(enter);
     // The prompt opens while the person types.
     await typeSlowly(typed.slice(0, 3));
@@ -151,7 +157,7 @@ describe.each([
     expect(await settled(outcome)).toBe(false);
     expect(existsSync(marker)).toBe(false);
     // They stop: the prompt takes the keys; the keys answer nothing for a moment.
-    await waitFor(async () => ((await promptStates(on))[0]?.taking_keys ? true : undefined), 10_000, 'the prompt to take keys');
+    await waitFor(async () => ((await promptStates(on))[0]?.taking_keys ? true : undefined), 20_000, 'the prompt to take keys');
     on.term.key('C-g');
     await showing('its keys answer in a moment');
     expect(await settled(outcome)).toBe(false);
@@ -163,6 +169,7 @@ describe.each([
     await notShowing('asks to run run_command (exec)');
     // The mode they were in is theirs again (Insert mode, in Neovim, which left it for the prompt).
     if (enter === 'i') expect(await on.expr('mode()')).toBe('i');
+    await on.expr("execute('unlet g:vimrelay_prompt_delay_ms')");
   });
 
   it('shows a command padded with thousands of spaces whole at once: the blanks are one mark', async () => {

@@ -6,8 +6,8 @@
 --   scratch buffer, without entering it: whatever the user is typing goes on where it was. Long
 --   lines are cut into lines of the window's width (a window cannot scroll within one line), so
 --   each buffer line is one screen row. The prompt takes keys (its window becomes the current one,
---   in Normal mode) only once no key has been typed for opts.quiet_ms, counted from when it
---   showed, and only from Normal, Visual, Insert, Replace or Terminal mode (never in the middle of
+--   in Normal mode) only once no key has been typed for opts.quiet_ms (g:vimrelay_prompt_delay_ms
+--   if longer), counted from when it showed, and only from Normal, Visual, Insert, Replace or Terminal mode (never in the middle of
 --   a command line, an operator, or a prompt of Neovim's own): Insert, Replace and Terminal mode
 --   are left for it (:stopinsert) and given back when it closes, with the cursor where it was
 --   unless a tool moved it meanwhile; a Visual selection ends and is selected again (gv). A user
@@ -17,8 +17,8 @@
 --   editor (the agent decides what "always" means for it), d deny, r deny with a reason (asked
 --   with input()), q and <Esc> deny, as does closing the window; j, k, CTRL-D, CTRL-U, CTRL-F,
 --   CTRL-B, G, gg scroll as in any window; the keys that start Insert mode do nothing. A key
---   answers only opts.arm_ms after the prompt took keys, and allow only opts.arm_ms after its view
---   last moved and once every row has been on screen (else a message says what to wait for); with
+--   answers only opts.arm_ms (or g:vimrelay_prompt_delay_ms, if longer) after the prompt took keys,
+--   and allow only that long after its view last moved and once every row has been on screen (else a message says what to wait for); with
 --   opts.deny_only the allow keys do nothing at all. The answer goes to `channel` as
 --   rpcnotify(channel, 'vimrelay_ask', id, answer), and the window closes.
 -- - 'close' takes prompt `id` down without an answer (the agent's deadline passed), ending an
@@ -255,8 +255,9 @@ local function open()
     channel = channel,
     win = win,
     shown_at = now(),
-    quiet_ms = opts.quiet_ms,
-    arm_ms = opts.arm_ms,
+    -- A user who reads slowly may make these longer, never shorter.
+    quiet_ms = math.max(opts.quiet_ms, tonumber(vim.g.vimrelay_prompt_delay_ms) or 0),
+    arm_ms = math.max(opts.arm_ms, tonumber(vim.g.vimrelay_prompt_delay_ms) or 0),
     seen = {},
     unseen = #shown,
     timer = vim.loop.new_timer(),

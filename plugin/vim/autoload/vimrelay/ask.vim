@@ -6,13 +6,14 @@
 " are cut into lines of the popup's width (a popup cannot scroll within one line), so each buffer
 " line is one screen row; a popup taller than the screen scrolls, with a scrollbar. While the user
 " types, keys go where they always go (the popup's filter only notes when each was typed, and the
-" user's mappings apply); the popup takes keys only once no key has been typed for opts.quiet_ms,
-" counted from when it showed, and only in Normal, Visual, Insert or Replace mode (never in the
+" user's mappings apply); the popup takes keys only once no key has been typed for opts.quiet_ms
+" (or g:vimrelay_prompt_delay_ms, if longer), counted from when it showed, and only in Normal, Visual, Insert or Replace mode (never in the
 " middle of a command line or an operator). From then on its filter takes every key, unmapped: j,
 " k, <Down>, <Up>, CTRL-D, CTRL-U, CTRL-F, CTRL-B, <PageDown>, <PageUp>, G, gg scroll; CTRL-G
 " allow once, CTRL-T allow always in this editor (the agent decides what "always" means for it),
 " d deny, r deny with a reason, q and <Esc> deny; other keys do nothing. A key answers only
-" opts.arm_ms after the popup took keys, and allow only opts.arm_ms after its view last moved and
+" opts.arm_ms (or g:vimrelay_prompt_delay_ms, if longer: a user who reads slowly may make it longer,
+" never shorter) after the popup took keys, and allow only that long after its view last moved and
 " once every row has been on screen (else its top border says what to wait for); with opts.deny_only
 " the allow keys do nothing at all. The answer goes to the agent as the message {type: 'ask', id,
 " answer} and the popup closes. A filter cannot call input(), so after r a timer asks for the
@@ -88,7 +89,8 @@ function! vimrelay#ask#open(id, lines, opts) abort
         \ 'deny_only': get(a:opts, 'deny_only', v:false) is v:true,
         \ 'seen': {}, 'unseen': len(shown), 'first': 0,
         \ 'shown_at': reltime(), 'last_key': reltime(), 'took_at': [], 'moved_at': [],
-        \ 'quiet_ms': a:opts.quiet_ms, 'arm_ms': a:opts.arm_ms}
+        \ 'quiet_ms': max([a:opts.quiet_ms, get(g:, 'vimrelay_prompt_delay_ms', 0)]),
+        \ 'arm_ms': max([a:opts.arm_ms, get(g:, 'vimrelay_prompt_delay_ms', 0)])}
   let ask.timer = timer_start(50, function('s:try_take', [a:id]), {'repeat': -1})
   let s:asks[a:id] = ask
   " Shown now, not when the user next presses a key: a channel call does not redraw by itself.
