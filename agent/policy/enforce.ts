@@ -47,6 +47,7 @@ import type { Policy, PolicyStore } from './file.ts';
 import { escapeGlob } from './glob.ts';
 import { previewOf } from './preview.ts';
 import type { AskAnswer, AskRequest, Prompter, Rule } from './types.ts';
+import { shellQuote } from '../shell-quote.ts';
 
 /** What a CallGuard needs. */
 export interface CallGuardOptions {
@@ -334,11 +335,6 @@ function policyDenied(call: GuardedCall, editorName: string, verdict: Verdict): 
     rule,
     hint: `Do without, or ask the user to change it: vimrelay allow ${klass}${verdict.rule?.editor ? ` --editor ${shellQuote(verdict.rule.editor)}` : ''}${verdict.rule?.chosenName ? ` --chosen-name ${shellQuote(verdict.rule.chosenName)}` : ''}${verdict.rule?.path ? ` --path ${shellQuote(verdict.rule.path)}` : ''}`,
   });
-}
-
-/** `text` as one word for a POSIX shell. */
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
