@@ -15,6 +15,7 @@ import { openCallGuard } from '../policy/setup.ts';
 import { startAgent } from '../run.ts';
 import { vimListenerOption } from './ports.ts';
 import { interrupted } from './signals.ts';
+import { printable } from './printable.ts';
 
 export async function agentCommand(opts: { relay?: string; 'discover-dir'?: string[]; 'vim-port'?: string; verbose?: boolean; service?: boolean }): Promise<number> {
   const stopped = interrupted();
@@ -39,11 +40,11 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
   await agent.stop();
   if (end === 'interrupted') return 0;
   if (end.kind === 'rejected') {
-    process.stderr.write(`vimrelay: ${end.reason}; pair this machine again: vimrelay pair ${relay}\n`);
+    process.stderr.write(`vimrelay: ${printable(String(end.reason))}; pair this machine again: vimrelay pair ${printable(relay)}\n`);
     return opts.service ? 0 : 1;
   }
   if (end.kind === 'replaced') {
-    process.stderr.write(`vimrelay: ${end.reason}.\n`);
+    process.stderr.write(`vimrelay: ${printable(String(end.reason))}.\n`);
     return opts.service ? 0 : 4;
   }
   return 0;

@@ -12,6 +12,7 @@ import { CLASS_DEFAULTS, describeRule } from '../policy/decide.ts';
 import { addRule, readPolicy, removeRule } from '../policy/file.ts';
 import type { Decision, Rule } from '../policy/types.ts';
 import { closest } from './suggest.ts';
+import { printable } from './printable.ts';
 
 /** `vimrelay <decision> CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]`: appends the rule, prints it. */
 export function ruleCommand(
@@ -36,7 +37,7 @@ export function ruleCommand(
   };
   const file = paths().policy;
   addRule(file, rule);
-  process.stdout.write(`added: ${describeRule(rule)}\n(${file})\n`);
+  process.stdout.write(`added: ${printable(describeRule(rule))}\n(${printable(file)})\n`);
   return 0;
 }
 
@@ -49,16 +50,16 @@ export function rulesCommand(values: { remove?: string | undefined }): number {
   if (values.remove !== undefined) {
     if (!/^[1-9]\d*$/.test(values.remove)) throw new Error(`usage: vimrelay rules [--remove N]; N is a rule's number as \`vimrelay rules\` shows it, not "${values.remove}"`);
     const removed = removeRule(file, Number(values.remove));
-    process.stdout.write(`removed: ${describeRule(removed)}\n`);
+    process.stdout.write(`removed: ${printable(describeRule(removed))}\n`);
   }
   const policy = readPolicy(file);
   const out = [
-    `policy: ${file}`,
+    `policy: ${printable(file)}`,
     'defaults:',
     ...PERMISSION_CLASSES.map((k) => `  ${k.padEnd(8)} ${CLASS_DEFAULTS[k]}`),
     policy.rules.length === 0 ? 'rules: none' : 'rules (the last matching rule wins):',
-    ...policy.rules.map((r, i) => `  ${String(i + 1).padStart(2)}. ${describeRule(r)}`),
-    `never_read: ${policy.never_read.length === 0 ? 'none' : policy.never_read.join('  ')}`,
+    ...policy.rules.map((r, i) => `  ${String(i + 1).padStart(2)}. ${printable(describeRule(r))}`),
+    `never_read: ${policy.never_read.length === 0 ? 'none' : policy.never_read.map(printable).join('  ')}`,
   ];
   process.stdout.write(out.join('\n') + '\n');
   return 0;

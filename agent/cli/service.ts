@@ -12,6 +12,7 @@ import { normaliseRelayUrl } from '../config/relay-url.ts';
 import { liveStatus, readStatus } from '../config/status.ts';
 import { serviceManager, type ServiceManager, type ServiceReport } from '../service/manager.ts';
 import { SERVICE_LOG } from '../service/units.ts';
+import { printable, printableLines } from './printable.ts';
 
 export interface ServiceOptions {
   relay?: string;
@@ -27,8 +28,8 @@ function manager(): ServiceManager {
 }
 
 function say(report: ServiceReport, done: string, unchanged: string): void {
-  const lines = [`${report.changed ? done : unchanged}: ${report.file}`];
-  if (report.note) lines.push(report.note);
+  const lines = [`${report.changed ? done : unchanged}: ${printable(report.file)}`];
+  if (report.note) lines.push(printableLines(report.note));
   process.stdout.write(lines.join('\n') + '\n');
 }
 
@@ -44,7 +45,7 @@ export function serviceCommand(action: string | undefined, opts: ServiceOptions)
       const cli = realpathSync(process.argv[1] ?? '');
       const report = manager().install({ node: process.execPath, cli, relay, stateDir: p.stateDir, env });
       say(report, 'installed', 'already installed');
-      process.stdout.write(`It runs \`vimrelay agent\` for ${relay} at login; its output goes to ${p.stateDir}/${SERVICE_LOG}.\n`);
+      process.stdout.write(`It runs \`vimrelay agent\` for ${printable(relay)} at login; its output goes to ${printable(p.stateDir)}/${SERVICE_LOG}.\n`);
       return 0;
     }
     case 'uninstall': {
@@ -56,10 +57,10 @@ export function serviceCommand(action: string | undefined, opts: ServiceOptions)
       const state = m.state();
       const status = liveStatus(readStatus(paths().status));
       const lines = [
-        state.installed ? `service: installed (${m.kind}: ${state.file})` : `service: not installed (vimrelay service install)`,
-        `running: ${state.running === null ? `unknown (${state.detail})` : state.running ? `yes (${state.detail})` : `no (${state.detail})`}`,
+        state.installed ? `service: installed (${m.kind}: ${printable(state.file)})` : `service: not installed (vimrelay service install)`,
+        `running: ${state.running === null ? 'unknown' : state.running ? 'yes' : 'no'} (${printable(state.detail)})`,
         status
-          ? `agent: ${status.state}${status.device ? ` as ${status.device}` : ''} to ${status.relay_url}${status.reason ? ` (${status.reason})` : ''}`
+          ? `agent: ${printable(status.state)}${status.device ? ` as ${printable(status.device)}` : ''} to ${printable(status.relay_url)}${status.reason ? ` (${printable(status.reason)})` : ''}`
           : 'agent: not running',
       ];
       process.stdout.write(lines.join('\n') + '\n');

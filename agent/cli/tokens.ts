@@ -11,6 +11,7 @@ import { normaliseRelayUrl } from '../config/relay-url.ts';
 import { createDevice, mintToken } from '../relay/admin.ts';
 import { checkedName, deviceName } from './names.ts';
 import { closest } from './suggest.ts';
+import { printable } from './printable.ts';
 
 /** The owner secret from $VIMRELAY_OWNER_SECRET; throws with what to do when it is unset. */
 export function ownerSecret(): string {
@@ -45,7 +46,7 @@ export async function enrollCommand(opts: { relay?: string; name?: string }): Pr
   const relay = requireRelay(opts.relay);
   const enrolled = await createDevice(relay, ownerSecret(), deviceName(opts.name), hostname());
   saveRelayCredentials(paths().credentials, relay, { device_credential: enrolled.credential });
-  process.stdout.write(`enrolled as device ${enrolled.device.name}; credential saved\n`);
+  process.stdout.write(`enrolled as device ${printable(enrolled.device.name)}; credential saved\n`);
   return 0;
 }
 
@@ -62,7 +63,7 @@ export async function tokenCommand(values: { relay?: string; name?: string; scop
     scopes,
     ...(days === undefined ? {} : { ttl_seconds: days * 86_400 }),
   });
-  process.stdout.write(`Access token: ${minted.token}\n`);
-  process.stderr.write(`scopes: ${minted.scopes.join(' ')}; expires ${minted.expires_at}\n`);
+  process.stdout.write(`Access token: ${printable(minted.token)}\n`);
+  process.stderr.write(`scopes: ${minted.scopes.map(printable).join(' ')}; expires ${printable(minted.expires_at)}\n`);
   return 0;
 }
