@@ -6,7 +6,7 @@
  */
 import { defaultRelay } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
-import { normaliseRelayUrl } from '../config/relay-url.ts';
+import { normaliseRelayUrl, requireSecureRelay } from '../config/relay-url.ts';
 import { listDevices, revokeDevice, type DeviceRecord } from '../relay/admin.ts';
 import { ownerSecret } from './tokens.ts';
 import { printable } from './printable.ts';
@@ -28,10 +28,11 @@ export function formatDevices(devices: readonly DeviceRecord[]): string {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
 }
 
-export async function devicesCommand(opts: { relay?: string; revoke?: string }): Promise<number> {
+export async function devicesCommand(opts: { relay?: string; insecure?: boolean; revoke?: string }): Promise<number> {
   const file = paths().credentials;
-  const relay = opts.relay ? normaliseRelayUrl(opts.relay) : defaultRelay(file);
-  if (!relay) throw new Error('--relay URL is required (no single paired relay to default to)');
+  const chosen = opts.relay ? normaliseRelayUrl(opts.relay) : defaultRelay(file);
+  if (!chosen) throw new Error('--relay URL is required (no single paired relay to default to)');
+  const relay = requireSecureRelay(chosen, opts.insecure ?? false);
   const secret = ownerSecret();
   if (opts.revoke !== undefined) {
     const revoked = await revokeDevice(relay, secret, opts.revoke);

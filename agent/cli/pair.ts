@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import { renderUnicodeCompact } from 'uqr';
 import { saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
-import { normaliseRelayUrl } from '../config/relay-url.ts';
+import { normaliseRelayUrl, requireSecureRelay } from '../config/relay-url.ts';
 import { cancelPairing, PairingFailed, pollPairing, startPairing, type StartedPairing } from '../relay/pairing.ts';
 import { deviceName } from './names.ts';
 import { interrupted } from './signals.ts';
@@ -57,9 +57,9 @@ function spinner(expiresAtMs: number): { stop(): void } {
   };
 }
 
-export async function pairCommand(url: string | undefined, values: { name?: string }): Promise<number> {
-  if (!url) throw new Error('usage: vimrelay pair <relay-url> [--name NAME]');
-  const relay = normaliseRelayUrl(url);
+export async function pairCommand(url: string | undefined, values: { name?: string; insecure?: boolean }): Promise<number> {
+  if (!url) throw new Error('usage: vimrelay pair <relay-url> [--name NAME] [--insecure]');
+  const relay = requireSecureRelay(normaliseRelayUrl(url), values.insecure ?? false);
   const stopped = interrupted();
   const abort = new AbortController();
   void stopped.then(() => abort.abort(new Error('interrupted')));
@@ -90,7 +90,7 @@ export async function pairCommand(url: string | undefined, values: { name?: stri
     spin.stop();
     const file = paths().credentials;
     saveRelayCredentials(file, relay, { device_credential: granted.credential });
-    process.stdout.write(`Paired as device "${printable(granted.device.name)}". Credential saved in ${printable(file)}.\nNext: vimrelay agent --relay ${printable(relay)}\n`);
+    process.stdout.write(`Paired as device "${printable(granted.device.name)}". Credential saved in ${printable(file)}.\nNext: vimrelay agent --relay ${printable(relay)}${values.insecure ? ' --insecure' : ''}\n`);
     return 0;
   } catch (err) {
     spin.stop();

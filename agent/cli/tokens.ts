@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { ALL_SCOPES, PERMISSION_CLASSES, PermissionClass } from '../../protocol/index.ts';
 import { saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
-import { normaliseRelayUrl } from '../config/relay-url.ts';
+import { normaliseRelayUrl, requireSecureRelay } from '../config/relay-url.ts';
 import { createDevice, mintToken } from '../relay/admin.ts';
 import { checkedName, deviceName } from './names.ts';
 import { closest } from './suggest.ts';
@@ -20,9 +20,9 @@ export function ownerSecret(): string {
   return secret;
 }
 
-function requireRelay(relay: string | undefined): string {
+function requireRelay(relay: string | undefined, insecure: boolean | undefined): string {
   if (!relay) throw new Error('--relay URL is required');
-  return normaliseRelayUrl(relay);
+  return requireSecureRelay(normaliseRelayUrl(relay), insecure ?? false);
 }
 
 /**
@@ -42,8 +42,8 @@ export function parseScopeList(text: string): PermissionClass[] {
   });
 }
 
-export async function enrollCommand(opts: { relay?: string; name?: string }): Promise<number> {
-  const relay = requireRelay(opts.relay);
+export async function enrollCommand(opts: { relay?: string; insecure?: boolean; name?: string }): Promise<number> {
+  const relay = requireRelay(opts.relay, opts.insecure);
   const enrolled = await createDevice(relay, ownerSecret(), deviceName(opts.name), hostname());
   saveRelayCredentials(paths().credentials, relay, { device_credential: enrolled.credential });
   process.stdout.write(`enrolled as device ${printable(enrolled.device.name)}; credential saved\n`);
@@ -51,13 +51,13 @@ export async function enrollCommand(opts: { relay?: string; name?: string }): Pr
 }
 
 /** `vimrelay token create`, its one action. */
-export async function tokenCommand(values: { relay?: string; name?: string; scopes?: string; 'ttl-days'?: string }): Promise<number> {
+export async function tokenCommand(values: { relay?: string; insecure?: boolean; name?: string; scopes?: string; 'ttl-days'?: string }): Promise<number> {
   if (!values.name) throw new Error('--name is required');
   const name = checkedName(values.name);
   const scopes = values.scopes === undefined ? [...ALL_SCOPES] : parseScopeList(values.scopes);
   const days = values['ttl-days'] === undefined ? undefined : Number(values['ttl-days']);
   if (days !== undefined && !(Number.isInteger(days) && days > 0)) throw new Error('--ttl-days must be a positive whole number');
-  const minted = await mintToken(requireRelay(values.relay), ownerSecret(), {
+  const minted = await mintToken(requireRelay(values.relay, values.insecure), ownerSecret(), {
     kind: 'access',
     name,
     scopes,
