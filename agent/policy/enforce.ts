@@ -178,8 +178,8 @@ export class CallGuard {
     if (verdict.decision === 'deny') return mayAsk ? { decision: 'deny', refusal: policyDenied(call, editorName, verdict) } : null;
     const after = filterOf(before);
     if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, []), ...on };
-    // A session allowance is the user's answer for this class in this editor: the files the call
-    // finds it would edit are checked as after a prompt.
+    // A session allowance is the user's answer for this class in this editor: of the files the call
+    // finds it would edit, only those with an `ask` rule of their own are asked about (vetEdits).
     if (call.target && this.#session.get(call.target.editor)?.has(klass)) return { decision: 'session', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, []), ...on };
     if (!mayAsk) return null;
     const asked = await this.#ask(call, editorName, chosenName, paths);
