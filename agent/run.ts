@@ -44,7 +44,16 @@ export function startAgent(opts: AgentOptions): RunningAgent {
   let reason: string | null = null;
   let warnings: LinkWarning[] = [];
   let started = false;
+  // Called from the link's and the editors' events: a status file that cannot be written (no
+  // descriptor left, a full disk) is logged, never thrown into them.
   const save = (): void => {
+    try {
+      saveNow();
+    } catch (error) {
+      opts.logger.warn('cannot write the status file', { file: opts.statusFile, error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  const saveNow = (): void => {
     if (started && !ownsStatus(opts.statusFile)) return;
     started = true;
     writeStatus(opts.statusFile, {

@@ -9,7 +9,7 @@
 import { defaultRelay, relayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
 import { ensurePrivateDir } from '../config/private-file.ts';
-import { normaliseRelayUrl } from '../config/relay-url.ts';
+import { normaliseRelayUrl, requireSecureRelay } from '../config/relay-url.ts';
 import { defaultSocketDirs } from '../editors/nvim/discovery.ts';
 import { createEditorSource } from '../editors/source.ts';
 import { createLogger } from '../log.ts';
@@ -19,14 +19,16 @@ import { loadTakeoverProof } from '../relay/takeover.ts';
 import { startAgent } from '../run.ts';
 import { vimListenerOption } from './ports.ts';
 import { interrupted } from './signals.ts';
+import { printable } from './printable.ts';
 
-export async function agentCommand(opts: { relay?: string; 'discover-dir'?: string[]; 'vim-port'?: string; verbose?: boolean; service?: boolean }): Promise<number> {
+export async function agentCommand(opts: { relay?: string; insecure?: boolean; 'discover-dir'?: string[]; 'vim-port'?: string; verbose?: boolean; service?: boolean }): Promise<number> {
   const stopped = interrupted();
   const p = paths();
-  const relay = opts.relay ? normaliseRelayUrl(opts.relay) : defaultRelay(p.credentials);
-  if (!relay) {
+  const chosen = opts.relay ? normaliseRelayUrl(opts.relay) : defaultRelay(p.credentials);
+  if (!chosen) {
     throw new Error(`no relay given and no single paired relay in ${p.credentials}; pass --relay URL, or pair first: vimrelay pair <relay-url>`);
   }
+  const relay = requireSecureRelay(chosen, opts.insecure ?? false);
   const credential = relayCredentials(p.credentials, relay).device_credential;
   if (!credential) {
     // Files written before device credentials held a `device_token`, which is ignored now.
@@ -44,11 +46,11 @@ export async function agentCommand(opts: { relay?: string; 'discover-dir'?: stri
   await agent.stop();
   if (end === 'interrupted') return 0;
   if (end.kind === 'rejected') {
-    process.stderr.write(`vimrelay: ${end.reason}; pair this machine again: vimrelay pair ${relay}\n`);
+    process.stderr.write(`vimrelay: ${printable(String(end.reason))}; pair this machine again: vimrelay pair ${printable(relay)}\n`);
     return opts.service ? 0 : 1;
   }
   if (end.kind === 'replaced') {
-    process.stderr.write(`vimrelay: ${end.reason}.\n`);
+    process.stderr.write(`vimrelay: ${printable(String(end.reason))}.\n`);
     return opts.service ? 0 : 4;
   }
   if (end.kind === 'refused') {

@@ -46,6 +46,9 @@ function command<const N extends string, const O extends Options>(
   return record;
 }
 
+/** For commands that talk to a relay: `--insecure` allows plain http:// to another machine (config/relay-url.ts). */
+const insecure = { insecure: { type: 'boolean', default: false } } as const;
+
 const discovery = {
   'discover-dir': { type: 'string', multiple: true },
   'vim-port': { type: 'string' },
@@ -55,9 +58,9 @@ const discovery = {
 export const COMMANDS: readonly Command[] = [
   command({
     names: ['agent'],
-    synopsis: '[--relay URL] [--discover-dir DIR]... [--vim-port N] [--verbose] [--service]',
+    synopsis: '[--relay URL] [--discover-dir DIR]... [--vim-port N] [--verbose] [--service] [--insecure]',
     about: 'Connect to the relay and serve every Neovim and Vim on this machine. Vims connect\non a unix socket only the user can reach; with --vim-port, on 127.0.0.1:N too.',
-    options: { relay: { type: 'string' }, ...discovery, service: { type: 'boolean', default: false } },
+    options: { relay: { type: 'string' }, ...insecure, ...discovery, service: { type: 'boolean', default: false } },
     positionals: 0,
     run: async ({ values }) => (await import('./agent.ts')).agentCommand(values),
   }),
@@ -79,35 +82,35 @@ export const COMMANDS: readonly Command[] = [
   }),
   command({
     names: ['pair'],
-    synopsis: '<relay-url> [--name NAME] [--ticket TICKET]',
+    synopsis: '<relay-url> [--name NAME] [--ticket TICKET] [--insecure]',
     about:
-      "Pair this machine with a relay: shows a code for the relay's owner to approve in the\nbrowser, then stores the device credential. Then run `vimrelay agent`. A ticket from the\nrelay's /pair page gets the request in however many others wait.",
-    options: { name: { type: 'string' }, ticket: { type: 'string' } },
+      "Pair this machine with a relay: shows a code for the relay's owner to approve in the\nbrowser, then stores the device credential. Then run `vimrelay agent`. A ticket from the\nrelay's /pair page gets the request in however many others wait. A relay on another\nmachine needs https://, unless --insecure (every command that takes a relay).",
+    options: { name: { type: 'string' }, ticket: { type: 'string' }, ...insecure },
     positionals: 1,
     run: async ({ positionals, values }) => (await import('./pair.ts')).pairCommand(positionals[0], values),
   }),
   command({
     names: ['devices'],
-    synopsis: '[--relay URL] [--revoke ID]',
+    synopsis: '[--relay URL] [--revoke ID] [--insecure]',
     about: "List the relay's devices with their last-seen times, or revoke one.",
-    options: { relay: { type: 'string' }, revoke: { type: 'string' } },
+    options: { relay: { type: 'string' }, ...insecure, revoke: { type: 'string' } },
     positionals: 0,
     run: async ({ values }) => (await import('./devices.ts')).devicesCommand(values),
   }),
   command({
     names: ['enroll'],
-    synopsis: '--relay URL [--name NAME]',
+    synopsis: '--relay URL [--name NAME] [--insecure]',
     about: "Create and store this machine's device credential directly, without pairing.",
-    options: { relay: { type: 'string' }, name: { type: 'string' } },
+    options: { relay: { type: 'string' }, ...insecure, name: { type: 'string' } },
     positionals: 0,
     run: async ({ values }) => (await import('./tokens.ts')).enrollCommand(values),
   }),
   command({
     names: ['token'],
     actions: ['create'],
-    synopsis: '--relay URL --name NAME [--scopes read,write,...] [--ttl-days N]',
+    synopsis: '--relay URL --name NAME [--scopes read,write,...] [--ttl-days N] [--insecure]',
     about: 'Mint a personal access token for an MCP client and print it.',
-    options: { relay: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'ttl-days': { type: 'string' } },
+    options: { relay: { type: 'string' }, ...insecure, name: { type: 'string' }, scopes: { type: 'string' }, 'ttl-days': { type: 'string' } },
     positionals: 0,
     run: async ({ values }) => (await import('./tokens.ts')).tokenCommand(values),
   }),
@@ -139,9 +142,9 @@ export const COMMANDS: readonly Command[] = [
   command({
     names: ['service'],
     actions: ['install', 'uninstall', 'status'],
-    synopsis: '[--relay URL]',
+    synopsis: '[--relay URL] [--insecure]',
     about: 'Keep `vimrelay agent` running at login (a systemd user service on Linux, a\nlaunchd agent on macOS), and say whether it runs and is connected.',
-    options: { relay: { type: 'string' } },
+    options: { relay: { type: 'string' }, ...insecure },
     positionals: 0,
     run: async ({ action, values }) => (await import('./service.ts')).serviceCommand(action, values),
   }),

@@ -11,10 +11,11 @@ import { hostname } from 'node:os';
 import { renderUnicodeCompact } from 'uqr';
 import { saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
-import { normaliseRelayUrl } from '../config/relay-url.ts';
+import { normaliseRelayUrl, requireSecureRelay } from '../config/relay-url.ts';
 import { cancelPairing, PairingFailed, pollPairing, startPairing, type StartedPairing } from '../relay/pairing.ts';
 import { deviceName } from './names.ts';
 import { interrupted } from './signals.ts';
+import { printable, printableLines } from './printable.ts';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -25,12 +26,12 @@ const CANCEL_TIMEOUT_MS = 5_000;
 async function cancelled(relay: string, started: StartedPairing, expiresAtMs: number): Promise<string> {
   try {
     await cancelPairing(relay, started, CANCEL_TIMEOUT_MS);
-    return `vimrelay: pairing cancelled; code ${started.user_code} can no longer be approved, and nothing was saved\n`;
+    return `vimrelay: pairing cancelled; code ${printable(started.user_code)} can no longer be approved, and nothing was saved\n`;
   } catch (err) {
     const minutes = Math.max(1, Math.ceil((expiresAtMs - Date.now()) / 60_000));
     return (
-      `vimrelay: pairing cancelled here and nothing was saved, but the relay could not be told (${err instanceof Error ? err.message : String(err)}):\n` +
-      `  code ${started.user_code} stays valid for up to ${minutes} min; do not approve it, or dismiss it at ${started.verification_uri}\n`
+      `vimrelay: pairing cancelled here and nothing was saved, but the relay could not be told (${printable(err instanceof Error ? err.message : String(err))}):\n` +
+      `  code ${printable(started.user_code)} stays valid for up to ${minutes} min; do not approve it, or dismiss it at ${printable(started.verification_uri)}\n`
     );
   }
 }
@@ -57,9 +58,9 @@ function spinner(expiresAtMs: number): { stop(): void } {
   };
 }
 
-export async function pairCommand(url: string | undefined, values: { name?: string; ticket?: string }): Promise<number> {
-  if (!url) throw new Error('usage: vimrelay pair <relay-url> [--name NAME] [--ticket TICKET]');
-  const relay = normaliseRelayUrl(url);
+export async function pairCommand(url: string | undefined, values: { name?: string; ticket?: string; insecure?: boolean }): Promise<number> {
+  if (!url) throw new Error('usage: vimrelay pair <relay-url> [--name NAME] [--ticket TICKET] [--insecure]');
+  const relay = requireSecureRelay(normaliseRelayUrl(url), values.insecure ?? false);
   const stopped = interrupted();
   const abort = new AbortController();
   void stopped.then(() => abort.abort(new Error('interrupted')));
@@ -68,16 +69,17 @@ export async function pairCommand(url: string | undefined, values: { name?: stri
   const started = await startPairing(relay, name, hostname(), values.ticket);
   const expiresAtMs = Date.now() + started.expires_in * 1000;
   const tty = process.stdout.isTTY;
-  const code = tty ? `\x1b[1m${[...started.user_code].join(' ')}\x1b[0m` : started.user_code;
+  const userCode = printable(started.user_code);
+  const code = tty ? `\x1b[1m${[...userCode].join(' ')}\x1b[0m` : userCode;
   process.stdout.write(
     [
       'To pair this machine, open this page, sign in as the relay owner, and check the code:',
       '',
-      `  ${started.verification_uri_complete}`,
+      `  ${printable(started.verification_uri_complete)}`,
       '',
       `  Code: ${code}`,
       '',
-      `(Or open ${started.verification_uri} and type the code.)`,
+      `(Or open ${printable(started.verification_uri)} and type the code.)`,
       ...(tty ? ['', renderUnicodeCompact(started.verification_uri_complete)] : []),
       '',
     ].join('\n'),
@@ -89,7 +91,7 @@ export async function pairCommand(url: string | undefined, values: { name?: stri
     spin.stop();
     const file = paths().credentials;
     saveRelayCredentials(file, relay, { device_credential: granted.credential });
-    process.stdout.write(`Paired as device "${granted.device.name}". Credential saved in ${file}.\nNext: vimrelay agent --relay ${relay}\n`);
+    process.stdout.write(`Paired as device "${printable(granted.device.name)}". Credential saved in ${printable(file)}.\nNext: vimrelay agent --relay ${printable(relay)}${values.insecure ? ' --insecure' : ''}\n`);
     return 0;
   } catch (err) {
     spin.stop();
@@ -98,7 +100,7 @@ export async function pairCommand(url: string | undefined, values: { name?: stri
       return 130;
     }
     if (err instanceof PairingFailed) {
-      process.stderr.write(`vimrelay: not paired: ${err.message}\n`);
+      process.stderr.write(`vimrelay: not paired: ${printableLines(err.message)}\n`);
       return 1;
     }
     throw err;

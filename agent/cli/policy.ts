@@ -12,6 +12,7 @@ import { CLASS_DEFAULTS, describeRule } from '../policy/decide.ts';
 import { addRule, readPolicy, removeRule } from '../policy/file.ts';
 import { REVIEWABLE_CLASSES, type Decision, type Rule } from '../policy/types.ts';
 import { closest } from './suggest.ts';
+import { printable } from './printable.ts';
 
 /** `vimrelay <decision> CLASS [--editor GLOB] [--chosen-name NAME] [--path GLOB]`: appends the rule, prints it. */
 export function ruleCommand(
@@ -39,7 +40,7 @@ export function ruleCommand(
   };
   const file = paths().policy;
   addRule(file, rule);
-  process.stdout.write(`added: ${describeRule(rule)}\n(${file})\n`);
+  process.stdout.write(`added: ${printable(describeRule(rule))}\n(${printable(file)})\n`);
   return 0;
 }
 
@@ -53,17 +54,17 @@ export function rulesCommand(values: { remove?: string | undefined }): number {
   if (values.remove !== undefined) {
     if (!/^[1-9]\d*$/.test(values.remove)) throw new Error(`usage: vimrelay rules [--remove N]; N is a rule's number as \`vimrelay rules\` shows it, not "${values.remove}"`);
     const removed = removeRule(file, Number(values.remove));
-    process.stdout.write(`removed: ${describeRule(removed)}\n`);
+    process.stdout.write(`removed: ${printable(describeRule(removed))}\n`);
   }
   const policy = readPolicy(file);
   const out = [
-    `policy: ${file}`,
+    `policy: ${printable(file)}`,
     'defaults:',
     ...PERMISSION_CLASSES.map((k) => `  ${k.padEnd(8)} ${CLASS_DEFAULTS[k]}`),
     policy.rules.length === 0 ? 'rules: none' : 'rules (the last matching rule wins):',
-    ...policy.rules.map((r, i) => `  ${String(i + 1).padStart(2)}. ${describeRule(r)}`),
+    ...policy.rules.map((r, i) => `  ${String(i + 1).padStart(2)}. ${printable(describeRule(r))}`),
     policy.never_read.length === 0 ? 'never_read: none' : `never_read${policy.neverReadDefault ? ' (the default list)' : ''}:`,
-    ...policy.never_read.map((glob) => `  ${glob}`),
+    ...policy.never_read.map((glob) => `  ${printable(glob)}`),
     'always withheld, whatever the policy says: vimrelay\'s own files (its config and state directories, any .dev.vars, anything under .wrangler/)',
   ];
   process.stdout.write(out.join('\n') + '\n');

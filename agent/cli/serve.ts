@@ -53,7 +53,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     if (channel) {
       const session = await startLocalStdio({ forwarder, stdin: process.stdin, stdout: channel, logger });
       logger.info('serving MCP on stdio');
-      const unpublish = publishServeStatus(p.serveStatus, 'stdio', null, editors, dirs);
+      const unpublish = publishServeStatus(p.serveStatus, 'stdio', null, editors, dirs, logger);
       await Promise.race([session.closed, stopped]);
       unpublish();
       await session.close();
@@ -63,7 +63,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
       // The one place the token is shown; it is never logged.
       process.stdout.write(`MCP URL: ${server.mcpUrl}\nAccess token: ${token}\n`);
       logger.info('serving MCP over HTTP', { url: server.mcpUrl });
-      const unpublish = publishServeStatus(p.serveStatus, 'http', server.mcpUrl, editors, dirs);
+      const unpublish = publishServeStatus(p.serveStatus, 'http', server.mcpUrl, editors, dirs, logger);
       await stopped;
       unpublish();
       await server.close();

@@ -14,6 +14,10 @@
  * (the adapter aborts it on the response's 'close'); in the 2025 era a `notifications/cancelled`
  * POST names the request by its JSON-RPC id, and cancels it only when exactly one call in flight
  * holds that id (forward.ts `cancel`). A legacy client going away cancels its call too.
+ *
+ * Any local account can connect to the port: connections.ts bounds what they can hold (how many
+ * connections, how long before a whole header, the owner's proven connections kept apart) and
+ * keeps a failure to accept from ending the process.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +39,7 @@ import { originAllowed } from '../../protocol/http/origin.ts';
 import { LIMITS } from '../../protocol/index.ts';
 import { buildMcpServer, cancelledRequestIds } from '../../protocol/mcp-server.ts';
 import type { Logger } from '../log.ts';
+import { guardConnections, serverTimeouts, type ConnectionGuard } from './connections.ts';
 import type { LocalForwarder } from './forward.ts';
 import { tokenMatches } from './token.ts';
 
@@ -65,16 +70,18 @@ export async function startLocalHttp(opts: LocalHttpOptions): Promise<LocalHttpS
   // Known once listening, which is before the first request.
   let selfOrigin = '';
   const mcp = localMcpLayer(opts.forwarder);
+  const server = createServer(serverTimeouts());
+  const connections = guardConnections(server, opts.logger);
   const serve =
     (expectsContinue: boolean) =>
     (req: IncomingMessage, res: ServerResponse): void => {
-      handle(req, res, opts, selfOrigin, mcp.serve, expectsContinue).catch((error: unknown) => {
+      handle(req, res, opts, selfOrigin, mcp.serve, expectsContinue, connections).catch((error: unknown) => {
         opts.logger.error('local MCP request failed', { error: error instanceof Error ? error.message : String(error) });
         if (!res.headersSent) send(res, { status: 500, code: RPC.internalError, message: 'Internal error.' });
         else res.destroy();
       });
     };
-  const server = createServer(serve(false));
+  server.on('request', serve(false));
   // `Expect: 100-continue` (curl sends it for bodies over 1 MiB): Node would answer 100 at once;
   // handled here, the client is asked for its body only once the edge has passed it.
   server.on('checkContinue', serve(true));
@@ -153,6 +160,7 @@ async function handle(
   selfOrigin: string,
   mcp: McpLayer,
   expectsContinue: boolean,
+  connections: ConnectionGuard,
 ): Promise<void> {
   if (new URL(req.url ?? '/', selfOrigin).pathname !== '/mcp') {
     res.writeHead(404, { 'Content-Type': 'application/json' });
@@ -174,6 +182,7 @@ async function handle(
   const token = bearerToken(req.headers.authorization);
   if (token === null) return send(res, unauthorizedRefusal(null), true);
   if (!tokenMatches(token, opts.token)) return send(res, unauthorizedRefusal('the access token is not valid'), true);
+  connections.prove(req.socket);
 
   if (expectsContinue) res.writeContinue();
   const body = await readCapped(req, LIMITS.maxMcpBodyBytes);

@@ -34,8 +34,11 @@
  * The class of a call is what `permissionFor` says for its arguments (lsp_rename: a preview
  * reads, applying writes). For a tool that finds the files it edits while it runs (lsp_rename's
  * apply), `vetEdits` checks those files before it changes them, as 2 to 4 check the files a call
- * names: never_read refuses, the policy's path rules decide (deny refuses; ask asks, unless the
- * user already answered a prompt for this call); what it decided becomes the call's audit line.
+ * names: never_read refuses, the policy decides each file (deny refuses); a file the policy asks
+ * about is asked about, naming it, unless a prompt of this call showed it already or a session
+ * allowance covers it (one it has a path `ask` rule of its own for is asked about all the same):
+ * an answer at a prompt covers the files it showed, never those an edit reaches beyond them.
+ * What it decided becomes the call's audit line.
  */
 import { fail, LIMITS, permissionFor, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
@@ -50,6 +53,7 @@ import type { Policy, PolicyStore } from './file.ts';
 import { escapeGlob } from './glob.ts';
 import { previewOf } from './preview.ts';
 import type { AskAnswer, AskRequest, Prompter, Rule } from './types.ts';
+import { shellQuote } from '../shell-quote.ts';
 
 /** What a CallGuard needs. */
 export interface CallGuardOptions {
@@ -183,28 +187,28 @@ export class CallGuard {
     const verdict = reviewed(call, decide(policy, { klass, editorName, chosenName, paths }, this.#opts.home));
     if (verdict.decision === 'deny') return mayAsk ? { decision: 'deny', refusal: policyDenied(call, editorName, verdict) } : null;
     const after = filterOf(before);
-    // The review is the user's answer for every file it shows: the files are vetted as after a prompt.
-    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, ...after, vetEdits: (p) => this.#vetEdits(call, p, true, true), ...on };
-    if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, false, false), ...on };
-    // A session allowance is the user's answer for this class in this editor: the files the call
-    // finds it would edit are checked as after a prompt.
-    if (call.target && this.#session.get(call.target.editor)?.has(klass)) return { decision: 'session', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, true, false), ...on };
+    // The review is the user's answer for every file it shows: none is asked about again.
+    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, ...after, vetEdits: (p) => this.#vetEdits(call, p, [], true), ...on };
+    if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, [], false), ...on };
+    // A session allowance is the user's answer for this class in this editor: of the files the call
+    // finds it would edit, only those with an `ask` rule of their own are asked about (vetEdits).
+    if (call.target && this.#session.get(call.target.editor)?.has(klass)) return { decision: 'session', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, [], false), ...on };
     if (!mayAsk) return null;
     const asked = await this.#ask(call, editorName, chosenName, paths);
     if (asked.refusal) return asked;
     // Checked again after the answer, so that what it reads to redact is the text as it is now.
     const again = await this.#neverRead(call, paths, policy);
     if (again.refusal) return again;
-    return { ...asked, ...filterOf(again), vetEdits: (p) => this.#vetEdits(call, p, true, false), ...on };
+    return { ...asked, ...filterOf(again), vetEdits: (p) => this.#vetEdits(call, p, paths, false), ...on };
   }
 
   /**
-   * The files `changes` a running call would edit, checked as the header says; `asked`: the user
-   * already allowed this call at a prompt (or reviews it); `reviewing`: it runs under review. Null
-   * when the call's own decision stands (GuardResult.vetEdits); `review` when a file it would edit
-   * is to be reviewed and the call is not: it must run again under review.
+   * The files `changes` a running call would edit, checked as the header says; `shown`: the files
+   * a prompt of this call showed (none without one); `reviewing`: the call runs under review, which
+   * shows every file it changes. Null when the call's own decision stands (GuardResult.vetEdits);
+   * `review` when a file it would edit is to be reviewed and the call is not: it runs again under review.
    */
-  async #vetEdits(call: GuardedCall, changes: readonly string[], asked: boolean, reviewing: boolean): Promise<GuardResult | null> {
+  async #vetEdits(call: GuardedCall, changes: readonly string[], shown: readonly string[], reviewing: boolean): Promise<GuardResult | null> {
     if (!call.target || changes.length === 0) return null;
     const { editor } = call.target;
     const editorName = editor.info().name;
@@ -217,11 +221,23 @@ export class CallGuard {
         const hint = 'This file is never edited; make the change without it, or ask the user to change never_read in policy.json.';
         return { decision: 'own' in hit ? 'own_file' : 'never_read', refusal: neverReadRefusal(hit, `${call.spec.name} would change it, so nothing was changed`, hint) };
       }
-      const verdict = reviewed(call, decide(policy, { klass: permissionFor(call.spec, call.args), editorName, chosenName: editor.chosenName(), paths }, this.#opts.home));
+      const klass = permissionFor(call.spec, call.args);
+      const query = { klass, editorName, chosenName: editor.chosenName() };
+      const verdict = reviewed(call, decide(policy, { ...query, paths }, this.#opts.home));
       if (verdict.decision === 'deny') return { decision: 'deny', refusal: policyDenied(call, editorName, verdict) };
-      if (verdict.decision === 'review' && !reviewing) return { decision: 'review', refusal: null, review: true };
-      if (verdict.decision === 'ask' && !asked) return await this.#ask(call, editorName, editor.chosenName(), paths);
-      return null;
+      if (reviewing) return null;
+      if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true };
+      // A session allowance (given before this call, or at its prompt) covers the class in this
+      // editor, not a file the policy has an `ask` rule of its own for.
+      const session = this.#session.get(editor)?.has(klass) ?? false;
+      const unseen = paths.filter((path) => {
+        if (shown.includes(path)) return false;
+        const own = decide(policy, { ...query, paths: [path] }, this.#opts.home);
+        return own.decision === 'ask' && !(session && own.rule?.path === undefined);
+      });
+      if (unseen.length === 0) return null;
+      const note = shown.length > 0 ? 'The edit also changes the files named above (path:), which the first prompt did not show.' : 'The edit changes the files named above (path:), which the policy asks about.';
+      return await this.#ask(call, editorName, editor.chosenName(), unseen, note);
     } catch (err) {
       if (err instanceof EditorGone) return editorGone(call, editorName);
       // Nothing to decide: the call cannot run (and nobody is asked to allow it).
@@ -266,7 +282,8 @@ export class CallGuard {
     }
   }
 
-  async #ask(call: GuardedCall, editorName: string, chosenName: string | null, paths: readonly string[]): Promise<GuardResult> {
+  /** Asks the user about `call` on `paths` (its preview, and `note` below it); the answer as a GuardResult. */
+  async #ask(call: GuardedCall, editorName: string, chosenName: string | null, paths: readonly string[], note?: string): Promise<GuardResult> {
     const klass = permissionFor(call.spec, call.args);
     const only = chosenName !== null ? ` --chosen-name ${shellQuote(chosenName)}` : editorName ? ` --editor ${shellQuote(escapeGlob(editorName))}` : '';
     const allowHint = `vimrelay allow ${klass}${only}`;
@@ -280,7 +297,7 @@ export class CallGuard {
       };
     }
     const { editor, tool } = call.target;
-    const preview = previewOf(tool.preview(call.args));
+    const preview = previewOf([...tool.preview(call.args), ...(note === undefined ? [] : ['', note])]);
     const request: AskRequest = { client: call.client, tool: call.spec.name, klass, editor: editorName, chosenName, preview: preview.text, previewChars: preview.chars, paths };
     let answer: AskAnswer;
     const askedAt = Date.now();
@@ -365,11 +382,6 @@ function policyDenied(call: GuardedCall, editorName: string, verdict: Verdict): 
     rule,
     hint: `Do without, or ask the user to change it: vimrelay allow ${klass}${verdict.rule?.editor ? ` --editor ${shellQuote(verdict.rule.editor)}` : ''}${verdict.rule?.chosenName ? ` --chosen-name ${shellQuote(verdict.rule.chosenName)}` : ''}${verdict.rule?.path ? ` --path ${shellQuote(verdict.rule.path)}` : ''}`,
   });
-}
-
-/** `text` as one word for a POSIX shell. */
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

@@ -5,14 +5,17 @@
  * An absent file is the defaults (read/write/open allow, save/exec/terminal ask — those live in
  * decide.ts's CLASS_DEFAULTS — and the default `never_read` list); an absent `never_read` is the
  * default list, a present one is exactly that list. An invalid file is an error naming the file
- * and what is wrong: the agent and `serve` refuse to start with it. Written 0600 through a temp
+ * and what is wrong: the agent and `serve` refuse to start with it, and a running agent refuses
+ * every call while it stays so. So is a file someone else could have written (not the user's, or
+ * writable by group or others, or in a directory of someone else's: config/own-file.ts). Written 0600 through a temp
  * file and a rename, pretty-printed so it stays hand-editable. `PolicyStore` re-reads it when its
  * mtime changes, so `vimrelay allow …` takes effect on a running agent.
  */
 import { statSync } from 'node:fs';
 import { z } from 'zod';
 import { PermissionClass } from '../../protocol/index.ts';
-import { readOptionalFile, writePrivateFile } from '../config/private-file.ts';
+import { readOwnFile, UntrustedFileError } from '../config/own-file.ts';
+import { writePrivateFile } from '../config/private-file.ts';
 import { REVIEWABLE_CLASSES, type Rule } from './types.ts';
 
 /**
@@ -115,9 +118,15 @@ export function parsePolicy(text: string, file: string): Policy {
   };
 }
 
-/** Reads the policy file: the defaults when absent; PolicyFileError when invalid. */
+/** Reads the policy file: the defaults when absent; PolicyFileError when invalid or not the user's alone. */
 export function readPolicy(file: string): Policy {
-  const text = readOptionalFile(file);
+  let text: string | undefined;
+  try {
+    text = readOwnFile(file);
+  } catch (err) {
+    if (err instanceof UntrustedFileError) throw new PolicyFileError(err.message);
+    throw err;
+  }
   return text === undefined ? defaultPolicy() : parsePolicy(text, file);
 }
 
@@ -165,7 +174,7 @@ export function removeRule(file: string, position: number): Rule {
   return removed;
 }
 
-/** The policy file as a running agent sees it: re-read whenever its mtime or size changes. */
+/** The policy file as a running agent sees it: re-read whenever its inode changes (content, mode, owner, the file replaced). */
 export class PolicyStore {
   readonly file: string;
   #policy: Policy;
@@ -201,7 +210,8 @@ export class PolicyStore {
 function stampOf(file: string): string {
   try {
     const s = statSync(file, { bigint: true });
-    return `${s.mtimeNs}:${s.size}:${s.ino}`;
+    // ctime changes with the content and with a chmod or chown too, which decide whether it is trusted.
+    return `${s.ctimeNs}:${s.mtimeNs}:${s.size}:${s.ino}`;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
     throw err;

@@ -15,6 +15,8 @@ export interface ServiceSpec {
   readonly cli: string;
   /** The relay the agent connects to. */
   readonly relay: string;
+  /** The user allowed plain http:// to a relay on another machine (`--insecure`); the agent is told so too. */
+  readonly insecure?: boolean;
   /** The agent's state directory, where the service's own log goes. */
   readonly stateDir: string;
   /** Environment to set (XDG directories given at install time), sorted by name. */
@@ -30,7 +32,7 @@ export const SERVICE_LOG = 'service.log';
 
 /** The arguments the service runs the CLI with. */
 export function agentArgs(spec: ServiceSpec): string[] {
-  return [spec.cli, 'agent', '--service', '--relay', spec.relay];
+  return [spec.cli, 'agent', '--service', '--relay', spec.relay, ...(spec.insecure ? ['--insecure'] : [])];
 }
 
 /**

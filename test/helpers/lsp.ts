@@ -213,6 +213,8 @@ export interface LspDriverOptions {
   ready?: boolean;
   /** Vim: in Normal mode, keys through a pipe, so that its prompts take keys (editors.ts vimNormalDriver). */
   vimNormal?: boolean;
+  /** Vim: the name it connects under ('': none the user chose; default 'test', as editors.ts has it). */
+  name?: string;
 }
 
 /** The editors the lsp_* suites run on, for `describe.each`: Neovim (vim.lsp), and Vim with each language client. */
@@ -243,7 +245,7 @@ export async function lspDriver(client: LspClient, server: ServerCase, options: 
     const lets = Object.entries(env).map(([k, v]) => `let $${k} = ${vimString(v)}`);
     const also = options.vimLsp ? [`let $VIMRELAY_TEST_LSP = ${vimString(serverConfig([options.vimLsp]))}`, `source ${join(FIXTURES, VIM_CONFIG['vim-lsp'])}`] : [];
     const vimCmds = options.noClient ? ['filetype on'] : [...lets, `source ${join(FIXTURES, VIM_CONFIG[client])}`, ...also];
-    d = await vimDriver({ files, open: server.open.slice(0, 1), vimCmds, vimNormal: options.vimNormal });
+    d = await vimDriver({ files, open: server.open.slice(0, 1), vimCmds, vimNormal: options.vimNormal, ...(options.name === undefined ? {} : { name: options.name }) });
   }
   const readyBy = options.vimLsp && options.noServer ? 'vim-lsp' : client;
   try {

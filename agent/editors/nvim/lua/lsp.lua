@@ -452,21 +452,27 @@ function L.edit_files(edit)
   return files
 end
 
--- Common prefix and suffix, in bytes at character boundaries, of two strings.
+-- Whether byte `c` is part of a word: a letter, digit or `_`, or any byte of a non-ASCII character.
+local function wordy(c)
+  return c ~= nil and (c >= 0x80 or c == 0x5F or (c >= 0x30 and c <= 0x39) or (c >= 0x41 and c <= 0x5A) or (c >= 0x61 and c <= 0x7A))
+end
+
+-- Common prefix and suffix, in bytes, of two strings, each ending (beginning) where a word does:
+-- what differs is whole words (a rename's `area` to `areas` is `area` to `areas`, not `` to `s`),
+-- and so at character boundaries.
 local function common(a, b)
   local n = 0
   while n < #a and n < #b and a:byte(n + 1) == b:byte(n + 1) do
     n = n + 1
   end
-  while n > 0 and n < #a and a:byte(n + 1) >= 0x80 and a:byte(n + 1) < 0xC0 do
+  while n > 0 and wordy(a:byte(n)) and (wordy(a:byte(n + 1)) or wordy(b:byte(n + 1))) do
     n = n - 1
   end
   local m = 0
   while m < #a - n and m < #b - n and a:byte(#a - m) == b:byte(#b - m) do
     m = m + 1
   end
-  -- The suffix starts at a character's first byte: never inside a sequence.
-  while m > 0 and a:byte(#a - m + 1) >= 0x80 and a:byte(#a - m + 1) < 0xC0 do
+  while m > 0 and wordy(a:byte(#a - m + 1)) and (wordy(a:byte(#a - m)) or wordy(b:byte(#b - m))) do
     m = m - 1
   end
   return n, m
@@ -476,8 +482,8 @@ end
 --- exclusive; `old` the text replaced, `new` the text put in) against the text `read` gives. A
 --- range ending past the last line ends at its end (one final newline of the new text dropped); an
 --- edit that replaces whole lines with as many lines (pylsp answers a rename with the whole file)
---- becomes one edit per changed line, trimmed to what differs: the same edits every server's
---- preview shows.
+--- becomes one edit per changed line, trimmed to the words that differ: the same edits every
+--- server's preview shows.
 function L.byte_edits(read, uri, edits, enc)
   local count = read.count(uri)
   local out = {}
