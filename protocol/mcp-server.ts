@@ -52,6 +52,9 @@ export const MCP_INSTRUCTIONS = [
     'a result that was cut says so (`truncated`, or a `*_truncated` flag), ' +
     'and the tool names the argument that fetches the rest.',
   '- A failure is a result with isError and `{error: {code, message, hint}}`; the hint says what to do next.',
+  '- An edit may be reviewed: the user\'s policy, or your `review: true`, shows it to them as a diff in their editor, to accept (perhaps changed) or reject. ' +
+    'Its result then has `review`: accepted; accepted_with_changes (user_changes is the diff of what they changed: read it before editing further); ' +
+    'or pending, which is not a failure: nothing has changed yet, and review_status gives the outcome. Rejected, conflicting and expired reviews are errors.',
   '- The lsp_* tools ask the editor\'s own language server (Neovim vim.lsp, Vim ALE or vim-lsp) about the text as it is, unsaved changes included; ' +
     'with no server for the buffer, or a server without that method, they answer UNSUPPORTED (`reason` says which). ' +
     'Their `withheld` counts results in never_read files, left out.',

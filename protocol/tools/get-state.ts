@@ -113,5 +113,8 @@ export const getState = defineTool({
     diagnostics: DiagnosticsSummary.nullable().describe('Null: no diagnostics support.'),
     decorations: z.array(Decoration).describe('By buffer and position.'),
     decorations_truncated: z.boolean(),
+    reviews: z
+      .array(z.object({ id: z.string(), buf: z.number().int().positive(), path: z.string().nullable(), shown: z.boolean().describe('in its tab; else waiting for the user to stop typing') }))
+      .describe('Reviews of edits waiting for the user\'s decision (review_status gives their outcome).'),
   }),
 });

@@ -54,7 +54,7 @@ describe('the CLI as a user runs it', () => {
     expect(rules.status).toBe(0);
     expect(raw(rules.stdout)).toBe(false);
     expect(rules.stdout).toContain(`1. exec allow --chosen-name ${SHOWN}`);
-    expect(rules.stdout).toContain(`never_read: ${SHOWN}*`);
+    expect(rules.stdout).toContain(`never_read:\n  ${SHOWN}*\n`);
   });
 
   describe('against a relay that answers with hostile names', () => {

@@ -8,7 +8,7 @@
 // applied) when it meets the proposal; a decision slower than the call's timeout_ms answers
 // "pending", and review_status gives the outcome later (audited as the editor's decision); an
 // undecided review expires; the model can ask for a review but never skip one the policy asks for;
-// write_buffer of a new file is reviewed too; two reviews wait side by side.
+// write_buffer of a new file is reviewed too; two reviews wait side by side, and get_state lists them.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, PERMISSION_CLASSES, type ToolOutcome } from '../../../protocol/index.ts';
 import { readAudit } from '../../../agent/audit/log.ts';
@@ -186,6 +186,11 @@ describe.each(NORMAL_DRIVERS)('a review on %s', (_kind, start) => {
     const second = call(reviewing, 'substitute', { buffer: 'notes.txt', pattern: 'five', replacement: 'FIVE' });
     const b = await waitFor(async () => (await reviewStates(d)).find((r) => r.id !== a.id && r.shown), 15_000, 'the second review');
     expect(await tabs()).toBe(3);
+    // get_state lists both, oldest first.
+    expect((await d.ok('get_state')).reviews).toEqual([
+      { id: a.id, buf, path: expect.stringMatching(/notes\.txt$/), shown: true },
+      { id: b.id, buf, path: expect.stringMatching(/notes\.txt$/), shown: true },
+    ]);
     // The second is at the front: reject it, then accept the first in its tab.
     await enter(':VimRelayReject not this one');
     expect(await second).toMatchObject({ ok: false, error: { code: 'REVIEW_REJECTED', review: { id: b.id } } });

@@ -13,7 +13,7 @@
 " before deciding rejects it with the reason "closed". vimrelay#review#close(id, message) takes it
 " down (the tab closes; the user's window is current again when the review's tab was);
 " vimrelay#review#expire(id) says in its header that it expired; vimrelay#review#state() lists
-" {id, shown, decided, expired}.
+" {id, shown, decided, expired}, vimrelay#review#held() {id, buf, shown}, oldest first (get_state).
 
 " Review id -> {'id', 'spec', 'order', 'shown', 'decided', 'expired', 'notice' (popup id or 0),
 " 'last_key' (reltime()), 'timer', 'prop_buf', 'header_buf', 'prev_win'}.
@@ -226,6 +226,12 @@ function! vimrelay#review#expire(id) abort
     call vimrelay#util#redraw()
   endif
   return 1
+endfunction
+
+" Every review held, oldest first: {id, buf, shown}.
+function! vimrelay#review#held() abort
+  let held = sort(values(s:reviews), {a, b -> a.order - b.order})
+  return map(held, {_, r -> {'id': r.id, 'buf': r.spec.buf, 'shown': r.shown ? v:true : v:false}})
 endfunction
 
 function! vimrelay#review#state() abort
