@@ -36,6 +36,7 @@ import type { Editor } from '../editors/editor.ts';
 import { visible } from '../editors/prompts.ts';
 import type { OpenReview, ReviewAnswer } from '../editors/reviews.ts';
 import type { EditorTool } from '../editors/tools/tool.ts';
+import type { CallRecord } from '../policy/enforce.ts';
 import { merge3, unifiedDiff } from './diff.ts';
 
 /** How many times an accepted review is merged again when the buffer keeps changing. */
@@ -61,18 +62,6 @@ interface Decided {
   line?: number;
   /** The editor's failure while applying. */
   failure?: ToolOutcome;
-}
-
-/** What the book records of a review's decision (the dispatcher's CallRecord, with who decided). */
-export interface ReviewRecord {
-  client: string;
-  editor: string;
-  tool: string;
-  args: unknown;
-  decision: AuditDecision;
-  outcome: ToolOutcome;
-  startedAt: number;
-  decidedBy?: 'editor';
 }
 
 /** One review call as the dispatcher hands it over. */
@@ -102,12 +91,12 @@ interface Entry {
 }
 
 export class ReviewBook {
-  readonly #record: (rec: ReviewRecord) => void;
+  readonly #record: (rec: CallRecord) => void;
   readonly #entries = new Map<string, Entry>();
   readonly #expiryMs: number;
 
   /** `record` audits a decision; `expiryMs` (default REVIEW_LIMITS.expiryMs) ends an undecided review. */
-  constructor(record: (rec: ReviewRecord) => void, expiryMs: number = REVIEW_LIMITS.expiryMs) {
+  constructor(record: (rec: CallRecord) => void, expiryMs: number = REVIEW_LIMITS.expiryMs) {
     this.#record = record;
     this.#expiryMs = expiryMs;
   }

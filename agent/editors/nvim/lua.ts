@@ -14,6 +14,9 @@ export function luaSource(file: string): string {
   return readFileSync(new URL(file, LUA_DIR), 'utf8');
 }
 
+/** What the permission prompt and the reviews share (lua/decision_ui.lua), put before each. */
+const DECISION_UI = luaSource('decision_ui.lua');
+
 /** The installer: `(helper_sources, tool_sources, channel, INSTALL_KEY)` -> editor info; see lua/core.lua. */
 export const CORE_LUA = luaSource('core.lua');
 
@@ -50,13 +53,13 @@ export const CALL_LUA = `return ${INSTALL}.call(...)`;
 export const PROPOSE_LUA = `return ${INSTALL}.propose_call(...)`;
 
 /** Reviews: `(op, channel, id, spec)`; see lua/review.lua. */
-export const REVIEW_LUA = luaSource('review.lua');
+export const REVIEW_LUA = `${DECISION_UI}\n${luaSource('review.lua')}`;
 
 /** `(token)`: nobody waits for that deferred answer any more; see lua/core.lua `M.cancel`. */
 export const CANCEL_LUA = `return ${INSTALL}.cancel(...)`;
 
 /** The permission prompt: `(op, channel, id, lines)`; see lua/ask.lua. */
-export const ASK_LUA = luaSource('ask.lua');
+export const ASK_LUA = `${DECISION_UI}\n${luaSource('ask.lua')}`;
 
 /** Re-reads the editor info the installer returned. */
 export const INFO_LUA = `return ${INSTALL}.info()`;

@@ -29,34 +29,13 @@
 -- the user's window: core.lua's M.call). Works on Neovim 0.7 (no float `title` there).
 local op, channel, id, lines, opts = ...
 
-local api = vim.api
-local R = _G.__vimrelay or {}
-_G.__vimrelay = R
+-- `api`, `R` (_G.__vimrelay), now() and notice() come from lua/decision_ui.lua, before this.
 R.asks = R.asks or {}
 
 -- Visual, Visual-line and Visual-block mode, as nvim_get_mode() names them.
 local VISUAL = { v = true, V = true, ['\22'] = true }
 -- The modes a prompt may take keys from, and the command that gives each back.
 local GIVE_BACK = { i = 'startinsert', ic = 'startinsert', ix = 'startinsert', R = 'startreplace', Rc = 'startreplace', Rx = 'startreplace', Rv = 'startreplace', t = 'startinsert' }
-
-local function now()
-  return vim.loop.hrtime() / 1e6
-end
-
--- When the user last typed a key, for every prompt (one listener, whichever install added it).
-if not R.keys_ns then
-  R.keys_ns = api.nvim_create_namespace('vimrelay_keys')
-  R.last_key = now()
-  vim.on_key(function()
-    R.last_key = now()
-  end, R.keys_ns)
-end
-
--- Shows `text` as a warning, kept out of the message history and cut to fit one screen line (a
--- longer one would stop at a hit-enter prompt).
-local function say(text)
-  api.nvim_echo({ { vim.fn.strcharpart(text, 0, math.max(10, vim.o.columns - 15)), 'WarningMsg' } }, false, {})
-end
 
 -- Gives the user back what taking keys took from them (their window, Visual or Insert mode).
 local function give_back(ask)
@@ -202,7 +181,7 @@ end
 local function armed(ask, allow)
   local t = now()
   if not ask.took_at or t - ask.took_at < ask.arm_ms then
-    say('vimrelay: read the prompt; its keys answer in a moment')
+    notice('vimrelay: read the prompt; its keys answer in a moment')
     return false
   end
   if not allow then
@@ -210,11 +189,11 @@ local function armed(ask, allow)
   end
   look(ask)
   if ask.unseen > 0 then
-    say(('vimrelay: scroll through all of it first (%d rows unseen)'):format(ask.unseen))
+    notice(('vimrelay: scroll through all of it first (%d rows unseen)'):format(ask.unseen))
     return false
   end
   if t - ask.moved_at < ask.arm_ms then
-    say('vimrelay: allow answers a moment after the last scroll')
+    notice('vimrelay: allow answers a moment after the last scroll')
     return false
   end
   return true

@@ -22,30 +22,9 @@
 -- Works on Neovim 0.7 and newer.
 local op, channel, id, spec = ...
 
-local api = vim.api
-local R = _G.__vimrelay or {}
-_G.__vimrelay = R
+-- `api`, `R` (_G.__vimrelay), now() and notice() come from lua/decision_ui.lua, before this.
 R.reviews = R.reviews or {}
 R.review_order = R.review_order or 0
-
-local function now()
-  return vim.loop.hrtime() / 1e6
-end
-
--- When the user last typed a key (shared with ask.lua's listener, whichever was installed first);
--- until a key comes, when the listener began to listen.
-if not R.keys_ns then
-  R.keys_ns = api.nvim_create_namespace('vimrelay_keys')
-  R.last_key = now()
-  vim.on_key(function()
-    R.last_key = now()
-  end, R.keys_ns)
-end
-
--- A one-line notice, kept out of the message history and cut to fit the screen.
-local function notice(text)
-  api.nvim_echo({ { vim.fn.strcharpart(text, 0, math.max(10, vim.o.columns - 15)), 'WarningMsg' } }, false, {})
-end
 
 -- Sets the header's text (not modifiable for the user).
 local function set_header(review, lines)
