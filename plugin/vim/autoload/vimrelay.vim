@@ -405,9 +405,14 @@ endfunction
 " tell plugins that a buffer's text changed, which the dispatcher does first (s:text_changed). And
 " {'expect': {'params': ..., 'paths': [...]}}: the files the agent's policy judged the call by;
 " when the call addresses others now (vimrelay#paths#run over `params`), nothing runs and the
-" answer is {'ok': v:false, 'paths_changed': v:true, 'paths': <what it addresses>}.
+" answer is {'ok': v:false, 'paths_changed': v:true, 'paths': <what it addresses>}. And {'now':
+" <epoch ms>}: the agent's clock when it sent the call, which keeps Vim's own in step
+" (util/compat.vim now_ms: the deadline checks of start_by).
 function! vimrelay#call(impl, params, ...) abort
   let opts = a:0 ? a:1 : {}
+  if has_key(opts, 'now')
+    call vimrelay#util#compat#saw_wall_clock(opts.now)
+  endif
   if has_key(opts, 'expect')
     let changed = s:paths_changed(opts.expect)
     if changed isnot v:null

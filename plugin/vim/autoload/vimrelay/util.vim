@@ -243,17 +243,11 @@ function! vimrelay#util#window_view(win, role, p) abort
         \ 'context': {'start_line': first, 'lines': cut, 'lines_cut': any_cut ? v:true : v:false}}
 endfunction
 
-" The wall clock in epoch milliseconds: reltime() with no argument is gettimeofday() on Unix, the
-" clock the agent reads on the same machine.
-function! vimrelay#util#now_ms() abort
-  return reltimefloat(reltime()) * 1000.0
-endfunction
-
 " Fails with TIMEOUT, doing nothing, when the call starts after `start_by` (the call's deadline,
 " epoch milliseconds), as util.lua's M.check_start_by: the caller has been answered TIMEOUT
 " already. Used by the tools that must not act behind its back (commands, keys, terminal, save).
 function! vimrelay#util#check_start_by(start_by) abort
-  if a:start_by isnot v:null && vimrelay#util#now_ms() > a:start_by
+  if a:start_by isnot v:null && vimrelay#util#compat#now_ms() > a:start_by
     call vimrelay#util#fail('TIMEOUT', 'The editor could only start this call after its deadline had passed, so nothing was done.',
           \ {'hint': 'The editor was busy or waiting on a prompt. Once get_state_brief answers, retry if the call is still wanted.'})
   endif
