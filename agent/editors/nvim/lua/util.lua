@@ -284,6 +284,28 @@ function M.break_undo(b)
   vim.bo[b].undolevels = vim.bo[b].undolevels
 end
 
+-- Modes in which the user is typing text (nvim_get_mode, mode(1)); not the completion sub-modes,
+-- where CTRL-G would end the completion.
+local TYPING = { i = true, R = true, Rv = true }
+
+-- Run as typed keys (<Cmd> looks again when it runs: in another mode, or another buffer, it does
+-- nothing): CTRL-G u in Insert or Replace mode in buffer %d.
+local RESTART_INSERT = '<Cmd>if bufnr("%%") == %d && index(["i", "R", "Rv"], mode(1)) >= 0'
+  .. ' | call feedkeys(nr2char(7) .. "u", "ni") | endif<CR>'
+
+--- Ends an edit of buffer b: closes its undo block (M.break_undo), and when the user is typing in
+--- b, makes what they type next an undo step of its own, as CTRL-G u does (i_CTRL-G_u). Insert
+--- mode saved the line for undo when the insert began and, on Neovim 0.7 (and Vim), not again
+--- after a change made behind its back: a line break typed after the edit went unrecorded, and
+--- undoing the edit then took the user's new line with it (Neovim 0.10+ saves again by itself
+--- after every request). The keys go ahead of anything already typed.
+function M.end_edit(b)
+  M.break_undo(b)
+  if TYPING[api.nvim_get_mode().mode] then
+    api.nvim_feedkeys(api.nvim_replace_termcodes(RESTART_INSERT:format(b), true, false, true), 'ni', false)
+  end
+end
+
 --- nvim_buf_set_text(b, sr, sc, er, ec, lines) (0-based rows, byte columns, end exclusive), keeping
 --- on its text the cursor of every other window showing `b` that sits on the range's last line at
 --- or after its end. Neovim moves the current window's cursor with the text, but another window's

@@ -130,6 +130,21 @@ function! vimrelay#util#break_undo(b) abort
   call setbufvar(a:b, '&undolevels', getbufvar(a:b, '&undolevels'))
 endfunction
 
+" Ends an edit of buffer b: closes its undo block (break_undo), and when the user is typing in b
+" (Insert or Replace mode; not a completion sub-mode, where CTRL-G would end the completion),
+" makes what they type next an undo step of its own, as CTRL-G u does (i_CTRL-G_u). Insert mode
+" saved the line for undo when the insert began and not again after a change made behind its back:
+" a line break typed after the edit went unrecorded, and undoing the edit then took the user's new
+" line with it. The keys go ahead of anything already typed, as a <Cmd> that looks again when it
+" runs: in another mode, or another buffer, it does nothing.
+function! vimrelay#util#end_edit(b) abort
+  call vimrelay#util#break_undo(a:b)
+  if index(['i', 'R', 'Rv'], mode(1)) >= 0
+    call feedkeys("\<Cmd>if bufnr('%') == " . a:b . " && index(['i', 'R', 'Rv'], mode(1)) >= 0"
+          \ . " | call feedkeys(nr2char(7) .. 'u', 'ni') | endif\<CR>", 'ni')
+  endif
+endfunction
+
 " Whether loaded buffer b holds no text: no line at all (a 0-byte file read in, or every line
 " deleted), or one empty line written without an end-of-line. getbufline() shows [''] for these and
 " for a file that is one empty line ("\n") alike; wordcount() counts what would be written, and is 0
