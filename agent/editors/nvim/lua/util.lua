@@ -2,11 +2,11 @@
 -- columns and decorations, commands and running inside a buffer. Installed by core.lua before the
 -- tools, into the same table: `...` is that table (M, one agent version's install; M.shared is
 -- what every install shares). Nothing here runs on its own.
--- Works on Neovim 0.7 and newer: features are detected, nothing here depends on a version.
+-- Works on Neovim 0.7 and newer: what differs between them is in compat.lua.
 local M = ...
 
 local api = vim.api
-local uv = vim.uv or vim.loop
+local uv = M.compat.uv
 
 -- Failures ----------------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@
 -- own; the file is never written.
 local M = ...
 local api = vim.api
-local uv = vim.uv or vim.loop
+local uv = M.compat.uv
 
 -- The buffer for `ref`, whether it was created (no file), and whether it was added for a file.
 local function target(ref, expected)
