@@ -1,11 +1,11 @@
 /**
  * The lsp_* tests' editors: a driver (helpers/editors.ts) on a copy of a fixture project
  * (test/fixtures/lsp/<ts|py|c>) whose user config starts a real language server the way a user's
- * would: Neovim through test/fixtures/lsp/init.lua (vim.lsp.start_client + buf_attach_client from a
- * FileType autocmd), Vim through ALE (test/fixtures/lsp/vimrc.vim) or through vim-lsp
+ * would: Neovim through test/fixtures/lsp/init.lua (vim.lsp.config + vim.lsp.enable, vim.lsp.start or
+ * vim.lsp.start_client, whichever that Neovim's users have), Vim through ALE (test/fixtures/lsp/vimrc.vim) or through vim-lsp
  * (test/fixtures/lsp/vim-lsp.vim, the copy in test/vendor/vim-lsp). `lspDriver` resolves once the
  * opened files are ready: their server has published their first diagnostics (Neovim:
- * DiagnosticChanged; ALE has linted them; vim-lsp holds diagnostics for them), after which it
+ * a server gave its diagnostics, pushed or pulled; ALE has linted them; vim-lsp holds diagnostics for them), after which it
  * answers about the project (never a sleep: typescript-language-server answers a request sent
  * before that from a half-loaded project). `SERVERS` also holds where the fixture's names are and what each server should find.
  */
