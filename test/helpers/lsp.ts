@@ -39,6 +39,11 @@ export interface ServerCase {
   fixture: string;
   cmd: string[];
   init_options?: Record<string, unknown>;
+  /**
+   * Neovim: offer these encodings in clangd's own extension (capabilities.offsetEncoding) and use
+   * the one its answer to initialize names, as nvim-lspconfig's clangd configuration does.
+   */
+  offsetEncodings?: string[];
   /** Vim: define an ALE linter of this name for `cmd` (ALE has none, or not for this command). */
   define?: true;
   /** Files the editor opens and loads at startup (the first one current). */
@@ -149,6 +154,7 @@ export const SERVERS: readonly ServerCase[] = [
     filetypes: ['c', 'cpp'],
     fixture: 'c',
     cmd: ['clangd', '--log=error'],
+    offsetEncodings: ['utf-8', 'utf-16'],
     // Every file open (compile_flags.txt gives the flags; a .h is filetype cpp): clangd knows the
     // references in open files at once, while its background index of the others comes later,
     // with no event a user's config sees (a rename through an incomplete index misses the header).
@@ -190,7 +196,7 @@ export function fixtureFiles(fixture: string): Record<string, string> {
 export function serverConfig(servers: readonly ServerCase[]): string {
   return JSON.stringify(
     Object.fromEntries(
-      servers.flatMap((s) => s.filetypes.map((ft) => [ft, { name: s.name, cmd: s.cmd, ...(s.init_options ? { init_options: s.init_options } : {}), ...(s.define ? { define: true } : {}) }])),
+      servers.flatMap((s) => s.filetypes.map((ft) => [ft, { name: s.name, cmd: s.cmd, ...(s.init_options ? { init_options: s.init_options } : {}), ...(s.offsetEncodings ? { offset_encodings: s.offsetEncodings } : {}), ...(s.define ? { define: true } : {}) }])),
     ),
   );
 }
