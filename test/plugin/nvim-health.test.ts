@@ -27,12 +27,15 @@ async function status(d: NvimDriver = fx): Promise<string> {
   return (await d.nvim.client.request('nvim_exec', ['VimRelayStatus', true])) as string;
 }
 
-/** The report of :checkhealth vimrelay in `d`. */
+/**
+ * The report of :checkhealth vimrelay in `d`, each item as `OK: ...`, `WARNING: ...` or `ERROR: ...`
+ * whichever way the Neovim writes it (0.7: `- OK: ...`; 0.10+: `- ✅ OK ...`).
+ */
 async function health(d: NvimDriver = fx): Promise<string> {
   await d.nvim.client.command('checkhealth vimrelay');
   const lines = (await d.nvim.client.request('nvim_buf_get_lines', [0, 0, -1, false])) as string[];
   await d.nvim.client.command('bwipeout!');
-  return lines.join('\n');
+  return lines.map((l) => l.replace(/^(\s*)- (?:\S+ )?(OK|WARNING|ERROR):? /u, '$1- $2: ')).join('\n');
 }
 
 beforeAll(async () => {
