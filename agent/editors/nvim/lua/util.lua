@@ -228,9 +228,15 @@ function M.resolve(ref)
 end
 
 --- Loads a buffer that exists but is not loaded (reads its file; never prompts about swap files).
+--- Loading runs the user's autocommands and filetype plugins, as their opening it would; one that
+--- fails once the text is in (an ftplugin's error, a tree-sitter parser it cannot find) does not
+--- fail the tool: only a buffer that did not load does.
 function M.ensure_loaded(b)
   if not api.nvim_buf_is_loaded(b) then
-    vim.fn.bufload(b)
+    local ok, err = pcall(vim.fn.bufload, b)
+    if not ok and not api.nvim_buf_is_loaded(b) then
+      error(err, 0)
+    end
   end
 end
 

@@ -76,10 +76,18 @@ function! vimrelay#util#resolve(params) abort
   return b
 endfunction
 
-" Loads a buffer that exists but is not loaded.
+" Loads buffer b when it is not loaded. Loading runs the user's autocommands and filetype plugins,
+" as their opening it would; one that fails once the text is in does not fail the tool: only a
+" buffer that did not load does.
 function! vimrelay#util#ensure_loaded(b) abort
   if !bufloaded(a:b)
-    call bufload(a:b)
+    try
+      call bufload(a:b)
+    catch
+      if !bufloaded(a:b)
+        throw v:exception
+      endif
+    endtry
   endif
 endfunction
 
