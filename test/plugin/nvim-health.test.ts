@@ -57,6 +57,19 @@ describe(':checkhealth vimrelay', () => {
     expect(report).toContain(`OK: this editor listens at ${fx.nvim.socket}`);
   });
 
+  it('uses the health API of the Neovim it runs on: no deprecated function called, no message left', async (ctx) => {
+    await health();
+    // Neovim 0.10 says 'Running healthchecks...' itself.
+    const messages = (await fx.nvim.client.request('nvim_exec', ['messages', true])) as string;
+    expect(messages.split('\n').filter((l) => l !== '' && l !== 'Running healthchecks...')).toEqual([]);
+    if (!(await fx.nvim.lua<boolean>('return (pcall(require, "vim.deprecated.health"))'))) ctx.skip('this Neovim keeps no record of deprecated calls (before 0.11, each is a message)');
+    await fx.nvim.client.command('checkhealth vim.deprecated');
+    const report = ((await fx.nvim.client.request('nvim_buf_get_lines', [0, 0, -1, false])) as string[]).join('\n');
+    await fx.nvim.client.command('bwipeout!');
+    expect(report).toContain('vim.deprecated');
+    expect(report).not.toMatch(/vimrelay/);
+  });
+
   it('sees vimrelay serve serving locally, listing this editor', async () => {
     const serve = await startServeHttp(['--port', '0', '--discover-dir', sockets], env);
     try {

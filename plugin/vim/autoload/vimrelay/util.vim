@@ -76,13 +76,14 @@ function! vimrelay#util#resolve(params) abort
   return b
 endfunction
 
-" Loads buffer b when it is not loaded. Loading runs the user's autocommands and filetype plugins,
-" as their opening it would; one that fails once the text is in does not fail the tool: only a
-" buffer that did not load does.
+" Loads buffer b when it is not loaded, silently (Vim would leave the file's "3L, 17B" in the
+" user's :messages). Loading runs the user's autocommands and filetype plugins, as their opening it
+" would; one that fails once the text is in does not fail the tool: only a buffer that did not load
+" does.
 function! vimrelay#util#ensure_loaded(b) abort
   if !bufloaded(a:b)
     try
-      call bufload(a:b)
+      silent call bufload(a:b)
     catch
       if !bufloaded(a:b)
         throw v:exception
