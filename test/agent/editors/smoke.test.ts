@@ -6,9 +6,9 @@
 // message), none of them was called from vimrelay's Lua. The quick pass of CI on the editors
 // between the oldest and the newest.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EDITOR_TOOLS } from '../../../../agent/editors/tools/index.ts';
-import { type Driver, waitFor } from '../../../helpers/editors.ts';
-import { clientOf, lspDriver, SERVERS, type ServerCase } from '../../../helpers/lsp.ts';
+import { EDITOR_TOOLS } from '../../../agent/editors/tools/index.ts';
+import { type Driver, waitFor } from '../../helpers/editors.ts';
+import { clientOf, lspDriver, SERVERS, type ServerCase } from '../../helpers/lsp.ts';
 
 const PYLSP = SERVERS.find((s) => s.name === 'pylsp') as ServerCase;
 const at = (place: { file: string; line: number; col: number }) => ({ buffer: place.file, line: place.line, col: place.col });
