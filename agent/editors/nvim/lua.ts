@@ -1,7 +1,8 @@
 /**
  * The Lua this adapter runs inside Neovim, read once at startup from the `.lua` files beside this
  * module: lua/core.lua (the installer and the call dispatcher), lua/compat.lua (what differs
- * between Neovims), lua/util.lua (the helpers every tool shares), one file per tool implementation (tools/tool.ts `impl`) and lua/paths.lua.
+ * between Neovims), lua/util.lua (the helpers every tool shares), one file per tool implementation
+ * (tools/tool.ts `impl`) and lua/paths.lua.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

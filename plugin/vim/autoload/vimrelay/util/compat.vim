@@ -30,7 +30,8 @@ function! vimrelay#util#compat#now_ms() abort
   return s:offset + at
 endfunction
 
-" Whether prop_add() takes 'text' (virtual text: Vim 9.0.0067 and later).
+" Whether prop_add() takes 'text' (virtual text, which came with patch 9.0.0067: has('patch-...') is
+" how Vim names a feature that came with a patch, :h has-patch).
 function! vimrelay#util#compat#has_virtual_text() abort
   return has('patch-9.0.0067')
 endfunction
