@@ -1,7 +1,8 @@
 /**
  * The Lua this adapter runs inside Neovim, read once at startup from the `.lua` files beside this
- * module: lua/core.lua (the installer and the call dispatcher), lua/util.lua (the helpers every
- * tool shares), one file per tool implementation (tools/tool.ts `impl`) and lua/paths.lua.
+ * module: lua/core.lua (the installer and the call dispatcher), lua/compat.lua (what differs
+ * between Neovims), lua/util.lua (the helpers every tool shares), one file per tool implementation
+ * (tools/tool.ts `impl`) and lua/paths.lua.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -20,8 +21,11 @@ const DECISION_UI = luaSource('decision_ui.lua');
 /** The installer: `(helper_sources, tool_sources, channel, INSTALL_KEY)` -> editor info; see lua/core.lua. */
 export const CORE_LUA = luaSource('core.lua');
 
-/** The helpers, installed in this order before the tools: lua/util.lua, lua/lsp.lua for the lsp_* tools, lua/propose.lua for reviews. */
-export const HELPER_SOURCES: readonly (readonly [string, string])[] = ['util', 'lsp', 'propose'].map((name) => [name, luaSource(`${name}.lua`)] as const);
+/**
+ * The helpers, installed in this order before the tools: lua/compat.lua (what differs between
+ * Neovims), lua/util.lua, lua/lsp.lua for the lsp_* tools, and lua/propose.lua for reviews.
+ */
+export const HELPER_SOURCES: readonly (readonly [string, string])[] = ['compat', 'util', 'lsp', 'propose'].map((name) => [name, luaSource(`${name}.lua`)] as const);
 
 /**
  * Implementation name -> Lua source, sent to each editor on attach: every tool implementation

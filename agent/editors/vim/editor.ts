@@ -139,7 +139,8 @@ export class VimEditor implements Editor {
       if (pieces.length > 0) this.#channel.notify('vimrelay#unstage', [[...new Set(pieces.map(([id]) => id))]]);
       throw error;
     }
-    const opts = { ...(redraw ? { redraw: 1 } : {}), ...(expect === undefined ? {} : { expect }), ...(propose === undefined ? {} : { propose }) };
+    // `now`: this clock as the call leaves, which Vim's deadline checks (start_by) keep in step with.
+    const opts = { now: Date.now(), ...(redraw ? { redraw: 1 } : {}), ...(expect === undefined ? {} : { expect }), ...(propose === undefined ? {} : { propose }) };
     const answer = await this.#channel.call('vimrelay#call', [impl, params, opts], signal);
     // Over TCP, Vim would hold its next small message (the deferred answer) until this reply is
     // acknowledged (Nagle's algorithm in Vim, the delayed ACK here: ~40 ms). Any bytes from the

@@ -199,10 +199,28 @@ function! s:attempt_failed(message) abort
     let line = a:message . '; retrying'
     echomsg line
     call vimrelay#util#redraw()
-    echo strchars(line) < &columns ? line : strcharpart(line, 0, &columns - 2) . '…'
+    let room = s:message_room()
+    echo strdisplaywidth(line) < room ? line : strcharpart(line, 0, room - 2) . '…'
     let s:error_shown = v:true
   endif
   call s:start_timer()
+endfunction
+
+" The screen cells a message on the last line may take before Vim asks the user to press Enter:
+" those left of the partial command and the ruler, when 'showcmd' or 'ruler' shows them there (as
+" Vim 9.1+ does by default), as Vim's comp_col() and msg_check() count them (ruler: 17 cells or
+" 'rulerformat''s width, and a space; partial command: 10, and a space unless the ruler gives one).
+function! s:message_room() abort
+  let status = &laststatus == 2 || (&laststatus == 1 && winnr('$') > 1)
+  let reserved = 0
+  if &ruler && !status
+    let width = matchstr(&rulerformat, '^%\zs\d\+\ze(')
+    let reserved = (empty(width) ? 17 : str2nr(width)) + 1
+  endif
+  if &showcmd && (!exists('&showcmdloc') || &showcmdloc ==# 'last')
+    let reserved += 10 + (!&ruler || status ? 1 : 0)
+  endif
+  return max([&columns - reserved, 2])
 endfunction
 
 " Forgets the attempt under way: its limit stops, and its channel closes unless `keep` (connected).
@@ -408,9 +426,14 @@ endfunction
 " when the call addresses others now (vimrelay#paths#run over `params`), nothing runs and the
 " answer is {'ok': v:false, 'paths_changed': v:true, 'paths': <what it addresses>}. And
 " {'propose': {'creates', 'max_lines'}}: the edit tool runs on a copy of its buffer, for a review
-" (autoload/vimrelay/propose.vim), and the buffer does not change.
+" (autoload/vimrelay/propose.vim), and the buffer does not change. And {'now': <epoch ms>}: the
+" agent's clock when it sent the call, which keeps Vim's own in step (util/compat.vim now_ms: the
+" deadline checks of start_by).
 function! vimrelay#call(impl, params, ...) abort
   let opts = a:0 ? a:1 : {}
+  if has_key(opts, 'now')
+    call vimrelay#util#compat#saw_wall_clock(opts.now)
+  endif
   if has_key(opts, 'expect')
     let changed = s:paths_changed(opts.expect)
     if changed isnot v:null

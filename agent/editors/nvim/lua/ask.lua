@@ -29,7 +29,7 @@
 -- the user's window: core.lua's M.call). Works on Neovim 0.7 (no float `title` there).
 local op, channel, id, lines, opts = ...
 
--- `api`, `R` (_G.__vimrelay), now() and notice() come from lua/decision_ui.lua, before this.
+-- `api`, `uv`, `R` (_G.__vimrelay), now() and notice() come from lua/decision_ui.lua, before this.
 R.asks = R.asks or {}
 
 -- Visual, Visual-line and Visual-block mode, as nvim_get_mode() names them.
@@ -239,7 +239,7 @@ local function open()
     arm_ms = math.max(opts.arm_ms, tonumber(vim.g.vimrelay_prompt_delay_ms) or 0),
     seen = {},
     unseen = #shown,
-    timer = vim.loop.new_timer(),
+    timer = uv.new_timer(),
   }
   R.asks[key] = ask
   look(ask)

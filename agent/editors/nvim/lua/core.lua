@@ -17,7 +17,7 @@
 -- Tools signal failures with M.fail (util.lua); call() turns them, and any other Lua error (as
 -- EDITOR_ERROR), into {ok = false, error = {...}}. A tool that must wait (a language server's
 -- answer) returns M.defer(...) instead, and its answer comes later (below, "Deferred answers").
--- Works on Neovim 0.7 and newer: features are detected, nothing here depends on a version.
+-- Works on Neovim 0.7 and newer: what differs between them is in compat.lua, the first helper.
 local helper_sources, tool_sources, channel, key = ...
 
 local S = _G.__vimrelay or {}
@@ -187,7 +187,7 @@ end
 function M.defer(p, cancel)
   S.deferred[p.answer_token] = { channel = calling_channel, cancel = cancel }
   if not S.owed_watch then
-    S.owed_watch = (vim.uv or vim.loop).new_timer()
+    S.owed_watch = M.compat.uv.new_timer()
     S.owed_watch:start(OWED_WATCH_MS, OWED_WATCH_MS, vim.schedule_wrap(cancel_unheard))
   end
   return LATER

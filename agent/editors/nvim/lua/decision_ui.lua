@@ -1,12 +1,16 @@
 -- What the decision UIs share (lua/ask.lua, lua/review.lua), put before each of them as one chunk
--- (nvim/lua.ts): the table every install of vimrelay shares, when the user last typed a key, and
--- a notice that fits one screen line.
+-- (nvim/lua.ts): libuv, the table every install of vimrelay shares, when the user last typed a
+-- key, and a notice that fits one screen line.
 local api = vim.api
 local R = _G.__vimrelay or {}
 _G.__vimrelay = R
 
+-- libuv's bindings: vim.uv (0.10+), vim.loop before (deprecated from 0.10 on). These chunks run
+-- on their own, not inside an install, so they cannot ask lua/compat.lua.
+local uv = vim.uv or vim.loop
+
 local function now()
-  return vim.loop.hrtime() / 1e6
+  return uv.hrtime() / 1e6
 end
 
 -- When the user last typed a key, for every prompt and review (one listener, whichever install

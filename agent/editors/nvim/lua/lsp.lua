@@ -3,12 +3,8 @@
 -- URI, deferred requests, paging, and workspace edits as byte edits. Installed by core.lua after
 -- util.lua, into the same table: `...` is that table (M); these live in M.lsp. Nothing runs on its
 -- own.
--- Works on Neovim 0.7 and newer by detecting features, never versions:
---   clients of a buffer: vim.lsp.get_clients (0.10+), else vim.lsp.buf_get_clients (0.7+);
---   client methods: Client:request (0.11+ class methods), else client.request (closures);
---   what a server implements: server_capabilities, then supports_method where the client tracks
---   dynamic registrations (0.10+);
---   encoding: client.offset_encoding (set from the server's answer where the client negotiates).
+-- Works on Neovim 0.7 and newer: what differs between them (finding a buffer's clients, calling
+-- their methods, dynamic registrations, the negotiated encoding) is in compat.lua.
 -- Positions are converted by hand: vim.str_utfindex changed its signature in Neovim 0.11.
 local M = ...
 local api = vim.api
@@ -17,34 +13,14 @@ M.lsp = L
 
 -- Clients -------------------------------------------------------------------------------------------
 
--- The method `name` of a client's class (0.11+), or nil for a client of closures.
-local function class_method(client, name)
-  local mt = getmetatable(client)
-  local class = mt and type(mt.__index) == 'table' and mt.__index or nil
-  local method = class and rawget(class, name)
-  return type(method) == 'function' and method or nil
-end
+local C = M.compat
 
---- Calls client method `name` with the arguments: `client:name(...)` on 0.11+, `client.name(...)`
---- before (0.10's per-client wrappers must be called with a dot too).
-function L.invoke(client, name, ...)
-  local method = class_method(client, name)
-  if method then
-    return method(client, ...)
-  end
-  return client[name](...)
-end
+--- Calls client method `name` with the arguments (compat.lua C.invoke).
+L.invoke = C.invoke
 
 --- The clients attached to buffer b, by id.
 function L.clients(b)
-  local list = {}
-  if vim.lsp.get_clients then
-    list = vim.lsp.get_clients({ bufnr = b })
-  else
-    for _, c in pairs(vim.lsp.buf_get_clients(b)) do
-      list[#list + 1] = c
-    end
-  end
+  local list = C.buf_clients(b)
   table.sort(list, function(x, y)
     return x.id < y.id
   end)
@@ -74,14 +50,7 @@ function L.supports(client, method, b)
   if v == true or type(v) == 'table' then
     return true
   end
-  if client.dynamic_capabilities or client.registrations then
-    local supports = class_method(client, 'supports_method')
-    if supports then
-      return supports(client, method, b) and true or false
-    end
-    return client.supports_method(method, { bufnr = b }) and true or false
-  end
-  return false
+  return C.registered(client, method, b) or false
 end
 
 --- The language server of buffer b to ask `method`: the first attached client (by id) that
@@ -120,10 +89,8 @@ function L.target(p, method)
   return b, client, L.encoding(client)
 end
 
---- The client's position encoding: 'utf-8', 'utf-16' or 'utf-32'.
-function L.encoding(client)
-  return client.offset_encoding or 'utf-16'
-end
+--- The client's position encoding: 'utf-8', 'utf-16' or 'utf-32' (compat.lua C.encoding).
+L.encoding = C.encoding
 
 -- Positions -----------------------------------------------------------------------------------------
 
@@ -302,7 +269,7 @@ function L.request(p, client, method, params, shape)
     unwatch()
     M.fail('EDITOR_ERROR', 'The language server ' .. client.name .. ' has stopped.', { hint = EXITED_HINT })
   end
-  watch = (vim.uv or vim.loop).new_timer()
+  watch = C.uv.new_timer()
   watch:start(WATCH_MS, WATCH_MS, vim.schedule_wrap(function()
     if watch:is_closing() then
       return

@@ -16,7 +16,7 @@ return function(p)
       local e = f.edits[j]
       M.set_text(b, e.sr, e.sc, e.er, e.ec, M.split_lines(e.new))
     end
-    M.break_undo(b)
+    M.end_edit(b)
     kept.out.files[i].buf = b
     kept.out.files[i].changedtick = api.nvim_buf_get_changedtick(b)
   end

@@ -22,7 +22,7 @@
 -- Works on Neovim 0.7 and newer.
 local op, channel, id, spec = ...
 
--- `api`, `R` (_G.__vimrelay), now() and notice() come from lua/decision_ui.lua, before this.
+-- `api`, `uv`, `R` (_G.__vimrelay), now() and notice() come from lua/decision_ui.lua, before this.
 R.reviews = R.reviews or {}
 R.review_order = R.review_order or 0
 
@@ -245,7 +245,7 @@ if op == 'open' then
   R.reviews[key] = review
   try_show(key)
   if not review.shown then
-    review.timer = vim.loop.new_timer()
+    review.timer = uv.new_timer()
     review.timer:start(100, 100, vim.schedule_wrap(function()
       try_show(key)
     end))

@@ -2,11 +2,11 @@
 -- columns and decorations, commands and running inside a buffer. Installed by core.lua before the
 -- tools, into the same table: `...` is that table (M, one agent version's install; M.shared is
 -- what every install shares). Nothing here runs on its own.
--- Works on Neovim 0.7 and newer: features are detected, nothing here depends on a version.
+-- Works on Neovim 0.7 and newer: what differs between them is in compat.lua.
 local M = ...
 
 local api = vim.api
-local uv = vim.uv or vim.loop
+local uv = M.compat.uv
 
 -- Failures ----------------------------------------------------------------------------------------
 
@@ -260,9 +260,15 @@ function M.write_target(ref, expected)
 end
 
 --- Loads a buffer that exists but is not loaded (reads its file; never prompts about swap files).
+--- Loading runs the user's autocommands and filetype plugins, as their opening it would; one that
+--- fails once the text is in (an ftplugin's error, a tree-sitter parser it cannot find) does not
+--- fail the tool: only a buffer that did not load does.
 function M.ensure_loaded(b)
   if not api.nvim_buf_is_loaded(b) then
-    vim.fn.bufload(b)
+    local ok, err = pcall(vim.fn.bufload, b)
+    if not ok and not api.nvim_buf_is_loaded(b) then
+      error(err, 0)
+    end
   end
 end
 
@@ -314,6 +320,28 @@ end
 --- undo (:h undo-break); the local value is written back unchanged.
 function M.break_undo(b)
   vim.bo[b].undolevels = vim.bo[b].undolevels
+end
+
+-- Modes in which the user is typing text (nvim_get_mode, mode(1)); not the completion sub-modes,
+-- where CTRL-G would end the completion.
+local TYPING = { i = true, R = true, Rv = true }
+
+-- Run as typed keys (<Cmd> looks again when it runs: in another mode, or another buffer, it does
+-- nothing): CTRL-G u in Insert or Replace mode in buffer %d.
+local RESTART_INSERT = '<Cmd>if bufnr("%%") == %d && index(["i", "R", "Rv"], mode(1)) >= 0'
+  .. ' | call feedkeys(nr2char(7) .. "u", "ni") | endif<CR>'
+
+--- Ends an edit of buffer b: closes its undo block (M.break_undo), and when the user is typing in
+--- b, makes what they type next an undo step of its own, as CTRL-G u does (i_CTRL-G_u). Insert
+--- mode saved the line for undo when the insert began and, on Neovim 0.7 (and Vim), not again
+--- after a change made behind its back: a line break typed after the edit went unrecorded, and
+--- undoing the edit then took the user's new line with it (Neovim 0.10+ saves again by itself
+--- after every request). The keys go ahead of anything already typed.
+function M.end_edit(b)
+  M.break_undo(b)
+  if TYPING[api.nvim_get_mode().mode] then
+    api.nvim_feedkeys(api.nvim_replace_termcodes(RESTART_INSERT:format(b), true, false, true), 'ni', false)
+  end
 end
 
 --- nvim_buf_set_text(b, sr, sc, er, ec, lines) (0-based rows, byte columns, end exclusive), keeping

@@ -33,7 +33,7 @@ return function(p)
 
   M.break_undo(b)
   api.nvim_buf_set_lines(b, 0, -1, true, p.lines)
-  M.break_undo(b)
+  M.end_edit(b)
   return {
     buf = b,
     path = M.buf_path(b),

@@ -66,7 +66,7 @@ function! vimrelay#lsp_rename_apply#run(p) abort
     for e in reverse(copy(f.edits))
       call vimrelay#util#set_text(b, e.sr + 1, e.sc, e.er + 1, e.ec, split(e.new, "\n", 1))
     endfor
-    call vimrelay#util#break_undo(b)
+    call vimrelay#util#end_edit(b)
     call vimrelay#util#lsp#changed(kept.client, kept.handle, b)
     let kept.out.files[i].buf = b
     let kept.out.files[i].changedtick = vimrelay#util#tick(b)

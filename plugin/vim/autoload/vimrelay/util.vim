@@ -103,10 +103,19 @@ function! vimrelay#util#write_target(ref, expected) abort
   return [b, exists ? v:false : v:true, exists]
 endfunction
 
-" Loads a buffer that exists but is not loaded.
+" Loads buffer b when it is not loaded, silently (Vim would leave the file's "3L, 17B" in the
+" user's :messages). Loading runs the user's autocommands and filetype plugins, as their opening it
+" would; one that fails once the text is in does not fail the tool: only a buffer that did not load
+" does.
 function! vimrelay#util#ensure_loaded(b) abort
   if !bufloaded(a:b)
-    call bufload(a:b)
+    try
+      silent call bufload(a:b)
+    catch
+      if !bufloaded(a:b)
+        throw v:exception
+      endif
+    endtry
   endif
 endfunction
 
@@ -155,6 +164,21 @@ endfunction
 " setting 'undolevels', even to its own value, syncs undo (:h undo-break).
 function! vimrelay#util#break_undo(b) abort
   call setbufvar(a:b, '&undolevels', getbufvar(a:b, '&undolevels'))
+endfunction
+
+" Ends an edit of buffer b: closes its undo block (break_undo), and when the user is typing in b
+" (Insert or Replace mode; not a completion sub-mode, where CTRL-G would end the completion),
+" makes what they type next an undo step of its own, as CTRL-G u does (i_CTRL-G_u). Insert mode
+" saved the line for undo when the insert began and not again after a change made behind its back:
+" a line break typed after the edit went unrecorded, and undoing the edit then took the user's new
+" line with it. The keys go ahead of anything already typed, as a <Cmd> that looks again when it
+" runs: in another mode, or another buffer, it does nothing.
+function! vimrelay#util#end_edit(b) abort
+  call vimrelay#util#break_undo(a:b)
+  if index(['i', 'R', 'Rv'], mode(1)) >= 0
+    call feedkeys("\<Cmd>if bufnr('%') == " . a:b . " && index(['i', 'R', 'Rv'], mode(1)) >= 0"
+          \ . " | call feedkeys(nr2char(7) .. 'u', 'ni') | endif\<CR>", 'ni')
+  endif
 endfunction
 
 " Whether loaded buffer b holds no text: no line at all (a 0-byte file read in, or every line
@@ -270,17 +294,11 @@ function! vimrelay#util#window_view(win, role, p) abort
         \ 'context': {'start_line': first, 'lines': cut, 'lines_cut': any_cut ? v:true : v:false}}
 endfunction
 
-" The wall clock in epoch milliseconds: reltime() with no argument is gettimeofday() on Unix, the
-" clock the agent reads on the same machine.
-function! vimrelay#util#now_ms() abort
-  return reltimefloat(reltime()) * 1000.0
-endfunction
-
 " Fails with TIMEOUT, doing nothing, when the call starts after `start_by` (the call's deadline,
 " epoch milliseconds), as util.lua's M.check_start_by: the caller has been answered TIMEOUT
 " already. Used by the tools that must not act behind its back (commands, keys, terminal, save).
 function! vimrelay#util#check_start_by(start_by) abort
-  if a:start_by isnot v:null && vimrelay#util#now_ms() > a:start_by
+  if a:start_by isnot v:null && vimrelay#util#compat#now_ms() > a:start_by
     call vimrelay#util#fail('TIMEOUT', 'The editor could only start this call after its deadline had passed, so nothing was done.',
           \ {'hint': 'The editor was busy or waiting on a prompt. Once get_state_brief answers, retry if the call is still wanted.'})
   endif

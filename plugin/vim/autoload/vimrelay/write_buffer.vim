@@ -28,7 +28,7 @@ function! vimrelay#write_buffer#run(p) abort
   endif
   call vimrelay#util#break_undo(b)
   call vimrelay#util#set_lines(b, 1, vimrelay#util#line_count(b), a:p.lines)
-  call vimrelay#util#break_undo(b)
+  call vimrelay#util#end_edit(b)
   return {'buf': b, 'path': vimrelay#util#buf_path(b), 'created': created, 'changedtick': vimrelay#util#tick(b),
         \ 'total_lines': vimrelay#util#line_count(b)}
 endfunction
