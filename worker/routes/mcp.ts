@@ -21,7 +21,7 @@ import { originAllowed } from '../../protocol/http/origin.ts';
 import { LIMITS, parseScopes, permissionFor, toolByName, type PermissionClass } from '../../protocol/index.ts';
 import { hubFor } from '../account.ts';
 import type { Rejection } from '../auth/claims.ts';
-import { forgetVerifiedPat, patRefusal, REQUIRED_SCOPES, type McpProps } from '../auth/oauth.ts';
+import { forgetVerifiedPat, patRefusal, SESSION_SCOPES, type McpProps } from '../auth/oauth.ts';
 import { extraAllowedOrigins, relayOrigin } from '../config.ts';
 import type { Env } from '../env.ts';
 import { declaredTooLarge, readCapped } from '../http/body.ts';
@@ -104,10 +104,11 @@ export const mcpApi = {
     if (!parsed.ok) return refusal(parsed.refusal);
 
     // MCP 2025-11-25 "Scope Challenge Handling" / RFC 6750 §3.1: a call outside the token's
-    // scopes is 403 insufficient_scope naming every scope it needs, the baseline included.
+    // scopes is 403 insufficient_scope naming every scope it needs, an ordinary session's
+    // included, so that a client that asks for exactly these keeps reading and editing.
     const missing = missingScopes(parsed.messages, principal.scopes);
     if (missing.length > 0) {
-      return insufficientScope(auth, [...new Set([...REQUIRED_SCOPES, ...missing])], `This call needs the ${missing.join(', ')} scope.`);
+      return insufficientScope(auth, [...new Set([...SESSION_SCOPES, ...missing])], `This call needs the ${missing.join(', ')} scope.`);
     }
 
     const hub = hubFor(env);
