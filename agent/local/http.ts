@@ -109,6 +109,7 @@ function localMcpLayer(forwarder: LocalForwarder): { serve: McpLayer; close(): P
         forwarder.run(call, {
           signal: requestInfo === undefined ? request.signal : AbortSignal.any([request.signal, requestInfo.signal]),
           ...(era === 'legacy' ? { key: JSON.stringify(request.requestId) } : {}),
+          ...(request.clientName === undefined ? {} : { clientName: request.clientName }),
         }),
       era,
     );

@@ -39,6 +39,7 @@
  */
 import { fail, LIMITS, permissionFor, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
+import type { Caller } from '../calls/client-names.ts';
 import { abortedOutcome, EditorGone, isDeadline, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { NoSuchBuffer } from '../editors/paths.ts';
@@ -66,7 +67,7 @@ export interface CallGuardOptions {
 
 /** One call as the guard sees it, its arguments already validated. */
 export interface GuardedCall {
-  client: string;
+  client: Caller;
   spec: ToolSpec;
   args: Record<string, unknown>;
   /** The editor the call runs on and the tool's record; null for a call to the agent itself. */
@@ -102,7 +103,7 @@ function filterOf(check: Pick<GuardResult, 'after' | 'withheldPaths'>): Pick<Gua
 
 /** What the dispatcher records of one call, whatever became of it. */
 export interface CallRecord {
-  client: string;
+  client: Caller;
   editor: string;
   tool: string;
   args: unknown;
@@ -247,7 +248,8 @@ export class CallGuard {
     try {
       this.#opts.audit.append({
         time: new Date(rec.startedAt).toISOString(),
-        client: rec.client,
+        client: rec.client.id,
+        ...(rec.client.name === undefined ? {} : { client_name: rec.client.name }),
         editor: rec.editor,
         tool: rec.tool,
         args_digest: argsDigest(rec.args),
@@ -276,7 +278,7 @@ export class CallGuard {
     }
     const { editor, tool } = call.target;
     const preview = previewOf(tool.preview(call.args));
-    const request: AskRequest = { client: call.client, tool: call.spec.name, klass, editor: editorName, chosenName, preview: preview.text, previewChars: preview.chars, paths };
+    const request: AskRequest = { client: call.client.label, tool: call.spec.name, klass, editor: editorName, chosenName, preview: preview.text, previewChars: preview.chars, paths };
     let answer: AskAnswer;
     const askedAt = Date.now();
     const promptDeadline = promptDeadlineOf(call.control.deadline, askedAt);

@@ -43,7 +43,12 @@ export interface PolicyQuery {
 
 /** What the user is shown when a call needs their answer. */
 export interface AskRequest {
-  /** Who asks: the client id the relay passed (OAuth client, `pat:<name>`, `local`). */
+  /**
+   * Who asks, as the prompt names it: the name the client goes by (the one the relay's consent
+   * page showed, a token's, local mode's client's own), with its id beside it when another client
+   * has that name too; its id when no name came (calls/client-names.ts). The client's own words:
+   * shown escaped.
+   */
   client: string;
   tool: string;
   klass: PermissionClass;

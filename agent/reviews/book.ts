@@ -26,6 +26,7 @@
 import { randomUUID } from 'node:crypto';
 import { fail, LIMITS, REVIEW_LIMITS, type ToolOutcome } from '../../protocol/index.ts';
 import type { AuditDecision } from '../audit/log.ts';
+import type { Caller } from '../calls/client-names.ts';
 import { EditorGone, isProposal, type CallControl, type Proposal } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { visible } from '../editors/prompts.ts';
@@ -47,7 +48,7 @@ export type ReviewDecision = 'accepted' | 'accepted_with_changes' | 'rejected' |
 
 /** What the book records of a review's decision (the dispatcher's CallRecord, with who decided). */
 export interface ReviewRecord {
-  client: string;
+  client: Caller;
   editor: string;
   tool: string;
   args: unknown;
@@ -63,7 +64,7 @@ export interface ReviewCall {
   tool: EditorTool;
   args: Record<string, unknown>;
   control: CallControl;
-  client: string;
+  client: Caller;
   /** The call's id in the dispatcher, and when it started (for the audit line of a later decision). */
   startedAt: number;
 }
@@ -278,7 +279,7 @@ async function within(settled: Promise<ToolOutcome>, ms: number, signal: AbortSi
 function headerOf(call: ReviewCall, proposal: Proposal): string[] {
   const path = typeof proposal.result.path === 'string' ? proposal.result.path : `buffer ${numberOf(proposal.result.buf)}`;
   return [
-    `vimrelay review: ${visible(call.client)} proposes ${call.tool.spec.name} in ${visible(path)}`,
+    `vimrelay review: ${visible(call.client.label)} proposes ${call.tool.spec.name} in ${visible(path)}`,
     'Left: the buffer as it is. Right: the proposal, yours to change (do, :diffget, typing).',
     'ZA or :VimRelayAccept applies the right side as it stands; ZR or :VimRelayReject [reason] rejects; closing this tab rejects.',
   ];

@@ -7,7 +7,7 @@
 import { env, exports } from 'cloudflare:workers';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openConsent, postConsent, signIn, tickedScopes as ticked, type Fetcher } from '../helpers/consent-flow.ts';
-import { BASE, forgetRegistrations, mint, postMcp, relay, uniqueName } from './helpers.ts';
+import { BASE, deviceJwt, editor, FakeAgent, forgetRegistrations, mint, postMcp, relay, uniqueName } from './helpers.ts';
 
 // More clients register here than a minute's limit allows (registration-limits.test.ts tests it).
 beforeEach(forgetRegistrations);
@@ -138,6 +138,31 @@ describe('the consent page ticks what the client asked for', () => {
     const res = await postMcp(stepped.access_token, run);
     expect(res.status).toBe(200);
     expect(JSON.stringify(await res.json())).toContain('NO_EDITOR');
+  });
+});
+
+describe('the agent hears the client named as the consent page named it', () => {
+  it('an OAuth client by the name the owner allowed, a token by its own, each beside its id', async () => {
+    const { agent } = await FakeAgent.online((await deviceJwt(uniqueName('named-'))).token, [editor('nvim-1')]);
+    try {
+      const name = uniqueName('MCP CLI Proxy ');
+      const clientId = await register(name);
+      const oauth = await consentAsTicked(clientId, 'read write');
+      const pat = await mint({ kind: 'access', name: uniqueName('local-') });
+      const read = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_buffer', arguments: {} } };
+      for (const [token, id, shown] of [
+        [oauth.access_token, clientId, name],
+        [pat.token, `pat:${pat.name}`, `${pat.name} (personal access token)`],
+      ] as const) {
+        const answered = postMcp(token, read);
+        const call = await agent.next('call');
+        expect([call.client, call.client_name]).toEqual([id, shown]);
+        agent.answer(call.id, { ok: false, error: { code: 'BUFFER_NOT_FOUND', message: 'm', hint: 'h' } });
+        expect((await answered).status).toBe(200);
+      }
+    } finally {
+      await agent.close();
+    }
   });
 });
 

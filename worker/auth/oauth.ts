@@ -58,9 +58,10 @@ export const BASELINE_SCOPES: readonly PermissionClass[] = ['read'];
 /**
  * What a token carries to the `/mcp` handler as `ctx.props`. OAuth grants store `oauth` at
  * consent; `grant` is a random id per grant that scopes call keys (cancellation) the way a PAT's
- * jti does; their scopes are the token's own (`ctx.auth.scope`). PATs carry their verified claims.
+ * jti does; `clientName` is the name the owner consented to (absent in grants made before it was
+ * kept); their scopes are the token's own (`ctx.auth.scope`). PATs carry their verified claims.
  */
-export type McpProps = { kind: 'oauth'; grant: string } | PatProps;
+export type McpProps = { kind: 'oauth'; grant: string; clientName?: string } | PatProps;
 
 /** The props of a personal access token: its verified claims. */
 export interface PatProps {
