@@ -50,6 +50,7 @@ describe('the packed agent', () => {
     expect(files).toContain('dist/agent/editors/nvim/lua/core.lua');
     expect(files).toContain('plugin/vim/autoload/vimrelay.vim');
     expect(files).toContain('plugin/vim/doc/tags');
+    expect(files).toContain('plugin/nvim/doc/tags');
     expect(files).toContain('plugin/nvim/lua/vimrelay/health.lua');
     const outside = files.filter((f) => !/^(bin|dist|plugin)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f));
     expect(outside).toEqual([]);
