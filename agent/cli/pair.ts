@@ -65,13 +65,14 @@ export async function pairCommand(url: string | undefined, values: { name?: stri
   void stopped.then(() => abort.abort(new Error('interrupted')));
 
   const name = deviceName(values.name);
-  const started = await startPairing(relay, name, hostname(), values.ticket);
+  const host = hostname();
+  const started = await startPairing(relay, name, host, values.ticket);
   const expiresAtMs = Date.now() + started.expires_in * 1000;
   const tty = process.stdout.isTTY;
   const code = tty ? `\x1b[1m${[...started.user_code].join(' ')}\x1b[0m` : started.user_code;
   process.stdout.write(
     [
-      'To pair this machine, open this page, sign in as the relay owner, and check the code:',
+      `To pair this machine (${host}) as device "${name}", open this page, sign in as the relay owner, and check the code:`,
       '',
       `  ${started.verification_uri_complete}`,
       '',
@@ -89,7 +90,9 @@ export async function pairCommand(url: string | undefined, values: { name?: stri
     spin.stop();
     const file = paths().credentials;
     saveRelayCredentials(file, relay, { device_credential: granted.credential });
-    process.stdout.write(`Paired as device "${granted.device.name}". Credential saved in ${file}.\nNext: vimrelay agent --relay ${relay}\n`);
+    // The relay names it as its page did: `name-2` when another device has `name`.
+    const renamed = granted.device.name === name ? '' : ` (another device is named "${name}")`;
+    process.stdout.write(`Paired as device "${granted.device.name}"${renamed}. Credential saved in ${file}.\nNext: vimrelay agent --relay ${relay}\n`);
     return 0;
   } catch (err) {
     spin.stop();

@@ -37,6 +37,7 @@ import { buildMcpServer, cancelledRequestIds } from '../../protocol/mcp-server.t
 import type { Logger } from '../log.ts';
 import type { LocalForwarder } from './forward.ts';
 import { tokenMatches } from './token.ts';
+import { localNotFoundBody } from './not-a-relay.ts';
 
 /** The only address the local server binds. */
 export const LOOPBACK_HOST = '127.0.0.1';
@@ -157,7 +158,7 @@ async function handle(
 ): Promise<void> {
   if (new URL(req.url ?? '/', selfOrigin).pathname !== '/mcp') {
     res.writeHead(404, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such endpoint; MCP is served at /mcp.' } }));
+    res.end(localNotFoundBody());
     return;
   }
   const origin = req.headers.origin ?? null;
