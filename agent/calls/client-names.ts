@@ -3,18 +3,11 @@
  * (README "Permissions"): as the relay's consent page and dashboard name it ("MCP CLI Proxy",
  * "laptop (personal access token)", the wire call's `client_name`), or, in local mode, as the MCP
  * client names itself (its `clientInfo`); by its id (`client`) when no name came (a relay from
- * before names). When two clients of one name have been seen, each is shown with its id beside the
- * name, so that a client cannot pass for another by taking its name. Shown through `visible`
+ * before names). Once two clients of one name have called (in this agent's lifetime), each is
+ * shown with its id beside the name, so that the user can tell them apart. Shown through `visible`
  * (editors/prompts.ts) wherever it is shown: a name is the client's own words.
  */
-
-/** Who makes a call: its client id, the name it goes by when one came, and how prompts show it (`label`). */
-export interface Caller {
-  /** The client id: an OAuth client id, `pat:<name>`, `local:stdio`, `local:http`. */
-  readonly id: string;
-  readonly name?: string;
-  readonly label: string;
-}
+import type { Caller } from '../policy/types.ts';
 
 /** `name`, with `id` beside it when `ambiguous` (another client has that name too); `id` alone when there is no name. */
 export function clientLabel(id: string, name: string | undefined, ambiguous: boolean): string {

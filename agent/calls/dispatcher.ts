@@ -26,7 +26,8 @@ import { pathsParams } from '../editors/paths.ts';
 import { editorTool } from '../editors/tools/index.ts';
 import type { CallGuard, GuardedCall } from '../policy/enforce.ts';
 import { ReviewBook } from '../reviews/book.ts';
-import { ClientNames, type Caller } from './client-names.ts';
+import type { Caller } from '../policy/types.ts';
+import { ClientNames } from './client-names.ts';
 import { runAgentTool, servesAgentTools, type AgentEditors } from '../agent-tools/index.ts';
 
 /** One call as the agent runs it; the relay's wire `call` message carries exactly these fields. */

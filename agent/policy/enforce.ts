@@ -39,7 +39,6 @@
  */
 import { fail, LIMITS, permissionFor, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
-import type { Caller } from '../calls/client-names.ts';
 import { abortedOutcome, EditorGone, isDeadline, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { NoSuchBuffer } from '../editors/paths.ts';
@@ -50,7 +49,7 @@ import type { OwnFiles } from './own-files.ts';
 import type { Policy, PolicyStore } from './file.ts';
 import { escapeGlob } from './glob.ts';
 import { previewOf } from './preview.ts';
-import type { AskAnswer, AskRequest, Prompter, Rule } from './types.ts';
+import type { AskAnswer, AskRequest, Caller, Prompter, Rule } from './types.ts';
 
 /** What a CallGuard needs. */
 export interface CallGuardOptions {

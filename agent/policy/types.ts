@@ -41,6 +41,17 @@ export interface PolicyQuery {
   paths: readonly string[];
 }
 
+/**
+ * Who makes a call: its client id, the name it goes by when one came, and how prompts show it
+ * (`label`; calls/client-names.ts).
+ */
+export interface Caller {
+  /** The client id: an OAuth client id, `pat:<name>`, `local:stdio`, `local:http`. */
+  readonly id: string;
+  readonly name?: string;
+  readonly label: string;
+}
+
 /** What the user is shown when a call needs their answer. */
 export interface AskRequest {
   /**

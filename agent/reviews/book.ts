@@ -26,7 +26,7 @@
 import { randomUUID } from 'node:crypto';
 import { fail, LIMITS, REVIEW_LIMITS, type ToolOutcome } from '../../protocol/index.ts';
 import type { AuditDecision } from '../audit/log.ts';
-import type { Caller } from '../calls/client-names.ts';
+import type { Caller } from '../policy/types.ts';
 import { EditorGone, isProposal, type CallControl, type Proposal } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { visible } from '../editors/prompts.ts';
