@@ -14,6 +14,7 @@
  * not McpServer's wording.
  */
 import {
+  CLIENT_INFO_META_KEY,
   isSpecType,
   ProtocolError,
   ProtocolErrorCode,
@@ -29,6 +30,7 @@ import { LIMITS } from './limits.ts';
 import { callToolResult, listedTool, parseArgs, type ListedTool } from './result.ts';
 import type { ToolSpec } from './tool.ts';
 import { toolByName, TOOLS } from './tools/index.ts';
+import { MAX_CLIENT_NAME_CHARS } from './wire.ts';
 
 /**
  * What the server tells clients: at `initialize` (spec 2025-11-25 "Lifecycle") and in
@@ -91,6 +93,13 @@ export interface McpCallRequest {
    */
   readonly signal: ServerContext['mcpReq']['signal'];
   readonly era: McpEra;
+  /**
+   * The name the client gives itself, when it gives one: its `clientInfo` (`title`, else `name`),
+   * sent at `initialize` (spec 2025-11-25 "Lifecycle") or with each request in 2026-07-28 (its
+   * `_meta` envelope). Nothing vouches for it: local mode names its caller by it; the relay names
+   * a caller by what the owner consented to.
+   */
+  readonly clientName?: string;
 }
 
 /** Runs a validated call and resolves with its outcome; never rejects for a tool failure. */
@@ -130,13 +139,27 @@ export function buildMcpServer(forward: ForwardCall, era: McpEra): Server {
     if (!spec) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const parsed = parseArgs(spec, request.params.arguments);
     if (!parsed.ok) return callToolResult(parsed.outcome);
-    const outcome = await forward({ spec, args: parsed.args }, { requestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal, era });
+    // 2026-07-28: the request's own envelope; 2025: what `initialize` said (none on stateless HTTP).
+    const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope;
+    const clientName = clientNameOf((envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; title?: unknown } | undefined) ?? server.getClientVersion());
+    const outcome = await forward({ spec, args: parsed.args }, { requestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal, era, ...(clientName ? { clientName } : {}) });
     // The era's wire codec shapes the result; our structured content is always an object, which
     // both eras carry as it is.
     return server.projectCallToolResult(callToolResult(checkOutput(spec, outcome)), listedTools().find((t) => t.name === spec.name)?.outputSchema);
   });
 
   return server;
+}
+
+/**
+ * The name a client's `clientInfo` gives it: its title (for people), else its name, trimmed and cut
+ * to MAX_CLIENT_NAME_CHARS; undefined for none. A stateless 2025-era HTTP request has none: its
+ * `initialize` came in another request.
+ */
+export function clientNameOf(info: { name?: unknown; title?: unknown } | undefined): string | undefined {
+  const pick = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+  const name = pick(info?.title) || pick(info?.name);
+  return name ? [...name].slice(0, MAX_CLIENT_NAME_CHARS).join('') : undefined;
 }
 
 /** The factory the serving entries call, once per HTTP request or stdio connection, for its era. */

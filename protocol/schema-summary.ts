@@ -94,19 +94,26 @@ export function notation(schema: JsonSchema): string {
   return types.length === 0 ? 'unknown' : types.map((t) => typeNotation(schema, t)).join('|');
 }
 
-/** JSON Schema's `type` for a list of types: the one type alone, or the list. */
-const typeKeyword = (types: string[]): string | string[] => (types.length === 1 ? (types[0] as string) : types);
+/**
+ * A schema of the types `types`: `{type}` for one, `anyOf` with one branch per type for several
+ * (never a `type` list, which clients that map tool schemas onto a one-type dialect refuse or
+ * drop: protocol/result.ts `compactSchema`), nothing for none.
+ */
+function typed(types: readonly string[]): JsonSchema {
+  if (types.length > 1) return { anyOf: types.map((type) => ({ type })) };
+  return types[0] === undefined ? {} : { type: types[0] };
+}
 
 /** A property holding no objects, as advertised: its types, enum, items and description, no bounds. */
 function plainProperty(schema: JsonSchema): JsonSchema {
   const branches = branchesOf(schema);
   const out: JsonSchema = {};
   if (branches.length > 0) out.anyOf = branches.map(plainProperty);
-  else if (Array.isArray(schema.enum) || 'const' in schema) {
-    out.type = typeKeyword(typesOf(schema));
+  else {
+    Object.assign(out, typed(typesOf(schema)));
     if (Array.isArray(schema.enum)) out.enum = schema.enum;
-    else out.const = schema.const;
-  } else out.type = typeKeyword(typesOf(schema));
+    else if ('const' in schema) out.const = schema.const;
+  }
   if (isSchema(schema.items)) out.items = plainProperty(schema.items);
   if (typeof schema.description === 'string') out.description = schema.description;
   return out;
@@ -115,7 +122,7 @@ function plainProperty(schema: JsonSchema): JsonSchema {
 /** A property holding objects, as advertised: its JSON types, and its notation before its own description. */
 function summarisedProperty(schema: JsonSchema): JsonSchema {
   const description = typeof schema.description === 'string' ? `${notation(schema)}. ${schema.description}` : notation(schema);
-  return { type: typeKeyword(typesOf(schema)), description };
+  return { ...typed(typesOf(schema)), description };
 }
 
 /**

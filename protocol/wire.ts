@@ -72,7 +72,18 @@ export const Welcome = z.object({
  */
 export const TakeoverRefused = z.object({ type: z.literal('takeover_refused'), at: z.string().max(40), address: z.string().max(64) });
 
-/** hub -> agent: run one tool on one editor. `editor` is the agent's own id for it. */
+/**
+ * Longest client name a call carries (characters): the relay's longest is a personal access
+ * token's name and its suffix, or a registered `client_name` (100).
+ */
+export const MAX_CLIENT_NAME_CHARS = 200;
+
+/**
+ * hub -> agent: run one tool on one editor. `editor` is the agent's own id for it. `client` is the
+ * caller's client id (an OAuth client id, `pat:<name>`); `client_name` what the owner's pages call
+ * it (the name the owner consented to, `<name> (personal access token)`), for prompts and the audit
+ * log. Optional: a relay from before it sends none, and an agent from before it ignores it.
+ */
 export const Call = z.object({
   type: z.literal('call'),
   id: z.string(),
@@ -82,6 +93,7 @@ export const Call = z.object({
   /** Scopes of the client's token: an upper bound the agent may enforce too. */
   scopes: z.array(z.string()),
   client: z.string(),
+  client_name: z.string().min(1).max(MAX_CLIENT_NAME_CHARS).optional(),
   deadline_ms: z.number().int().positive(),
 });
 

@@ -9,7 +9,8 @@
  * `/oauth/register` the size cap and rate limits of anonymous registration (routes/register-gate.ts)
  * -> the OAuth provider, which
  * serves the metadata documents, `/oauth/token` and `/oauth/register`, authenticates `/mcp` and
- * hands it to `mcpApi`, and passes everything else to the Hono app below -> CORS completed on
+ * hands it to `mcpApi`, and passes everything else to the Hono app below -> the protected
+ * resource metadata made to name every scope (auth/resource-metadata.ts) -> CORS completed on
  * `/mcp` and the metadata (http/cors.ts). After the answer, a small body nobody read is read away
  * (http/body.ts `drainUnread`), so that the client's connection stays usable.
  *
@@ -29,6 +30,7 @@
  */
 import { Hono } from 'hono';
 import { OAUTH_PATHS, oauthProvider } from './auth/oauth.ts';
+import { isResourceMetadata, RESOURCE_METADATA_PATH, withEveryScope } from './auth/resource-metadata.ts';
 import { relayOrigin } from './config.ts';
 import type { Env } from './env.ts';
 import { withMcpCors } from './http/cors.ts';
@@ -77,8 +79,6 @@ app.onError((err) => {
   return jsonError(500, 'INTERNAL', 'Internal error.');
 });
 
-const ROOT_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
-
 /**
  * `request` as the relay at `origin` sees it. With PUBLIC_URL set, a request that reached another
  * host name (the workers.dev alias, say) is served as if at PUBLIC_URL, because the provider holds
@@ -89,7 +89,7 @@ const ROOT_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
  */
 function servedAt(request: Request, origin: string): Request {
   const url = new URL(request.url);
-  const path = url.pathname === ROOT_RESOURCE_METADATA ? `${ROOT_RESOURCE_METADATA}/mcp` : url.pathname;
+  const path = url.pathname === RESOURCE_METADATA_PATH ? `${RESOURCE_METADATA_PATH}/mcp` : url.pathname;
   if (url.origin === origin && path === url.pathname) return request;
   return new Request(`${origin}${path}${url.search}`, request);
 }
@@ -115,6 +115,7 @@ async function serve(request: Request, env: Env, ctx: ExecutionContext): Promise
     const refused = await registrationRefusal(request, env);
     if (refused) return refused;
   }
+  if (isResourceMetadata(path) && request.method === 'GET') return withMcpCors(request, await withEveryScope(await forward()));
   return withMcpCors(request, await forward());
 }
 

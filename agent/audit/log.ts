@@ -1,7 +1,7 @@
 /**
  * The audit log (README "Permissions"): one JSON line per call the agent
  * handles, refused ones included, at `$XDG_STATE_HOME/vimrelay/audit.log` (mode 0600):
- * `{ time, client, editor, tool, args_digest, decision, outcome, duration_ms }`. It never holds
+ * `{ time, client, client_name?, editor, tool, args_digest, decision, outcome, duration_ms }`. It never holds
  * buffer content, arguments or secrets — only `args_digest`, the first 16 hex characters of the
  * SHA-256 of the arguments' canonical JSON (keys sorted), enough to tell two calls apart or match
  * a call the user knows. Rotated by size: past `maxBytes` the file becomes `audit.log.1`, the older
@@ -58,7 +58,10 @@ export type AuditDecision = z.infer<typeof AuditDecision>;
 export const AuditEntry = z.object({
   /** ISO 8601, UTC. */
   time: z.string(),
+  /** The client id (an OAuth client id, `pat:<name>`, `local:stdio`). */
   client: z.string(),
+  /** The name it goes by, when one came (calls/client-names.ts); absent in lines from before names. */
+  client_name: z.string().optional(),
   /** The editor id the call named ('' for a call to the agent itself). */
   editor: z.string(),
   tool: z.string(),

@@ -26,6 +26,8 @@ import { pathsParams } from '../editors/paths.ts';
 import { editorTool } from '../editors/tools/index.ts';
 import type { CallGuard, GuardedCall } from '../policy/enforce.ts';
 import { ReviewBook } from '../reviews/book.ts';
+import type { Caller } from '../policy/types.ts';
+import { ClientNames } from './client-names.ts';
 import { runAgentTool, servesAgentTools, type AgentEditors } from '../agent-tools/index.ts';
 
 /** One call as the agent runs it; the relay's wire `call` message carries exactly these fields. */
@@ -38,8 +40,10 @@ export interface CallRequest {
   readonly args: Record<string, unknown>;
   /** The client token's scopes: an upper bound. */
   readonly scopes: readonly string[];
-  /** Who asks, for prompts and the audit log. */
+  /** Who asks, for prompts and the audit log: the client id. */
   readonly client: string;
+  /** The name the client goes by, when one came (calls/client-names.ts). */
+  readonly client_name?: string;
   /** How long the call may take from now (ms); 0 or less: it arrived too late, and is not run. */
   readonly deadline_ms: number;
 }
@@ -61,6 +65,8 @@ export class Dispatcher {
   readonly #knownPaths = new WeakMap<Editor, Map<string, readonly string[]>>();
   /** The reviews of edits under review (reviews/book.ts), which review_status asks. */
   readonly #reviews: ReviewBook;
+  /** The clients seen, by name: how prompts name each (calls/client-names.ts). */
+  readonly #clients = new ClientNames();
 
   /** `options.reviewExpiryMs`: how long a review waits for the user (default REVIEW_LIMITS.expiryMs). */
   constructor(editors: DispatcherEditors, guard: CallGuard, options: { reviewExpiryMs?: number } = {}) {
@@ -77,13 +83,14 @@ export class Dispatcher {
     const remembered = this.#done.get(call.id);
     if (remembered) return remembered;
     if (this.#running.has(call.id)) return undefined;
+    const client = this.#clients.caller(call.client, call.client_name);
     if (call.deadline_ms <= 0) {
       // It reached the agent too late (it waited in a stalled agent's socket): the client has, or
       // is about to have, its answer, so nothing may start now.
       const outcome = fail('TIMEOUT', 'The call reached the agent after its deadline had passed, so nothing was done.', {
         hint: 'The agent was not running (stopped, or its machine asleep) while the call waited. Call list_editors, then retry if the call is still wanted.',
       });
-      this.#guard.record({ client: call.client, editor: call.editor, tool: call.tool, args: call.args, decision: 'none', outcome, startedAt: Date.now() });
+      this.#guard.record({ client, editor: call.editor, tool: call.tool, args: call.args, decision: 'none', outcome, startedAt: Date.now() });
       return outcome;
     }
     const controller = new AbortController();
@@ -93,8 +100,8 @@ export class Dispatcher {
     const startedAt = Date.now();
     const audit = { decision: 'none' as AuditDecision };
     try {
-      const outcome = await this.#run(call, control, audit, startedAt);
-      this.#guard.record({ client: call.client, editor: call.editor, tool: call.tool, args: call.args, decision: audit.decision, outcome, startedAt });
+      const outcome = await this.#run(call, client, control, audit, startedAt);
+      this.#guard.record({ client, editor: call.editor, tool: call.tool, args: call.args, decision: audit.decision, outcome, startedAt });
       if (changes(call)) this.#remember(call.id, outcome);
       return outcome;
     } finally {
@@ -114,7 +121,7 @@ export class Dispatcher {
   }
 
   /** Runs the call; sets `audit.decision` to how the policy treated it. */
-  async #run(call: CallRequest, control: CallControl, audit: { decision: AuditDecision }, startedAt: number): Promise<ToolOutcome> {
+  async #run(call: CallRequest, client: Caller, control: CallControl, audit: { decision: AuditDecision }, startedAt: number): Promise<ToolOutcome> {
     const spec = toolByName(call.tool);
     if (!spec) return fail('UNSUPPORTED', `This agent has no tool named ${call.tool}.`, { hint: 'Update the agent (vimrelay) to match the relay.' });
     // The token's scopes are an upper bound, checked before the policy.
@@ -149,7 +156,7 @@ export class Dispatcher {
       addressing = JSON.stringify(pathsParams(tool.addresses(args), args));
       run = (c) => editor.run(tool, args, c);
     }
-    const guarded: GuardedCall = { client: call.client, spec, args, target, control };
+    const guarded: GuardedCall = { client, spec, args, target, control };
     const known = target ? this.#knownPaths.get(target.editor)?.get(addressing) : undefined;
     let verdict = (known && (await this.#guard.checkKnown(guarded, known))) || (await this.#guard.check(guarded));
     const { signal } = control;
@@ -180,7 +187,7 @@ export class Dispatcher {
       const runControl: CallControl = { ...control, ...(vetEdits ? { vetEdits } : {}), ...(verdict.paths ? { expectPaths: verdict.paths } : {}), ...(withheldPaths ? { withheldPaths } : {}) };
       const review = verdict.review && target ? target : null;
       const started = review
-        ? this.#reviews.start({ editor: review.editor, tool: review.tool, args, control: runControl, client: call.client, startedAt }).then((r) => {
+        ? this.#reviews.start({ editor: review.editor, tool: review.tool, args, control: runControl, client, startedAt }).then((r) => {
             audit.decision = r.decision;
             return r.outcome;
           })

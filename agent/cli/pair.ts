@@ -66,14 +66,15 @@ export async function pairCommand(url: string | undefined, values: { name?: stri
   void stopped.then(() => abort.abort(new Error('interrupted')));
 
   const name = deviceName(values.name);
-  const started = await startPairing(relay, name, hostname(), values.ticket);
+  const host = hostname();
+  const started = await startPairing(relay, name, host, values.ticket);
   const expiresAtMs = Date.now() + started.expires_in * 1000;
   const tty = process.stdout.isTTY;
   const userCode = printable(started.user_code);
   const code = tty ? `\x1b[1m${[...userCode].join(' ')}\x1b[0m` : userCode;
   process.stdout.write(
     [
-      'To pair this machine, open this page, sign in as the relay owner, and check the code:',
+      `To pair this machine (${host}) as device "${name}", open this page, sign in as the relay owner, and check the code:`,
       '',
       `  ${printable(started.verification_uri_complete)}`,
       '',
@@ -91,7 +92,9 @@ export async function pairCommand(url: string | undefined, values: { name?: stri
     spin.stop();
     const file = paths().credentials;
     saveRelayCredentials(file, relay, { device_credential: granted.credential });
-    process.stdout.write(`Paired as device "${printable(granted.device.name)}". Credential saved in ${printable(file)}.\nNext: vimrelay agent --relay ${printable(relay)}${values.insecure ? ' --insecure' : ''}\n`);
+    // The relay names it as its page did: `name-2` when another device has `name`.
+    const renamed = granted.device.name === name ? '' : ` (another device is named "${printable(name)}")`;
+    process.stdout.write(`Paired as device "${printable(granted.device.name)}"${renamed}. Credential saved in ${printable(file)}.\nNext: vimrelay agent --relay ${printable(relay)}${values.insecure ? ' --insecure' : ''}\n`);
     return 0;
   } catch (err) {
     spin.stop();

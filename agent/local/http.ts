@@ -42,6 +42,7 @@ import type { Logger } from '../log.ts';
 import { guardConnections, serverTimeouts, type ConnectionGuard } from './connections.ts';
 import type { LocalForwarder } from './forward.ts';
 import { tokenMatches } from './token.ts';
+import { localNotFoundBody } from './not-a-relay.ts';
 
 /** The only address the local server binds. */
 export const LOOPBACK_HOST = '127.0.0.1';
@@ -116,6 +117,7 @@ function localMcpLayer(forwarder: LocalForwarder): { serve: McpLayer; close(): P
         forwarder.run(call, {
           signal: requestInfo === undefined ? request.signal : AbortSignal.any([request.signal, requestInfo.signal]),
           ...(era === 'legacy' ? { key: JSON.stringify(request.requestId) } : {}),
+          ...(request.clientName === undefined ? {} : { clientName: request.clientName }),
         }),
       era,
     );
@@ -164,7 +166,7 @@ async function handle(
 ): Promise<void> {
   if (new URL(req.url ?? '/', selfOrigin).pathname !== '/mcp') {
     res.writeHead(404, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such endpoint; MCP is served at /mcp.' } }));
+    res.end(localNotFoundBody());
     return;
   }
   const origin = req.headers.origin ?? null;

@@ -38,7 +38,9 @@ export interface LocalStdio {
 
 export async function startLocalStdio(opts: LocalStdioOptions): Promise<LocalStdio> {
   // The SDK aborts the request's signal on `notifications/cancelled` for that request.
-  const factory = mcpServerFactory((call, request) => opts.forwarder.run(call, { signal: request.signal }));
+  const factory = mcpServerFactory((call, request) =>
+    opts.forwarder.run(call, { signal: request.signal, ...(request.clientName === undefined ? {} : { clientName: request.clientName }) }),
+  );
   // A refusal is one whole write, as each of the transport's messages is: they never interleave.
   const lines = gateLines(opts.stdin, LIMITS.maxStdioLineBytes, (refusal) => {
     opts.logger.debug('stdio line refused', { code: refusal.code });

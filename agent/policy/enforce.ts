@@ -52,7 +52,7 @@ import type { OwnFiles } from './own-files.ts';
 import type { Policy, PolicyStore } from './file.ts';
 import { escapeGlob } from './glob.ts';
 import { previewOf } from './preview.ts';
-import type { AskAnswer, AskRequest, Prompter, Rule } from './types.ts';
+import type { AskAnswer, AskRequest, Caller, Prompter, Rule } from './types.ts';
 import { shellQuote } from '../shell-quote.ts';
 
 /** What a CallGuard needs. */
@@ -70,7 +70,7 @@ export interface CallGuardOptions {
 
 /** One call as the guard sees it, its arguments already validated. */
 export interface GuardedCall {
-  client: string;
+  client: Caller;
   spec: ToolSpec;
   args: Record<string, unknown>;
   /** The editor the call runs on and the tool's record; null for a call to the agent itself. */
@@ -107,7 +107,7 @@ function filterOf(check: Pick<GuardResult, 'after' | 'withheldPaths'>): Pick<Gua
 
 /** What the dispatcher records of one call, whatever became of it. */
 export interface CallRecord {
-  client: string;
+  client: Caller;
   editor: string;
   tool: string;
   args: unknown;
@@ -268,7 +268,8 @@ export class CallGuard {
     try {
       this.#opts.audit.append({
         time: new Date(rec.startedAt).toISOString(),
-        client: rec.client,
+        client: rec.client.id,
+        ...(rec.client.name === undefined ? {} : { client_name: rec.client.name }),
         editor: rec.editor,
         tool: rec.tool,
         args_digest: argsDigest(rec.args),
@@ -298,7 +299,7 @@ export class CallGuard {
     }
     const { editor, tool } = call.target;
     const preview = previewOf([...tool.preview(call.args), ...(note === undefined ? [] : ['', note])]);
-    const request: AskRequest = { client: call.client, tool: call.spec.name, klass, editor: editorName, chosenName, preview: preview.text, previewChars: preview.chars, paths };
+    const request: AskRequest = { client: call.client.label, tool: call.spec.name, klass, editor: editorName, chosenName, preview: preview.text, previewChars: preview.chars, paths };
     let answer: AskAnswer;
     const askedAt = Date.now();
     const promptDeadline = promptDeadlineOf(call.control.deadline, askedAt);

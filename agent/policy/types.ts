@@ -41,9 +41,25 @@ export interface PolicyQuery {
   paths: readonly string[];
 }
 
+/**
+ * Who makes a call: its client id, the name it goes by when one came, and how prompts show it
+ * (`label`; calls/client-names.ts).
+ */
+export interface Caller {
+  /** The client id: an OAuth client id, `pat:<name>`, `local:stdio`, `local:http`. */
+  readonly id: string;
+  readonly name?: string;
+  readonly label: string;
+}
+
 /** What the user is shown when a call needs their answer. */
 export interface AskRequest {
-  /** Who asks: the client id the relay passed (OAuth client, `pat:<name>`, `local`). */
+  /**
+   * Who asks, as the prompt names it: the name the client goes by (the one the relay's consent
+   * page showed, a token's, local mode's client's own), with its id beside it when another client
+   * has that name too; its id when no name came (calls/client-names.ts). The client's own words:
+   * shown escaped.
+   */
   client: string;
   tool: string;
   klass: PermissionClass;

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { PermissionClass } from '../../protocol/index.ts';
+import { localServerRefusal } from '../local/not-a-relay.ts';
 import { readRelayAnswer, relayErrorText, relayFetch } from './fetch-failure.ts';
 
 export const MintedToken = z.object({
@@ -105,6 +106,8 @@ async function adminFetch<T>(schema: z.ZodType<T>, relayUrl: string, owner: Owne
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
+  const local = localServerRefusal(url, res.status, text);
+  if (local) throw local;
   if (!res.ok) throw new AdminError(refusal(path, res, text), res.status);
   return readRelayAnswer(url, text, schema);
 }

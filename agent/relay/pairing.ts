@@ -6,6 +6,7 @@
  * logs the device code or the credential.
  */
 import { z } from 'zod';
+import { localServerRefusal } from '../local/not-a-relay.ts';
 import { readRelayAnswer, relayErrorText, relayFetch } from './fetch-failure.ts';
 
 const Started = z.object({
@@ -42,6 +43,8 @@ export async function startPairing(relayUrl: string, name: string, hostname: str
     body: JSON.stringify({ name, hostname, ...(ticket === undefined ? {} : { ticket }) }),
   });
   const text = await res.text();
+  const local = localServerRefusal(relayUrl, res.status, text);
+  if (local) throw local;
   // The relay says whose limit it is: this address's, or too many requests waiting for the owner.
   if (res.status === 429) throw new Error(`the relay is refusing pairing requests for now: ${relayErrorText(text)}`);
   if (!res.ok) throw new Error(`${relayUrl}/pair/device answered HTTP ${res.status}: ${relayErrorText(text)}`);

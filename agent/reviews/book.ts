@@ -37,6 +37,7 @@ import { visible } from '../editors/prompts.ts';
 import type { OpenReview, ReviewAnswer } from '../editors/reviews.ts';
 import type { EditorTool } from '../editors/tools/tool.ts';
 import type { CallRecord } from '../policy/enforce.ts';
+import type { Caller } from '../policy/types.ts';
 import { merge3, unifiedDiff } from './diff.ts';
 
 /** How many times an accepted review is merged again when the buffer keeps changing. */
@@ -70,7 +71,7 @@ export interface ReviewCall {
   tool: EditorTool;
   args: Record<string, unknown>;
   control: CallControl;
-  client: string;
+  client: Caller;
   /** When the call started (for the audit line of a later decision). */
   startedAt: number;
 }
@@ -358,7 +359,7 @@ function headerOf(call: ReviewCall, file: ProposedFile, i: number, count: number
   const where = file.path === null ? `buffer ${file.buf}` : visible(file.path);
   const which = count > 1 ? ` (file ${i + 1} of ${count}, each decided on its own)` : '';
   return [
-    `vimrelay review: ${visible(call.client)} proposes ${call.tool.spec.name} in ${where}${which}`,
+    `vimrelay review: ${visible(call.client.label)} proposes ${call.tool.spec.name} in ${where}${which}`,
     'Left: the buffer as it is. Right: the proposal, yours to change (do, :diffget, typing).',
     'ZA or :VimRelayAccept applies the right side as it stands; ZR or :VimRelayReject [reason] rejects; closing this tab rejects.',
   ];

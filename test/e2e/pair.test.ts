@@ -3,7 +3,9 @@
 // `vimrelay agent` connects with the stored credential and a real Neovim appears through a real
 // MCP client; `vimrelay devices` lists it; revoking it drops its editors at once and the agent
 // exits. Denial and Ctrl-C end the command without saving anything. With the queue full of
-// strangers' requests, the owner's ticket from /pair still pairs.
+// strangers' requests, the owner's ticket from /pair still pairs. A second machine asking for a
+// name another device has is named alike on the owner's page and in its terminal (`<name>-2`).
+// Given the URL of `vimrelay serve`, pair (and token create) say it is a local server, not a relay.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +17,7 @@ import { CLI, isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { ownerBasic, withRelay, type TestRelay } from '../helpers/relay.ts';
+import { startServeHttp } from '../helpers/serve-process.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 let relay: TestRelay;
@@ -118,6 +121,40 @@ describe('vimrelay pair, approved', () => {
     expect(again.output()).toMatch(/refused this device's credential \(HTTP 401\)/);
     const listed = runCli(['devices', '--relay', relay.url], env);
     expect(listed.stdout).toMatch(/pairbox\s+\S+\s+revoked/);
+  });
+
+  it('a machine that asks for a name another device has: the page and the CLI name it alike', async () => {
+    const other = isolatedEnv();
+    const pairing = startPair(other, 'pairbox');
+    const code = await pairing.code;
+    expect(pairing.stdout()).toContain('as device "pairbox"');
+    const page = await relay.decidePairing(code, true);
+    expect(page).toContain('<strong>pairbox-2</strong> <span class="muted">(it asked for pairbox, which another device has)</span>');
+    expect(await pairing.exited).toBe(0);
+    expect(pairing.stdout()).toContain('Paired as device "pairbox-2" (another device is named "pairbox").');
+  });
+});
+
+describe('a command that wants a relay, given the URL of `vimrelay serve`', () => {
+  it('says it is a local MCP server, not a relay, and what to give instead', async () => {
+    const env = isolatedEnv({ VIMRELAY_OWNER_SECRET: 'not-this-one' });
+    const serve = await startServeHttp(['--port', '0', '--discover-dir', String(env.XDG_RUNTIME_DIR)], env);
+    try {
+      const origin = new URL(serve.mcpUrl).origin;
+      for (const args of [
+        ['pair', origin, '--name', 'confused'],
+        ['token', 'create', '--relay', origin, '--name', 'confused'],
+      ]) {
+        const run = runCli(args, env);
+        expect(run.status, args[0]).toBe(1);
+        expect(run.stderr).toContain(`${origin} is \`vimrelay serve\`, a local MCP server, not a relay`);
+        expect(run.stderr).toContain(`use ${origin}/mcp directly`);
+        expect(run.stderr).not.toContain('404');
+      }
+      expect(relayCredentials(paths(env).credentials, origin).device_credential).toBeUndefined();
+    } finally {
+      await serve.stop();
+    }
   });
 });
 

@@ -23,11 +23,13 @@ export const MODERN_VERSION = '2026-07-28';
 export interface ClientOptions {
   /** Legacy era only: the one 2025 revision the client offers at `initialize` (default: the SDK's list, 2025-11-25 first). */
   legacyVersion?: string;
+  /** The client's `clientInfo` (default: name `vimrelay-tests`). */
+  info?: { name: string; title?: string; version: string };
 }
 
 /** A v2 SDK client for `era`, not yet connected. */
 export function mcpClient(era: McpEra, options: ClientOptions = {}): Client {
-  const info = { name: 'vimrelay-tests', version: '0.0.0' };
+  const info = options.info ?? { name: 'vimrelay-tests', version: '0.0.0' };
   if (era === 'modern') return new Client(info, { versionNegotiation: { mode: { pin: MODERN_VERSION } } });
   return new Client(info, options.legacyVersion === undefined ? {} : { supportedProtocolVersions: [options.legacyVersion] });
 }
@@ -54,7 +56,7 @@ export interface StdioConnection {
  * Spawns `command args` as an MCP stdio server with exactly `env`, and connects to it in `era`
  * (never the SDK's 'auto', which would spawn a second server to probe).
  */
-export async function connectStdio(command: string, args: string[], env: NodeJS.ProcessEnv, era: McpEra = 'modern'): Promise<StdioConnection> {
+export async function connectStdio(command: string, args: string[], env: NodeJS.ProcessEnv, era: McpEra = 'modern', options: ClientOptions = {}): Promise<StdioConnection> {
   const transport = new StdioClientTransport({
     command,
     args,
@@ -63,7 +65,7 @@ export async function connectStdio(command: string, args: string[], env: NodeJS.
   });
   let err = '';
   transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const client = mcpClient(era);
+  const client = mcpClient(era, options);
   await client.connect(transport);
   return { client, stderr: () => err, pid: transport.pid };
 }

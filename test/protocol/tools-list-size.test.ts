@@ -95,8 +95,8 @@ describe('compactSchema', () => {
       type: 'object',
       properties: {
         count: { type: 'integer', minimum: 1, maximum: 500 },
-        name: { type: ['string', 'null'] },
-        // Unions other than a nullable one stay anyOf, which every client's dialect can express.
+        // Unions stay anyOf, nullable ones too (never a `type` list): every client's dialect can express it.
+        name: { anyOf: [{ type: 'string' }, { type: 'null' }] },
         buffer: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', minLength: 1, maxLength: 10 }] },
         ratio: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'number', maximum: 0.5 }] },
         either: { anyOf: [{ type: 'string', enum: ['all'] }, { type: 'integer' }] },
@@ -106,7 +106,7 @@ describe('compactSchema', () => {
     });
     const output = compactSchema(z.toJSONSchema(spec.output, { io: 'output' }), 'output') as { properties: unknown };
     expect(output.properties).toEqual({
-      tick: { type: ['integer', 'null'], minimum: 0, description: 'Null when not loaded.' },
+      tick: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }], description: 'Null when not loaded.' },
       color: { anyOf: [{ type: 'string', enum: ['red', 'blue'] }, { type: 'null' }] },
       inner: { type: 'object', properties: { line: { type: 'integer', minimum: 1 } }, required: ['line'] },
     });

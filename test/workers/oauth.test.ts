@@ -97,14 +97,17 @@ async function oauthError(res: Response): Promise<string> {
 
 describe('discovery', () => {
   it.each(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'])(
-    'protected resource metadata at %s names exactly the MCP URL (RFC 9728 §3)',
+    'protected resource metadata at %s names exactly the MCP URL (RFC 9728 §3) and every scope it takes',
     async (path) => {
       const res = await relay(path);
       expect(res.status).toBe(200);
       const doc = (await res.json()) as Record<string, unknown>;
       expect(doc.resource).toBe(MCP);
       expect(doc.authorization_servers).toEqual([BASE]);
-      expect(doc.scopes_supported).toEqual(['read']);
+      // Every scope a client may ask for, the step-up ones too (RFC 9728 §2); the challenge asks for fewer.
+      expect(doc.scopes_supported).toEqual(['read', 'write', 'open', 'save', 'exec', 'terminal']);
+      expect(doc.bearer_methods_supported).toEqual(['header']);
+      expect(doc.resource_name).toBe('vimrelay');
     },
   );
 
@@ -126,18 +129,18 @@ describe('discovery', () => {
 });
 
 describe('challenges', () => {
-  it('401 names the resource metadata and the baseline scope (RFC 9728 §5.1, RFC 6750 §3)', async () => {
+  it('401 names the resource metadata and the scopes of an ordinary session, read and write (RFC 9728 §5.1, RFC 6750 §3)', async () => {
     const res = await postMcp(null, listTools);
     expect(res.status).toBe(401);
-    expect(res.headers.get('WWW-Authenticate')).toBe(`Bearer realm="OAuth", resource_metadata="${METADATA}", scope="read"`);
+    expect(res.headers.get('WWW-Authenticate')).toBe(`Bearer realm="OAuth", resource_metadata="${METADATA}", scope="read write"`);
   });
 
-  it('403 insufficient_scope with a PAT lacking the scope, naming every scope needed (MCP 2025-11-25)', async () => {
+  it('403 insufficient_scope with a PAT lacking the scope, naming every scope needed, an ordinary session\'s too (MCP 2025-11-25)', async () => {
     const reader = await mint({ kind: 'access', name: uniqueName('pat-read'), scopes: ['read'] });
     const res = await postMcp(reader.token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'save_buffer', arguments: { buffer: 1 } } });
     expect(res.status).toBe(403);
     expect(res.headers.get('WWW-Authenticate')).toBe(
-      `Bearer realm="OAuth", error="insufficient_scope", scope="read save", resource_metadata="${METADATA}", error_description="This call needs the save scope."`,
+      `Bearer realm="OAuth", error="insufficient_scope", scope="read write save", resource_metadata="${METADATA}", error_description="This call needs the save scope."`,
     );
   });
 
@@ -146,7 +149,7 @@ describe('challenges', () => {
     const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
     const res = await postMcp(reader.token, [call(1, 'list_editors'), call(2, 'run_command'), call(3, 'send_to_terminal')]);
     expect(res.status).toBe(403);
-    expect(res.headers.get('WWW-Authenticate')).toContain('scope="read exec terminal"');
+    expect(res.headers.get('WWW-Authenticate')).toContain('scope="read write exec terminal"');
   });
 });
 

@@ -24,6 +24,8 @@ function project(name: string, include: string[], bindings: Record<string, strin
 
 export default defineConfig({
   test: {
+    // Temporary and XDG directories of the run's own (wrangler and Miniflare write there).
+    globalSetup: ['test/setup/hermetic.ts'],
     projects: [
       // A throwaway owner secret, for tests only; one extra OAuth redirect URI (oauth.test.ts).
       project('workers', ['test/workers/*.test.ts'], {

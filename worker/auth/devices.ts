@@ -97,8 +97,7 @@ export class DeviceStore {
     const hash = await hashSecret(credential);
     const id = crypto.randomUUID();
     const device = this.storage.transactionSync(() => {
-      let name = wanted;
-      for (let n = 2; this.nameTaken(name); n++) name = `${wanted}-${n}`;
+      const name = this.freeName(wanted);
       this.sql.exec('INSERT INTO devices (id, name, created_at) VALUES (?, ?, ?)', id, name, nowMs);
       this.sql.exec('INSERT INTO device_credentials (device_id, credential_hash, hostname) VALUES (?, ?, ?)', id, hash, hostname);
       return { id, name };
@@ -184,6 +183,16 @@ export class DeviceStore {
   /** Records that the device's agent was heard from. */
   touch(id: string, nowMs: number): void {
     this.sql.exec('UPDATE devices SET last_seen_at = ? WHERE id = ?', nowMs, id);
+  }
+
+  /**
+   * The name a device asking for `wanted` gets if it is enrolled now: `wanted`, else the first of
+   * `wanted-2`, `wanted-3`, ... that no device has (a revoked one keeps its name).
+   */
+  freeName(wanted: string): string {
+    let name = wanted;
+    for (let n = 2; this.nameTaken(name); n++) name = `${wanted}-${n}`;
+    return name;
   }
 
   private nameTaken(name: string): boolean {

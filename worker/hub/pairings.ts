@@ -56,10 +56,15 @@ export interface StartedPairing {
   interval: number;
 }
 
-/** A pending request as the owner's page shows it. Times are ISO 8601. */
+/**
+ * A pending request as the owner's page shows it. Times are ISO 8601. `name` is what the device
+ * asked for, `device_name` what it is named if approved now (`name-2` when another device has
+ * `name`): what `vimrelay pair` then says it was paired as.
+ */
 export interface PairingView {
   user_code: string;
   name: string;
+  device_name: string;
   hostname: string;
   requested_at: string;
   expires_at: string;
@@ -69,7 +74,9 @@ export interface PairingView {
 export interface PendingView {
   /** The SHA-256 of its device code: identifies the row, useless for polling or approving. */
   id: string;
+  /** What it asked to be named, and what it is named if approved now (PairingView). */
   name: string;
+  device_name: string;
   hostname: string;
   /** The client address it came from (a rate-limit bucket name: IPv4, an IPv6 /64, or `unknown`). */
   client: string;
@@ -189,6 +196,7 @@ export class PairingStore {
       .map((row) => ({
         id: row.device_code_hash,
         name: row.name,
+        device_name: this.devices.freeName(row.name),
         hostname: row.hostname,
         client: row.client,
         reserved: row.reserved === 1,
@@ -239,7 +247,7 @@ export class PairingStore {
   async find(typed: string, nowMs: number): Promise<PairingView | Cancelled | Limited | undefined> {
     const found = await this.liveByUserCode(typed, nowMs);
     if (!found || 'limited' in found) return found;
-    return found.row.status === 'cancelled' ? { cancelled: true, request: view(found.row, found.code) } : view(found.row, found.code);
+    return found.row.status === 'cancelled' ? { cancelled: true, request: this.view(found.row, found.code) } : this.view(found.row, found.code);
   }
 
   /**
@@ -249,9 +257,9 @@ export class PairingStore {
   async decide(typed: string, approve: boolean, nowMs: number): Promise<PairingView | Cancelled | Limited | undefined> {
     const found = await this.liveByUserCode(typed, nowMs);
     if (!found || 'limited' in found) return found;
-    if (found.row.status === 'cancelled') return { cancelled: true, request: view(found.row, found.code) };
+    if (found.row.status === 'cancelled') return { cancelled: true, request: this.view(found.row, found.code) };
     this.sql.exec("UPDATE pairings SET status = ? WHERE device_code_hash = ? AND status = 'pending'", approve ? 'approved' : 'denied', found.row.device_code_hash);
-    return view(found.row, found.code);
+    return this.view(found.row, found.code);
   }
 
   /**
@@ -303,8 +311,15 @@ export class PairingStore {
     }
     return { row, code };
   }
-}
 
-function view(row: Row, code: string): PairingView {
-  return { user_code: formatUserCode(code), name: row.name, hostname: row.hostname, requested_at: iso(row.created_at), expires_at: iso(row.expires_at) };
+  private view(row: Row, code: string): PairingView {
+    return {
+      user_code: formatUserCode(code),
+      name: row.name,
+      device_name: this.devices.freeName(row.name),
+      hostname: row.hostname,
+      requested_at: iso(row.created_at),
+      expires_at: iso(row.expires_at),
+    };
+  }
 }

@@ -28,6 +28,12 @@ export interface Principal {
   readonly scopes: PermissionClass[];
   /** The token's `client_id`, passed to the agent for prompts and the audit log. */
   readonly clientId: string;
+  /**
+   * What the owner's pages call the client (auth/client-names.ts): the name the owner consented
+   * to, a token's `<name> (personal access token)`; passed to the agent beside the id. Null when
+   * unknown (a Client ID Metadata Document client's grant from before names were kept).
+   */
+  readonly clientName: string | null;
 }
 
 /** What one request's server needs from its surroundings. */
@@ -78,6 +84,7 @@ async function forward(context: McpContext, call: McpToolCall, request: McpCallR
       args: call.args,
       scopes: principal.scopes,
       client: principal.clientId,
+      ...(principal.clientName === null ? {} : { clientName: principal.clientName }),
       callKey,
       ...(request.era === 'legacy' ? { requestKey: requestKeyOf(principal.jti, request.requestId) } : {}),
       ...(principal.kind === 'pat' ? { pat: principal.jti } : {}),

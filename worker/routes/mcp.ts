@@ -21,7 +21,8 @@ import { originAllowed } from '../../protocol/http/origin.ts';
 import { LIMITS, parseScopes, permissionFor, toolByName, type PermissionClass } from '../../protocol/index.ts';
 import { hubFor } from '../account.ts';
 import type { Rejection } from '../auth/claims.ts';
-import { forgetVerifiedPat, patRefusal, REQUIRED_SCOPES, type McpProps } from '../auth/oauth.ts';
+import { patClientName, registeredClientName } from '../auth/client-names.ts';
+import { forgetVerifiedPat, patRefusal, SESSION_SCOPES, type McpProps } from '../auth/oauth.ts';
 import { extraAllowedOrigins, relayOrigin } from '../config.ts';
 import type { Env } from '../env.ts';
 import { declaredTooLarge, readCapped } from '../http/body.ts';
@@ -42,18 +43,31 @@ export function mcpEdgeRefusal(request: Request, env: Env): Response | null {
   return null;
 }
 
-/** Who is calling, from what the provider verified; null when the props are not ours. */
+/**
+ * Who is calling, from what the provider verified; null when the props are not ours. Its
+ * `clientName` is null for an OAuth grant made before names were kept with it (see `named`).
+ */
 export function principalOf(props: unknown, auth: OAuthResourceContext<unknown>['auth']): Principal | null {
   if (typeof props !== 'object' || props === null) return null;
-  const p = props as Partial<McpProps>;
+  const p = props as Partial<McpProps> & { clientName?: unknown };
   if (p.kind === 'pat' && typeof p.jti === 'string' && Array.isArray(p.scopes) && typeof p.clientId === 'string') {
-    return { kind: 'pat', jti: p.jti, scopes: parseScopes(p.scopes.join(' ')), clientId: p.clientId };
+    return { kind: 'pat', jti: p.jti, scopes: parseScopes(p.scopes.join(' ')), clientId: p.clientId, clientName: patClientName(p.clientId) };
   }
   if (p.kind === 'oauth' && typeof p.grant === 'string' && auth.clientId !== undefined) {
     // The token's own scopes: a refresh may have narrowed them below the grant's.
-    return { kind: 'oauth', jti: `grant:${p.grant}`, scopes: parseScopes(auth.scope.join(' ')), clientId: auth.clientId };
+    const clientName = typeof p.clientName === 'string' && p.clientName !== '' ? p.clientName : null;
+    return { kind: 'oauth', jti: `grant:${p.grant}`, scopes: parseScopes(auth.scope.join(' ')), clientId: auth.clientId, clientName };
   }
   return null;
+}
+
+/**
+ * `principal` with its client's name, looked up when its grant did not keep one (made before
+ * names were kept) and `messages` hold a tool call, the only request that passes it on.
+ */
+async function named(principal: Principal, messages: readonly unknown[], env: Env, origin: string): Promise<Principal> {
+  if (principal.clientName !== null || !messages.some((m) => (m as { method?: unknown } | null)?.method === 'tools/call')) return principal;
+  return { ...principal, clientName: await registeredClientName(env, origin, principal.clientId) };
 }
 
 /**
@@ -95,8 +109,8 @@ export const mcpApi = {
     if (new URL(request.url).pathname !== '/mcp') return jsonError(404, 'NOT_FOUND', 'No such endpoint.');
     // The provider sets `auth` beside `props` on the context of its apiHandler.
     const { props, auth } = ctx as OAuthResourceContext<unknown>;
-    const principal = principalOf(props, auth);
-    if (principal === null) return refusal({ status: 500, code: -32603, message: 'Internal error: unknown token properties.' });
+    const verified = principalOf(props, auth);
+    if (verified === null) return refusal({ status: 500, code: -32603, message: 'Internal error: unknown token properties.' });
 
     const body = await readCapped(request, LIMITS.maxMcpBodyBytes);
     if (!body.ok) return refusal(REFUSAL.tooLarge);
@@ -104,12 +118,14 @@ export const mcpApi = {
     if (!parsed.ok) return refusal(parsed.refusal);
 
     // MCP 2025-11-25 "Scope Challenge Handling" / RFC 6750 §3.1: a call outside the token's
-    // scopes is 403 insufficient_scope naming every scope it needs, the baseline included.
-    const missing = missingScopes(parsed.messages, principal.scopes);
+    // scopes is 403 insufficient_scope naming every scope it needs, an ordinary session's
+    // included, so that a client that asks for exactly these keeps reading and editing.
+    const missing = missingScopes(parsed.messages, verified.scopes);
     if (missing.length > 0) {
-      return insufficientScope(auth, [...new Set([...REQUIRED_SCOPES, ...missing])], `This call needs the ${missing.join(', ')} scope.`);
+      return insufficientScope(auth, [...new Set([...SESSION_SCOPES, ...missing])], `This call needs the ${missing.join(', ')} scope.`);
     }
 
+    const principal = await named(verified, parsed.messages, env, relayOrigin(env, request.url));
     const hub = hubFor(env);
     const era = await mcpEraOf(request, parsed.parsedBody);
     // A legacy cancellation reaches the Hub before the 202, so that a client that was told

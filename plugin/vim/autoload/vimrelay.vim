@@ -28,6 +28,9 @@ let s:name = ''
 " that a restarted agent, which remembers no names, gives each Vim the one it had.
 let s:given = ''
 let s:timer = -1
+" Why the last connection attempt failed: 'vimrelay: {what} ({detail})', what first and short
+" (the command line shows it, s:say), the paths and addresses in the detail (:VimRelayStatus
+" shows it whole).
 let s:last_error = ''
 " Whether a connection error is on the command line (said by :VimRelayConnect), to be replaced
 " once a retry connects.
@@ -49,9 +52,10 @@ function! s:state_file(name) abort
   return home . '/vimrelay/' . a:name
 endfunction
 
-function! s:read_first_line(path) abort
+" The first line of `path`, which the agent writes; throws 'vimrelay: {missing} (...)' without it.
+function! s:read_first_line(path, missing) abort
   if !filereadable(a:path)
-    throw 'vimrelay: cannot read ' . a:path . ' (is the vimrelay agent running?)'
+    throw 'vimrelay: ' . a:missing . ' (cannot read ' . a:path . ')'
   endif
   return trim(get(readfile(a:path, '', 1), 0, ''))
 endfunction
@@ -72,13 +76,13 @@ function! s:address() abort
   let port = string(get(g:, 'vimrelay_port', 0))
   if port !=# '0'
     if port !~# '^\d\+$'
-      throw 'vimrelay: g:vimrelay_port is not a port number: ' . port
+      throw 'vimrelay: g:vimrelay_port is not a port number (' . port . ')'
     endif
     return '127.0.0.1:' . port
   endif
-  let address = s:read_first_line(s:state_file('vim-address'))
+  let address = s:read_first_line(s:state_file('vim-address'), 'no agent is running')
   if address !~# '^unix:/'
-    throw 'vimrelay: no agent address in ' . s:state_file('vim-address') . ' (is the agent running?)'
+    throw 'vimrelay: no agent is running (no agent address in ' . s:state_file('vim-address') . ')'
   endif
   return address
 endfunction
@@ -105,7 +109,7 @@ endfunction
 " One attempt: opens the channel and sends the challenge; the handshake goes on in s:on_proof and
 " s:on_welcome, within s:handshake_ms. Throws when it cannot even start.
 function! s:open() abort
-  let token = s:read_first_line(s:config_file('vim-token'))
+  let token = s:read_first_line(s:config_file('vim-token'), 'no agent has run for this user')
   let address = s:address()
   " nl mode until the agent has proved itself: a JSON-mode peer could run commands in this Vim.
   " ('waittime' is for TCP only: Vim refuses it for a unix socket.)
@@ -116,10 +120,10 @@ function! s:open() abort
   try
     let ch = ch_open(address, options)
   catch
-    throw 'vimrelay: cannot reach the agent at ' . address . ': ' . v:exception
+    throw 'vimrelay: cannot reach the agent (at ' . address . ': ' . v:exception . ')'
   endtry
   if ch_status(ch) !=# 'open'
-    throw 'vimrelay: cannot reach the agent at ' . address
+    throw 'vimrelay: cannot reach the agent (at ' . address . ')'
   endif
   let s:attempt = {'ch': ch, 'token': token, 'address': address, 'mine': vimrelay#util#hmac#nonce(), 'proven': v:false,
         \ 'timer': timer_start(s:handshake_ms, function('s:on_attempt_timeout'))}
@@ -127,7 +131,7 @@ function! s:open() abort
     call ch_sendraw(ch, json_encode([0, {'type': 'challenge', 'v': 2, 'nonce': s:attempt.mine}]) . "\n")
   catch
     call s:end_attempt()
-    throw 'vimrelay: cannot reach the agent at ' . address . ': ' . v:exception
+    throw 'vimrelay: cannot reach the agent (at ' . address . ': ' . v:exception . ')'
   endtry
 endfunction
 
@@ -140,7 +144,7 @@ function! s:on_proof(ch, line) abort
   endif
   let answer = s:proof_of(a:line)
   if empty(answer) || answer.proof !=# vimrelay#util#hmac#proof(attempt.token, 'vimrelay-agent', attempt.address, attempt.mine, answer.nonce)
-    return s:attempt_failed('vimrelay: the listener at ' . attempt.address . ' did not prove it is your agent; not connecting')
+    return s:attempt_failed(s:not_proven(attempt.address))
   endif
   let attempt.proven = v:true
   call ch_setoptions(a:ch, {'mode': 'json', 'callback': function('s:on_message')})
@@ -156,7 +160,7 @@ function! s:on_welcome(ch, reply) abort
     return
   endif
   if type(a:reply) != v:t_dict || !get(a:reply, 'ok', v:false) || type(get(a:reply, 'name', 0)) != v:t_string
-    return s:attempt_failed('vimrelay: the agent refused this Vim (a token it does not share?)')
+    return s:attempt_failed(s:refused)
   endif
   call s:end_attempt(v:true)
   call ch_setoptions(a:ch, {'close_cb': function('s:on_close')})
@@ -173,18 +177,47 @@ function! s:on_welcome(ch, reply) abort
   endif
 endfunction
 
+let s:refused = 'vimrelay: the agent refused this Vim (a token it does not share?)'
+
+function! s:not_proven(address) abort
+  return 'vimrelay: not your agent, not connecting (the listener at ' . a:address . ' did not prove it is your agent)'
+endfunction
+
 function! s:on_attempt_close(ch) abort
   if get(s:attempt, 'ch', v:null) is a:ch
-    call s:attempt_failed(s:attempt.proven ? 'vimrelay: the agent refused this Vim (a token it does not share?)'
-          \ : 'vimrelay: the listener at ' . s:attempt.address . ' did not prove it is your agent; not connecting')
+    call s:attempt_failed(s:attempt.proven ? s:refused : s:not_proven(s:attempt.address))
   endif
 endfunction
 
 function! s:on_attempt_timeout(timer) abort
   if get(s:attempt, 'timer', -1) == a:timer
-    call s:attempt_failed('vimrelay: the listener at ' . s:attempt.address . ' did not answer within ' . s:handshake_ms / 1000
-          \ . ' s (an agent that is stopped?); not connecting')
+    call s:attempt_failed('vimrelay: the agent did not answer, not connecting (the listener at ' . s:attempt.address
+          \ . ' did not answer within ' . s:handshake_ms / 1000 . ' s: an agent that is stopped?)')
   endif
+endfunction
+
+" Says the connection error `message` on the command line in one line that fits the screen, so
+" that no hit-enter prompt stops the user (at :VimRelayConnect, and at startup with
+" g:vimrelay_autoconnect): what is wrong, that it retries, and where to read the whole of it
+" (the paths and addresses in its detail), :VimRelayStatus. From a callback (`drawn` false) Vim
+" draws no message by itself: the line goes to :messages and is drawn after a redraw.
+function! s:say(message, drawn) abort
+  let line = substitute(a:message, ' (.*$', '', '') . '; retrying, see :VimRelayStatus'
+  " Within the room left of the ruler and the partial command, whatever the characters' widths: a
+  " longer line would wrap, or stop at a hit-enter prompt.
+  let room = s:message_room()
+  if strdisplaywidth(line) >= room
+    while strdisplaywidth(line . '…') >= room && !empty(line)
+      let line = strcharpart(line, 0, strchars(line) - 1)
+    endwhile
+    let line .= '…'
+  endif
+  echomsg line
+  if !a:drawn
+    call vimrelay#util#redraw()
+    echo line
+  endif
+  let s:error_shown = v:true
 endfunction
 
 " Ends the attempt under way as `message` says, and retries later.
@@ -193,15 +226,7 @@ function! s:attempt_failed(message) abort
   call s:end_attempt()
   let s:last_error = a:message
   if say
-    " From a callback, Vim draws no message by itself: it goes to :messages whole, and is drawn
-    " now on one line, cut to fit, so that no hit-enter prompt stops the user (:VimRelayStatus
-    " says it whole too).
-    let line = a:message . '; retrying'
-    echomsg line
-    call vimrelay#util#redraw()
-    let room = s:message_room()
-    echo strdisplaywidth(line) < room ? line : strcharpart(line, 0, room - 2) . '…'
-    let s:error_shown = v:true
+    call s:say(a:message, v:false)
   endif
   call s:start_timer()
 endfunction
@@ -297,8 +322,7 @@ function! vimrelay#connect(name) abort
     " Its handshake says how it went (s:attempt_failed, s:on_welcome).
     let s:attempt.say = v:true
   elseif !s:is_open() && !empty(s:last_error)
-    echomsg s:last_error . '; retrying'
-    let s:error_shown = v:true
+    call s:say(s:last_error, v:true)
   endif
   augroup vimrelay_events
     autocmd!

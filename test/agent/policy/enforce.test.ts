@@ -164,6 +164,21 @@ describe('the policy CLI', () => {
     expect(lines[1]?.indexOf('deny')).toBe(lines[0]?.indexOf('DECISION'));
   });
 
+  it('`vimrelay log` names each client as prompts do: its name, its id beside a name two clients share, escaped', async () => {
+    const from = (client: string, client_name?: string): Promise<ToolOutcome | undefined> =>
+      dispatcher.handle({ id: `c-${++seq}`, tool: 'run_command', editor: d.editor.id, args: { commands: `let g:cli_${seq} = 1` }, scopes: [...ALL_SCOPES], client, ...(client_name ? { client_name } : {}), deadline_ms: 20_000 });
+    await from('local:stdio', 'Claude Code');
+    await from('pat:laptop', 'laptop (personal access token)');
+    await from('a1b2c3', 'Twin');
+    await from('d4e5f6', 'Twin');
+    await from('x', 'evil\u001b[2J');
+    await from('older-relay');
+    const log = runCli(['log', '-n', '6'], env);
+    expect(log.status).toBe(0);
+    const clients = log.stdout.trimEnd().split('\n').slice(1).map((line) => line.split(/ {2,}/)[1]);
+    expect(clients).toEqual(['Claude Code', 'laptop (personal access token)', 'Twin (a1b2c3)', 'Twin (d4e5f6)', 'evil^[[2J', 'older-relay']);
+  });
+
   it('`vimrelay rules --remove N` takes rule N out, on a running guard too, and refuses a number it does not list', async () => {
     const name = d.editor.info().name;
     runCli(['allow', 'save'], env);

@@ -34,6 +34,17 @@ describe.each(NORMAL_DRIVERS)('a review on %s', (_kind, start) => {
     dispatcher.handle({ id: `review-${++seq}`, tool, editor: d.editor.id, args, scopes: [...ALL_SCOPES], client: 'claude-test', deadline_ms: 30_000 });
   const replace = async (dispatcher: Dispatcher, oldText: string, newText: string, more: Record<string, unknown> = {}): Promise<ToolOutcome | undefined> =>
     call(dispatcher, 'find_and_replace', { buffer: 'notes.txt', old_text: oldText, new_text: newText, expected_changedtick: await d.tick(buf), ...more });
+  /** A find_and_replace of `two` from another client than claude-test. */
+  const dispatcherCall = async (dispatcher: Dispatcher, client: { client: string; client_name: string }): Promise<ToolOutcome | undefined> =>
+    dispatcher.handle({
+      id: `review-${++seq}`,
+      tool: 'find_and_replace',
+      editor: d.editor.id,
+      args: { buffer: 'notes.txt', old_text: 'two', new_text: 'TWO', expected_changedtick: await d.tick(buf) },
+      scopes: [...ALL_SCOPES],
+      ...client,
+      deadline_ms: 30_000,
+    });
   const enter = (keys: string): Promise<void> => d.type(`${keys}${d.kind === 'nvim' ? '<CR>' : '\r'}`);
   const tabs = (): Promise<number> => d.expr<number>("tabpagenr('$')");
 
@@ -83,6 +94,17 @@ describe.each(NORMAL_DRIVERS)('a review on %s', (_kind, start) => {
     expect(result?.ok && result.data.review).toMatchObject({ user_changes: expect.stringMatching(/^--- proposal\n\+\+\+ applied\n@@ /) });
     expect(await d.lines(buf)).toEqual(['one', 'TWO', 'three', 'FOUR, said the user', ...TEXT.slice(4)]);
     expect(readAudit(auditFile, 1)[0]).toMatchObject({ decision: 'review:accepted_with_changes' });
+  });
+
+  it('names the client in its header as the relay named it, escaped', async () => {
+    const named = dispatcherCall(reviewing, { client: 'tErIheOV8SX8__6h', client_name: 'MCP CLI\u001b[2J Proxy' });
+    const review = await reviewShown(d);
+    const headers = await d.expr<string[]>(`filter(map(range(1, bufnr('$')), 'get(getbufline(v:val, 1), 0, "")'), 'v:val =~# "^vimrelay review:"')`);
+    expect(headers).toEqual(['vimrelay review: MCP CLI^[[2J Proxy proposes find_and_replace in ' + (await d.expr<string>("fnamemodify('notes.txt', ':p')"))]);
+    expect(review.id).toBeTruthy();
+    await enter(':VimRelayReject not now');
+    expect(await named).toMatchObject({ ok: false, error: { code: 'REVIEW_REJECTED' } });
+    expect(readAudit(auditFile, 1)[0]).toMatchObject({ client: 'tErIheOV8SX8__6h', client_name: 'MCP CLI\u001b[2J Proxy', decision: 'review:rejected' });
   });
 
   it('changes nothing when the user rejects, and tells the model their reason; closing the tab is a reject too', async () => {
