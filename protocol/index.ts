@@ -12,3 +12,5 @@ export * from './wire.ts';
 export * from './tools/common.ts';
 export * from './tools/index.ts';
 export * from './scopes.ts';
+export * from './toolsets.ts';
+export * from './catalog-view.ts';
