@@ -68,7 +68,7 @@ export const reviewStatus = defineTool({
   name: 'review_status',
   title: 'Review outcome',
   description:
-    'The outcome of a review that an edit answered with review.decision "pending": the same result that edit would have returned, with its `tool`. ' +
+    'The outcome of a review that an edit (find_and_replace, apply_diff, write_buffer, substitute, lsp_rename) answered with review.decision "pending": the same result that edit would have returned, with its `tool`. ' +
     `Waits up to wait_ms (default 0, at most ${L.maxWaitMs}) for the user to decide; still undecided, review.decision is "pending" again. ` +
     'Rejected, conflicting and expired reviews are errors (REVIEW_REJECTED with the user\'s reason, REVIEW_CONFLICT, REVIEW_EXPIRED), carrying the same `review` object; ' +
     `an unknown id is REVIEW_NOT_FOUND. A review expires ${L.expiryMs / 60_000} minutes after it was opened.`,
