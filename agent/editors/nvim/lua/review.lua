@@ -156,6 +156,8 @@ local function show(review)
   vim.bo[prop].bufhidden = 'wipe'
   vim.bo[prop].swapfile = false
   pcall(api.nvim_buf_set_name, prop, 'vimrelay://review/' .. review.id)
+  -- The user's alone to change: no tool edits it (util.lua check_modifiable).
+  vim.b[prop].vimrelay_review = review.id
   api.nvim_buf_set_lines(prop, 0, -1, true, s.proposed)
   vim.bo[prop].modified = false
   vim.bo[prop].filetype = vim.bo[s.buf].filetype
