@@ -354,14 +354,18 @@ async function within(settled: Promise<ToolOutcome>, ms: number, signal: AbortSi
   }
 }
 
-/** The header a review of `file` (file `i` of `count`) shows: who proposes what where, and what to type. */
+/**
+ * The header a review of `file` (file `i` of `count`) shows: who proposes what where, and what to
+ * type. Its fixed lines fit an 80-column terminal, so that none of them breaks inside a word.
+ */
 function headerOf(call: ReviewCall, file: ProposedFile, i: number, count: number): string[] {
   const where = file.path === null ? `buffer ${file.buf}` : visible(file.path);
   const which = count > 1 ? ` (file ${i + 1} of ${count}, each decided on its own)` : '';
   return [
     `vimrelay review: ${visible(call.client.label)} proposes ${call.tool.spec.name} in ${where}${which}`,
-    'Left: the buffer as it is. Right: the proposal, yours to change (do, :diffget, typing).',
-    'ZA or :VimRelayAccept applies the right side as it stands; ZR or :VimRelayReject [reason] rejects; closing this tab rejects.',
+    'Left: your buffer. Right: the proposal, yours to change (do, :diffget, typing).',
+    'ZA or :VimRelayAccept applies the right side as it stands.',
+    'ZR or :VimRelayReject [reason] rejects; closing this tab rejects too.',
   ];
 }
 
