@@ -18,6 +18,8 @@ export type Surface = z.infer<typeof Surface>;
 export const DECISION_LIMITS = {
   /** Decisions one agent publishes at once (the oldest first; a newer one waits for room). */
   maxPublished: 20,
+  /** Decisions settled lately that one agent tells its Hub of, newest first, with who decided. */
+  maxSettled: 50,
   /**
    * Characters of one decision's text (a prompt's preview, a review's diffs together) the page
    * shows whole; a longer one is published without it, and only deny (reject) is offered, as a

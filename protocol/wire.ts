@@ -4,7 +4,7 @@
  * PROTOCOL.md describes each message in prose.
  */
 import { z } from 'zod';
-import { DecideResult, DecisionAnswer, DECISION_LIMITS, WireDecision } from './decisions.ts';
+import { DecideResult, DecisionAnswer, DECISION_LIMITS, Surface, WireDecision } from './decisions.ts';
 import { ToolOutcomeSchema } from './errors.ts';
 import { EditorKind } from './tools/common.ts';
 
@@ -61,10 +61,15 @@ export const Result = z.object({ type: z.literal('result'), id: z.string(), outc
 
 /**
  * agent -> hub: every pending decision the user lets the relay's Pending page answer (the full
- * list, replacing the last one; PROTOCOL.md "Pending decisions"). The Hub keeps them while the
- * connection lives.
+ * list, replacing the last one; PROTOCOL.md "Pending decisions"), and those of them settled
+ * lately, with where (`settled`), so that the page can say who decided one it still shows. The Hub
+ * keeps them while the connection lives.
  */
-export const DecisionsChanged = z.object({ type: z.literal('decisions'), decisions: z.array(WireDecision).max(DECISION_LIMITS.maxPublished) });
+export const DecisionsChanged = z.object({
+  type: z.literal('decisions'),
+  decisions: z.array(WireDecision).max(DECISION_LIMITS.maxPublished),
+  settled: z.array(z.strictObject({ id: z.string().min(16).max(64), by: Surface })).max(DECISION_LIMITS.maxSettled).default([]),
+});
 
 /** agent -> hub: the agent's word on the answer the Hub carried under `id` (a `decide`). */
 export const Decided = z.object({ type: z.literal('decided'), id: z.string().max(64), result: DecideResult });

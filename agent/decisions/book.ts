@@ -17,8 +17,9 @@
  * part was claimed already; otherwise it claims the parts still open and hands the answer to the
  * entry's owner (`onAnswer`), whose word on what came of it (`said`) it returns. Settled entries
  * are remembered a while (KEPT, KEPT_MS), so that a late answer hears who decided rather than
- * that nothing waits. `list(surface)` gives the entries answerable there now, oldest first, as
- * the wire publishes them (parts already decided left out). Listeners hear of every change.
+ * that nothing waits (and `settled(surface)` lists them, for a relay to say so too). `list(surface)`
+ * gives the entries answerable there now, oldest first, as the wire publishes them (parts already
+ * decided left out). Listeners hear of every change.
  * Never logs what an entry shows.
  */
 import { randomUUID } from 'node:crypto';
@@ -77,8 +78,8 @@ interface Entry {
 /** The agent's pending decisions; see the module header. */
 export class DecisionBook {
   readonly #open = new Map<string, Entry>();
-  /** Entries that were decided: by which surface, and when. */
-  readonly #settled = new Map<string, { by: Surface; at: number }>();
+  /** Entries that were decided: by which surface, when, and where they could have been answered. */
+  readonly #settled = new Map<string, { by: Surface; at: number; surfaces: readonly Surface[] }>();
   readonly #listeners = new Set<() => void>();
   /** Surfaces other than the editor that can reach the user now, with the page of each (the relay's Pending page). */
   readonly #offered = new Map<Surface, { pageUrl: string | null }>();
@@ -150,6 +151,15 @@ export class DecisionBook {
       .map((e) => wireOf(e));
   }
 
+  /** The decisions answerable on `surface` that were settled lately (KEPT_MS), newest first, with where. */
+  settled(surface: Surface): { id: string; by: Surface }[] {
+    const now = this.#now();
+    return [...this.#settled.entries()]
+      .filter(([, s]) => s.surfaces.includes(surface) && now - s.at <= KEPT_MS)
+      .reverse()
+      .map(([id, s]) => ({ id, by: s.by }));
+  }
+
   /** How many decisions wait now, wherever they may be answered. */
   count(): number {
     const now = this.#now();
@@ -177,7 +187,7 @@ export class DecisionBook {
   #settle(entry: Entry, by: Surface): void {
     this.#open.delete(entry.id);
     const now = this.#now();
-    this.#settled.set(entry.id, { by, at: now });
+    this.#settled.set(entry.id, { by, at: now, surfaces: entry.spec.surfaces });
     for (const [id, s] of this.#settled) {
       if (now - s.at <= KEPT_MS && this.#settled.size <= KEPT) break;
       this.#settled.delete(id);
@@ -188,7 +198,7 @@ export class DecisionBook {
     if (!this.#open.delete(entry.id)) return;
     // Some parts decided, the others not (a review of several files that expired): it counts as decided where it was.
     const by = entry.claims.findLast((c) => c !== null);
-    if (by) this.#settled.set(entry.id, { by, at: this.#now() });
+    if (by) this.#settled.set(entry.id, { by, at: this.#now(), surfaces: entry.spec.surfaces });
     this.#changed();
   }
 

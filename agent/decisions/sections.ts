@@ -35,7 +35,7 @@ export function reviewShown(files: readonly { path: string | null; buf: number; 
   return shown(
     files.map((f) => {
       const name = f.path ?? `buffer ${f.buf}`;
-      return { title: name, lines: unifiedDiff(f.base, f.proposed, `a/${name}`, `b/${name}`).replace(/\n$/, '').split('\n') };
+      return { title: name, lines: unifiedDiff(f.base, f.proposed, name, `${name} (proposed)`).replace(/\n$/, '').split('\n') };
     }),
   );
 }

@@ -3,7 +3,8 @@
  * decisions"): while the link runs, the book (decisions/book.ts) counts the page as a surface that
  * reaches the user; whenever what is pending changes, the decisions the page may answer go to the
  * Hub as one `decisions` message (the full list, oldest first, as many as fit the wire: at most
- * DECISION_LIMITS.maxPublished, within PUBLISH_BUDGET_BYTES; the rest wait for room); and each
+ * DECISION_LIMITS.maxPublished, within PUBLISH_BUDGET_BYTES; the rest wait for room), with those
+ * settled lately and where (so that the page can say who decided one it still shows); and each
  * `decide` the Hub carries is settled by the book, alone, and answered with a `decided`. The relay
  * is trusted with nothing: the book refuses an answer to a decision the policy keeps off the page,
  * one it does not offer, or one already decided elsewhere, whatever the relay says.
@@ -89,10 +90,11 @@ export class PagePublisher {
       this.#queued = false;
       if (!this.#live) return;
       const decisions = publishable(this.#book.list('dashboard'));
-      const json = JSON.stringify(decisions);
+      const settled = this.#book.settled('dashboard').slice(0, DECISION_LIMITS.maxSettled);
+      const json = JSON.stringify([decisions, settled]);
       if (json === this.#last) return;
       this.#last = json;
-      this.#send({ type: 'decisions', decisions });
+      this.#send({ type: 'decisions', decisions, settled });
     });
   }
 }

@@ -6,8 +6,9 @@
 // session's CSRF token or with another session's, a made-up or changed decision or nonce
 // (FORGED), the same form sent twice (REPLAYED), a decision of another account's device (the Hub
 // is the account's: UNKNOWN_DEVICE, and that account's agent hears nothing), one another device
-// holds (OTHER_DEVICE), one nobody holds (NOT_PENDING), one already decided (the agent's
-// ALREADY_DECIDED, naming where), and another device's agent answering for it (dropped).
+// holds (OTHER_DEVICE), one nobody holds (NOT_PENDING), one already decided (ALREADY_DECIDED,
+// naming where: the Hub says it of what the agent listed as settled, the agent of the rest), and
+// another device's agent answering for it (dropped).
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -281,14 +282,21 @@ describe('refusals, each as the attack it refuses', () => {
     expect(await page).toMatchObject({ status: 200, outcome: 'allowed' });
   });
 
-  it('a decision nobody holds any more: NOT_PENDING, nothing sent', async () => {
+  it('a decision settled already: ALREADY_DECIDED saying where, then, once forgotten, NOT_PENDING; nothing sent', async () => {
     const gone = prompt();
     const { agent } = await publishing([gone]);
     const form = await formOf(gone.id);
     const still = prompt();
-    agent.send({ type: 'decisions', decisions: [still] });
+    agent.send({ type: 'decisions', decisions: [still], settled: [{ id: gone.id, by: 'editor' }] });
     await expect.poll(async () => (await pendingPage()).body).not.toContain(gone.id);
-    expect(await answer({ ...form, answer: 'allow' })).toMatchObject({ status: 410, outcome: 'NOT_PENDING' });
+    const settled = await answer({ ...form, answer: 'allow' });
+    expect(settled).toMatchObject({ status: 409, outcome: 'ALREADY_DECIDED' });
+    expect(settled.body).toContain('Already decided in the editor');
+    // The agent no longer lists it as settled: a form for it (one the page made before) finds nothing.
+    agent.send({ type: 'decisions', decisions: [still] });
+    const fresh = (): Promise<string> => decisionNonce(env.OWNER_SECRET ?? '', sessionOf(cookie), gone.id, Date.now());
+    await expect.poll(async () => (await answer({ ...form, nonce: await fresh(), answer: 'allow' })).outcome).toBe('NOT_PENDING');
+    expect(await answer({ ...form, nonce: await fresh(), answer: 'allow' })).toMatchObject({ status: 410, outcome: 'NOT_PENDING' });
     const [, next] = await Promise.all([answer({ ...(await formOf(still.id)), answer: 'allow' }), decides(agent, { ok: true, said: 'allowed' })]);
     expect(next.decision).toBe(still.id);
   });

@@ -321,7 +321,7 @@ export class AgentSockets {
           return closeQuietly(ws, CLOSE.protocolError, 'hello expected');
         }
         if (message.type === 'editors') registry.replace(a.deviceId, a.connId, message.editors);
-        else this.#d.published.replace(a.deviceId, a.connId, message.decisions);
+        else this.#d.published.replace(a.deviceId, a.connId, message.decisions, message.settled);
         return;
       case 'decided':
         // Only for an answer sent on this very connection (decide-requests.ts); anything else is dropped.

@@ -4,7 +4,8 @@
  * carries anything, in this order — a form sent before (REPLAYED; the route has already refused
  * a forged one), a device that is not this account's (UNKNOWN_DEVICE: the Hub is the account's,
  * and knows no other account's devices), a decision its device did not publish (OTHER_DEVICE when
- * another device of the account did, NOT_PENDING when none does now), a device whose agent is not
+ * another device of the account did, NOT_PENDING when none does now), one its agent said was
+ * settled lately (ALREADY_DECIDED, with where, as the agent would say), a device whose agent is not
  * connected (DEVICE_OFFLINE) — then sends a `decide` on the device's live connection and returns
  * the agent's own word (`decided`), or NO_ANSWER when it has none within
  * DECISION_LIMITS.decideWaitMs, DEVICE_OFFLINE when its connection ends first.
@@ -52,7 +53,10 @@ export class DecisionRouter {
     // An agent that went silent holds nothing any more.
     sockets.dropSilent(nowMs);
     const holders = published.holders(request.decision, nowMs);
-    if (!holders.includes(request.device)) return { ok: false, code: holders.length > 0 ? 'OTHER_DEVICE' : 'NOT_PENDING' };
+    const here = holders.find((h) => h.deviceId === request.device);
+    if (!here) return { ok: false, code: holders.length > 0 ? 'OTHER_DEVICE' : 'NOT_PENDING' };
+    // Settled already: the agent said where, and there is nothing to carry.
+    if (here.settledBy !== null) return { ok: false, code: 'ALREADY_DECIDED', by: here.settledBy };
     const live = sockets.live(request.device);
     if (!live) return { ok: false, code: 'DEVICE_OFFLINE' };
     const connId = live.attachment.connId;

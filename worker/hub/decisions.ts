@@ -7,18 +7,26 @@
  * agent-sockets.ts says when a list changes or a connection ends. Trusts nothing in a decision
  * but its shape (protocol/wire.ts validated it): the page escapes every string.
  */
-import type { WireDecision } from '../../protocol/index.ts';
+import type { Surface, WireDecision } from '../../protocol/index.ts';
 
-// seq: the order the agent listed them in (oldest first).
+// seq: the order the agent listed them in (oldest first). A settled decision keeps a row with
+// `settled_by` (where it was decided) and no body, until the agent stops listing it as settled.
 const SCHEMA = `CREATE TABLE IF NOT EXISTS decisions (
   device_id TEXT NOT NULL,
   id TEXT NOT NULL,
   conn_id TEXT NOT NULL,
   seq INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
-  body TEXT NOT NULL,
+  body TEXT,
+  settled_by TEXT,
   PRIMARY KEY (device_id, id)
 )`;
+
+/** Where a decision is: pending on a device, or settled there (and where it was decided). */
+export interface Holder {
+  deviceId: string;
+  settledBy: Surface | null;
+}
 
 /** The decisions of one device, as the Pending page lists them. */
 export interface DeviceDecisions {
@@ -26,17 +34,23 @@ export interface DeviceDecisions {
   decisions: WireDecision[];
 }
 
-type Row = { device_id: string; device_name: string; body: string };
+type Row = { device_id: string; device_name: string; body: string | null };
 
 export class PublishedDecisions {
   constructor(private readonly storage: DurableObjectStorage) {
     storage.sql.exec(SCHEMA);
   }
 
-  /** Replaces every decision of `deviceId` with `decisions`, as published on connection `connId`. */
-  replace(deviceId: string, connId: string, decisions: readonly WireDecision[]): void {
+  /**
+   * Replaces every decision of `deviceId` with `decisions` and `settled` (those decided lately,
+   * with where), as published on connection `connId`.
+   */
+  replace(deviceId: string, connId: string, decisions: readonly WireDecision[], settled: readonly { id: string; by: Surface }[]): void {
     this.storage.transactionSync(() => {
       this.storage.sql.exec('DELETE FROM decisions WHERE device_id = ?', deviceId);
+      for (const s of settled) {
+        this.storage.sql.exec('INSERT OR REPLACE INTO decisions (device_id, id, conn_id, seq, expires_at, settled_by) VALUES (?, ?, ?, 0, 0, ?)', deviceId, s.id, connId, s.by);
+      }
       decisions.forEach((d, seq) => {
         const expires = Date.parse(d.expires_at);
         // A list repeating an id keeps the last entry.
@@ -73,7 +87,7 @@ export class PublishedDecisions {
       .exec<Row>(
         `SELECT x.device_id, d.name AS device_name, x.body
          FROM decisions x JOIN devices d ON d.id = x.device_id
-         WHERE x.expires_at > ?
+         WHERE x.settled_by IS NULL AND x.expires_at > ?
          ORDER BY d.name, x.device_id, x.seq`,
         nowMs,
       )
@@ -82,16 +96,16 @@ export class PublishedDecisions {
     for (const row of rows) {
       let last = out.at(-1);
       if (last?.device.id !== row.device_id) out.push((last = { device: { id: row.device_id, name: row.device_name }, decisions: [] }));
-      last.decisions.push(JSON.parse(row.body) as WireDecision);
+      last.decisions.push(JSON.parse(row.body ?? 'null') as WireDecision);
     }
     return out;
   }
 
-  /** Which devices hold decision `id`, not expired at `nowMs`. */
-  holders(id: string, nowMs: number): string[] {
+  /** Which devices hold decision `id`: pending there (not expired at `nowMs`), or settled lately. */
+  holders(id: string, nowMs: number): Holder[] {
     return this.storage.sql
-      .exec<{ device_id: string }>('SELECT device_id FROM decisions WHERE id = ? AND expires_at > ?', id, nowMs)
+      .exec<{ device_id: string; settled_by: string | null }>('SELECT device_id, settled_by FROM decisions WHERE id = ? AND (settled_by IS NOT NULL OR expires_at > ?)', id, nowMs)
       .toArray()
-      .map((row) => row.device_id);
+      .map((row) => ({ deviceId: row.device_id, settledBy: row.settled_by as Surface | null }));
   }
 }

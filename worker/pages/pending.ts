@@ -141,7 +141,8 @@ function sections(d: WireDecision): Html[] {
   return d.sections.map((s) => {
     const title = s.title === null ? '' : html`<p><code>${visible(s.title)}</code></p>`;
     if (s.lines === null) {
-      return html`${title}<p class="warn">${s.chars.toLocaleString('en-US')} characters: too long to show here whole, so only ${d.kind === 'prompt' ? 'deny' : 'reject'} is offered. Read it in the editor to allow it there.</p>`;
+      const there = d.kind === 'prompt' ? 'only deny is offered' : 'only reject is offered here; review it in the editor to accept it';
+      return html`${title}<p class="warn">${s.chars.toLocaleString('en-US')} characters: too long to show here whole, so ${there}.</p>`;
     }
     return html`${title}<pre class="shown">${s.lines.map((l) => shownLine(l, diff))}</pre>`;
   });
@@ -156,7 +157,8 @@ function closes(d: WireDecision, nowMs: number): string {
 function decisionCard(data: PendingData, device: string, d: ListedDecision): Html {
   const who = visible(d.client);
   const what = d.kind === 'prompt' ? html`${who} asks to run <code>${visible(d.tool)}</code> (${d.klass})` : html`${who} proposes <code>${visible(d.tool)}</code> (review)`;
-  const paths = d.paths.length === 0 ? '' : html`<ul>${d.paths.map((p) => html`<li><code>${visible(p)}</code></li>`)}</ul>`;
+  // A review names each file above its diff; a prompt lists the files the call addresses.
+  const paths = d.kind === 'review' || d.paths.length === 0 ? '' : html`<ul>${d.paths.map((p) => html`<li><code>${visible(p)}</code></li>`)}</ul>`;
   return html`<article class="decision" id="d-${d.id}" aria-label="${d.kind === 'prompt' ? 'prompt' : 'review'}: ${visible(d.tool)}">
 <h4>${what}</h4>
 ${paths}

@@ -92,6 +92,27 @@ describe('a prompt', () => {
   });
 });
 
+describe('decisions settled lately', () => {
+  it('are listed for the relay with where they were decided, newest first, and only those it could have answered', async () => {
+    const c = clock();
+    const book = new DecisionBook(c.now);
+    const first = book.open(spec());
+    const second = book.open(spec());
+    const offPage = book.open(spec({ surfaces: ['editor'] }));
+    const unanswered = book.open(spec());
+    expect(first.claim('editor')).toEqual({ won: true });
+    expect(await book.answer(second.id, { kind: 'deny' }, 'dashboard')).toMatchObject({ ok: true });
+    expect(offPage.claim('editor')).toEqual({ won: true });
+    unanswered.close();
+    expect(book.settled('dashboard')).toEqual([
+      { id: second.id, by: 'dashboard' },
+      { id: first.id, by: 'editor' },
+    ]);
+    c.advance(15 * 60_000 + 1);
+    expect(book.settled('dashboard')).toEqual([]);
+  });
+});
+
 describe('a review of several files', () => {
   const files = (n: number) => Array.from({ length: n }, (_, i) => ({ title: `/src/f${i}.ts`, lines: [`-old ${i}`, `+new ${i}`], chars: 12 }));
 
