@@ -102,7 +102,8 @@ beforeAll(async () => {
   nvim = startTmux({ command: ['nvim', '--clean', '-n', '--listen', socket, '-c', 'let g:vimrelay_name = "desk"', 'a.txt'], env, cwd });
   agent = startAgentProcess(['--relay', relay.url, '--discover-dir', sockets], env);
   await agent.waitFor('connected to relay');
-  direct = attach({ socket });
+  // `as never`: the option is typed as winston's Logger; the client only calls these methods.
+  direct = attach({ socket, options: { logger: { level: 'error', info() {}, warn() {}, error() {}, debug() {} } as never } });
   client = await connectMcp(relay.mcpUrl, await relay.mint({ kind: 'access', name: 'phone-claude' }), 'modern');
   editor = await waitFor(async () => ((await callOk(client, 'list_editors')).editors as { id: string; name: string }[]).find((e) => e.name === 'desk')?.id, 20_000, 'the editor');
   browser = await launchBrowser();

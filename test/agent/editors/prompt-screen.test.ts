@@ -10,12 +10,15 @@
 // - A long command: the payload at its end is not on the screen at first, Ctrl-G does nothing
 //   until every row has been shown with the prompt's own keys, and then runs it.
 // - A preview too long to show whole is not shown: the screen offers only deny, and no allow key works.
+// - A prompt answered on the relay's page (README "Deciding from elsewhere") closes, and the screen
+//   says where it was answered.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attach } from 'neovim';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, PERMISSION_CLASSES, type ToolOutcome } from '../../../protocol/index.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
+import type { DecisionBook } from '../../../agent/decisions/book.ts';
 import type { Editor } from '../../../agent/editors/editor.ts';
 import { NvimEditor } from '../../../agent/editors/nvim/editor.ts';
 import type { VimEditor } from '../../../agent/editors/vim/editor.ts';
@@ -94,6 +97,7 @@ describe.each([
 ] as const)('the exec prompt on the screen of %s', (_kind, start) => {
   let on: OnScreen;
   let dispatcher: Dispatcher;
+  let book: DecisionBook;
   let seq = 0;
   const run = (commands: string | string[]): Promise<ToolOutcome | undefined> =>
     dispatcher.handle({ id: `screen-${++seq}`, tool: 'run_command', editor: on.editor.id, args: { commands }, scopes: [...ALL_SCOPES], client: 'claude-test', deadline_ms: 30_000 });
@@ -124,7 +128,11 @@ describe.each([
   beforeAll(async () => {
     on = await start();
     const rules = PERMISSION_CLASSES.map((klass) => ({ klass, decision: klass === 'exec' ? ('ask' as const) : ('allow' as const) }));
-    dispatcher = new Dispatcher({ get: (id) => (id === on.editor.id ? on.editor : undefined) }, testGuard({ rules, never_read: [] }).guard);
+    const { guard } = testGuard({ rules, never_read: [] });
+    // The relay's page reaches the user too, as while `vimrelay agent` is linked to a relay.
+    book = guard.decisions;
+    book.offer('dashboard', 'https://relay.test/dashboard/pending');
+    dispatcher = new Dispatcher({ get: (id) => (id === on.editor.id ? on.editor : undefined) }, guard);
     await showing('the user\'s file');
   });
   afterAll(() => on?.stop());
@@ -170,6 +178,18 @@ describe.each([
     // The mode they were in is theirs again (Insert mode, in Neovim, which left it for the prompt).
     if (enter === 'i') expect(await on.expr('mode()')).toBe('i');
     await on.expr("execute('unlet g:vimrelay_prompt_delay_ms')");
+  });
+
+  it('closes a prompt answered on the relay\'s page, and says so where the user looks', async () => {
+    const payload = `call writefile(['ran'], '${on.marker}-page')`;
+    const outcome = run(payload);
+    await showing('asks to run run_command (exec)');
+    const decision = await waitFor(() => book.list('dashboard')[0], 10_000, 'the decision on the page');
+    expect(await book.answer(decision.id, { kind: 'allow' }, 'dashboard')).toEqual({ ok: true, said: 'allowed' });
+    expect(await outcome).toMatchObject({ ok: true });
+    expect(existsSync(`${on.marker}-page`)).toBe(true);
+    await notShowing('asks to run run_command (exec)');
+    await showing('vimrelay: allowed on the dashboard');
   });
 
   it('shows a command padded with thousands of spaces whole at once: the blanks are one mark', async () => {
