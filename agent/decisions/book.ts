@@ -57,7 +57,7 @@ export interface PendingDecision {
   readonly id: string;
   /** Claims `part` (default 0) for `by`; lost when another surface claimed it first, or the entry closed. */
   claim(by: Surface, part?: number): Claim;
-  /** The surface that claimed the entry's last part, once every part is claimed; else null. */
+  /** The surface that made the latest claim on the entry (for a review of several files, the last file decided); null before any. */
   decidedBy(): Surface | null;
   /** The entry is over: it leaves the pending list (a settled one is remembered as decided). */
   close(): void;
@@ -72,7 +72,8 @@ interface Entry {
   readonly spec: DecisionSpec;
   /** Who claimed each part, null while it is open. */
   readonly claims: (Surface | null)[];
-  readonly openedAt: number;
+  /** Who made the latest claim. */
+  latest: Surface | null;
 }
 
 /** The agent's pending decisions; see the module header. */
@@ -117,13 +118,13 @@ export class DecisionBook {
 
   /** Registers a pending decision; see the module header. */
   open(spec: DecisionSpec): PendingDecision {
-    const entry: Entry = { id: randomUUID(), spec, claims: spec.sections.map(() => null), openedAt: this.#now() };
+    const entry: Entry = { id: randomUUID(), spec, claims: spec.sections.map(() => null), latest: null };
     this.#open.set(entry.id, entry);
     this.#changed();
     return {
       id: entry.id,
       claim: (by, part = 0) => this.#claim(entry, by, [part]),
-      decidedBy: () => (entry.claims.every((c) => c !== null) ? (entry.claims.at(-1) ?? null) : null),
+      decidedBy: () => entry.latest,
       close: () => this.#close(entry),
     };
   }
@@ -140,7 +141,12 @@ export class DecisionBook {
     const parts = entry.claims.flatMap((c, i) => (c === null ? [i] : []));
     const claim = this.#claim(entry, by, parts);
     if (!claim.won) return claim.by === null ? { ok: false, code: 'NOT_PENDING' } : { ok: false, code: 'ALREADY_DECIDED', by: claim.by };
-    return { ok: true, said: await entry.spec.onAnswer(answer, by, parts) };
+    try {
+      return { ok: true, said: await entry.spec.onAnswer(answer, by, parts) };
+    } catch {
+      // The answer is settled; only making it so failed, and nothing was applied.
+      return { ok: true, said: 'not_applied' };
+    }
   }
 
   /** The entries answerable on `surface` now, oldest first, as the wire publishes them. */
@@ -179,6 +185,7 @@ export class DecisionBook {
       return { won: false, by: earlier ?? this.#settled.get(entry.id)?.by ?? null };
     }
     for (const p of parts) entry.claims[p] = by;
+    entry.latest = by;
     if (entry.claims.every((c) => c !== null)) this.#settle(entry, by);
     this.#changed();
     return { won: true };
@@ -197,8 +204,7 @@ export class DecisionBook {
   #close(entry: Entry): void {
     if (!this.#open.delete(entry.id)) return;
     // Some parts decided, the others not (a review of several files that expired): it counts as decided where it was.
-    const by = entry.claims.findLast((c) => c !== null);
-    if (by) this.#settled.set(entry.id, { by, at: this.#now(), surfaces: entry.spec.surfaces });
+    if (entry.latest) this.#settled.set(entry.id, { by: entry.latest, at: this.#now(), surfaces: entry.spec.surfaces });
     this.#changed();
   }
 
