@@ -8,7 +8,8 @@
 // what the editor decided already are refused, each saying why; `vimrelay ask-via editor` keeps
 // the page from offering a prompt; a review still pending names the page in its result, and
 // `vimrelay status` names it too. The time from a click on the page to the editor's prompt or
-// review closing on the screen is measured and written to test-artifacts/pending-latency.json.
+// review closing on the screen, and a post's answer, are measured and written to
+// test-artifacts/pending-latency.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -222,7 +223,10 @@ it('refuses a replayed post, a forged one, and an answer to what the editor deci
   const replayed = calling('run_command', { commands: 'let g:replayed = 1' });
   await listed('g:replayed');
   const fields = { ...(await formFor('g:replayed')), answer: 'allow' };
+  const posted = Date.now();
   expect(await post(fields)).toEqual({ status: 200, outcome: 'allowed' });
+  // A post's whole trip: relay, Hub, agent settling it, the page made again, back.
+  latency.post = Date.now() - posted;
   expect(await post(fields)).toEqual({ status: 409, outcome: 'REPLAYED' });
   expect((await replayed) as { isError?: boolean }).not.toMatchObject({ isError: true });
 
