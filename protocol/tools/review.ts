@@ -49,6 +49,7 @@ export const ReviewResult = z
       .enum(['accepted', 'accepted_with_changes', 'partly_accepted', 'pending'])
       .describe('accepted as proposed; accepted_with_changes (see user_changes); partly_accepted: some files only (see files); pending: nothing changed yet, the other fields describe your proposal.'),
     user_changes: z.string().optional().describe('Unified diff from your proposal to what was applied.'),
+    dashboard: z.string().optional().describe('A page to decide it on.'),
     files: z
       .array(
         z.object({

@@ -10,11 +10,14 @@
 // - A long command: the payload at its end is not on the screen at first, Ctrl-G does nothing
 //   until every row has been shown with the prompt's own keys, and then runs it.
 // - A preview too long to show whole is not shown: the screen offers only deny, and no allow key works.
+// - A prompt answered on the relay's page (README "Deciding from elsewhere") closes, and the screen
+//   says where it was answered.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, PERMISSION_CLASSES, type ToolOutcome } from '../../../protocol/index.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
+import type { DecisionBook } from '../../../agent/decisions/book.ts';
 import { ON_SCREEN, type OnScreen } from '../../helpers/on-screen.ts';
 import { testGuard } from '../../helpers/policy.ts';
 import { promptArmed, promptStates } from '../../helpers/prompt-view.ts';
@@ -31,6 +34,7 @@ describe.each(ON_SCREEN)('the exec prompt on the screen of %s', (_kind, start) =
   /** A file the payload writes, in a directory of the test's. */
   let marker: string;
   let dispatcher: Dispatcher;
+  let book: DecisionBook;
   let seq = 0;
   const run = (commands: string | string[]): Promise<ToolOutcome | undefined> =>
     dispatcher.handle({ id: `screen-${++seq}`, tool: 'run_command', editor: on.editor.id, args: { commands }, scopes: [...ALL_SCOPES], client: 'claude-test', deadline_ms: 30_000 });
@@ -62,7 +66,11 @@ describe.each(ON_SCREEN)('the exec prompt on the screen of %s', (_kind, start) =
     on = await start({ files: { 'a.txt': 'the user\'s file\n' }, open: ['a.txt'] });
     marker = join(on.home, 'payload-ran');
     const rules = PERMISSION_CLASSES.map((klass) => ({ klass, decision: klass === 'exec' ? ('ask' as const) : ('allow' as const) }));
-    dispatcher = new Dispatcher({ get: (id) => (id === on.editor.id ? on.editor : undefined) }, testGuard({ rules, never_read: [] }).guard);
+    const { guard } = testGuard({ rules, never_read: [] });
+    // The relay's page reaches the user too, as while `vimrelay agent` is linked to a relay.
+    book = guard.decisions;
+    book.offer('dashboard', 'https://relay.test/dashboard/pending');
+    dispatcher = new Dispatcher({ get: (id) => (id === on.editor.id ? on.editor : undefined) }, guard);
     await showing('the user\'s file');
   });
   afterAll(() => on?.stop());
@@ -165,5 +173,17 @@ describe.each(ON_SCREEN)('the exec prompt on the screen of %s', (_kind, start) =
     expect(await settled(outcome)).toBe(false);
     on.term.type('d');
     expect(await outcome).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('The user denied') } });
+  });
+
+  it('closes a prompt answered on the relay\'s page, and says so where the user looks', async () => {
+    const payload = `call writefile(['ran'], '${marker}-page')`;
+    const outcome = run(payload);
+    await showing('asks to run run_command (exec)');
+    const decision = await waitFor(() => book.list('dashboard')[0], 10_000, 'the decision on the page');
+    expect(await book.answer(decision.id, { kind: 'allow' }, 'dashboard')).toEqual({ ok: true, said: 'allowed' });
+    expect(await outcome).toMatchObject({ ok: true });
+    expect(existsSync(`${marker}-page`)).toBe(true);
+    await notShowing('asks to run run_command (exec)');
+    await showing('vimrelay: allowed on the dashboard');
   });
 });
