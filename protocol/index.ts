@@ -9,6 +9,8 @@ export * from './result.ts';
 export * from './routing.ts';
 export * from './tool.ts';
 export * from './wire.ts';
+export * from './decisions.ts';
+export * from './visible.ts';
 export * from './tools/common.ts';
 export * from './tools/index.ts';
 export * from './scopes.ts';

@@ -133,6 +133,15 @@ export const COMMANDS: readonly Command[] = [
     run: async ({ values }) => (await import('./policy.ts')).rulesCommand(values),
   }),
   command({
+    names: ['ask-via'],
+    synopsis: '[SURFACE,...|all]',
+    about:
+      'Where prompts and reviews may be answered: editor, dashboard (the relay\'s Pending\npage), assistant; the first answer wins. all: wherever one reaches you (the\ndefault). Without an argument, shows the setting.',
+    options: {},
+    positionals: 1,
+    run: async ({ positionals }) => (await import('./policy.ts')).askViaCommand(positionals[0]),
+  }),
+  command({
     names: ['log'],
     synopsis: '[-n N]',
     about: 'Show the last N calls from the audit log ($XDG_STATE_HOME/vimrelay/audit.log).',

@@ -215,8 +215,14 @@ export class FakeAgent {
    * unless the upgrade succeeds. `replyToClose: false` leaves a close started by the Hub
    * unanswered, so that a test can deliver it when it chooses.
    */
-  static async connect(token: string, { replyToClose = true, headers = {} }: { replyToClose?: boolean; headers?: Record<string, string> } = {}): Promise<FakeAgent> {
-    const res = await upgrade(token, headers);
+  static async connect(
+    token: string,
+    { replyToClose = true, headers = {}, hub }: { replyToClose?: boolean; headers?: Record<string, string>; hub?: DurableObjectStub<Hub> } = {},
+  ): Promise<FakeAgent> {
+    // `hub`: that Hub's own upgrade (another account's), which no route of this relay reaches.
+    const res = hub
+      ? await hub.fetch(new Request(`${BASE}/agent`, { headers: { Upgrade: 'websocket', Authorization: `Bearer ${token}`, ...headers } }))
+      : await upgrade(token, headers);
     if (res.status !== 101 || !res.webSocket) throw new Error(`upgrade answered ${res.status}: ${await res.text()}`);
     return new FakeAgent(res.webSocket, replyToClose);
   }
@@ -225,7 +231,7 @@ export class FakeAgent {
   static async online(
     token: string,
     editors: WireEditor[],
-    options: { replyToClose?: boolean; headers?: Record<string, string> } = {},
+    options: { replyToClose?: boolean; headers?: Record<string, string>; hub?: DurableObjectStub<Hub> } = {},
   ): Promise<{ agent: FakeAgent; welcome: Extract<HubMessage, { type: 'welcome' }> }> {
     const agent = await FakeAgent.connect(token, options);
     agent.hello(editors);
