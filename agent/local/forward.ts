@@ -10,6 +10,7 @@
  * local mode (no relay, no `vimrelay agent`). A local client is the user at this machine (stdio:
  * a process the user started; HTTP: a holder of the local token), so it holds every scope.
  */
+import { userInfo } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { ALL_SCOPES, fail, LIMITS, onlineEditor, routeCall, type OnlineEditor, type ToolOutcome } from '../../protocol/index.ts';
 import type { McpToolCall } from '../../protocol/mcp-server.ts';
@@ -46,6 +47,8 @@ export interface RunControl {
   readonly key?: string;
   /** The name the client gives itself (McpCallRequest.clientName), for prompts and the audit log. */
   readonly clientName?: string;
+  /** The client renders the decision card (McpCallRequest.ui). */
+  readonly ui?: boolean;
 }
 
 export class LocalForwarder {
@@ -58,7 +61,9 @@ export class LocalForwarder {
 
   constructor(opts: LocalForwarderOptions) {
     this.#opts = opts;
-    this.#dispatcher = new Dispatcher(opts.editors, opts.guard);
+    // The decision card's secrets name this machine's account and this agent (decisions/card.ts).
+    const account = `local ${userInfo().uid}`;
+    this.#dispatcher = new Dispatcher(opts.editors, opts.guard, { cardHolder: () => ({ account, device: opts.device }) });
     const ready = (): void => void (this.#ready = true);
     opts.editors.ready.then(ready, ready);
   }
@@ -88,7 +93,7 @@ export class LocalForwarder {
       const device = this.#opts.device;
       const route = routeCall(call.spec, call.args, ALL_SCOPES, { editors: this.online(), devices: [{ deviceId: device, name: device }], noEditor: NO_LOCAL_EDITOR });
       if (route.kind === 'answer') return route.outcome;
-      return await this.#dispatch(call, route.localId, route.args, controller.signal, control.clientName);
+      return await this.#dispatch(call, route.localId, route.args, controller.signal, control.clientName, control.ui === true);
     } finally {
       control.signal.removeEventListener('abort', stop);
       untrack();
@@ -109,7 +114,7 @@ export class LocalForwarder {
   }
 
   /** Runs the call through the Dispatcher on editor `localId` ('' for a call to the agent itself) until `signal` aborts. */
-  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, signal: AbortSignal, clientName: string | undefined): Promise<ToolOutcome> {
+  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, signal: AbortSignal, clientName: string | undefined, ui: boolean): Promise<ToolOutcome> {
     const id = randomUUID();
     const cancel = (): void => this.#dispatcher.cancel(id);
     signal.addEventListener('abort', cancel, { once: true });
@@ -123,6 +128,7 @@ export class LocalForwarder {
         scopes: ALL_SCOPES,
         client: this.#opts.client,
         ...(clientName === undefined ? {} : { client_name: clientName }),
+        ...(ui ? { ui: true as const } : {}),
         deadline_ms: this.#opts.deadlineMs ?? LIMITS.callDeadlineMs,
       });
       // Undefined only for an id already running, which a fresh UUID never is.

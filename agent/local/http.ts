@@ -120,6 +120,7 @@ function localMcpLayer(forwarder: LocalForwarder, serving: McpServing): { serve:
           signal: requestInfo === undefined ? request.signal : AbortSignal.any([request.signal, requestInfo.signal]),
           ...(era === 'legacy' ? { key: JSON.stringify(request.requestId) } : {}),
           ...(request.clientName === undefined ? {} : { clientName: request.clientName }),
+          ui: request.ui,
         }),
       era,
       serving,

@@ -41,7 +41,7 @@ export interface LocalStdio {
 export async function startLocalStdio(opts: LocalStdioOptions): Promise<LocalStdio> {
   // The SDK aborts the request's signal on `notifications/cancelled` for that request.
   const factory = mcpServerFactory(
-    (call, request) => opts.forwarder.run(call, { signal: request.signal, ...(request.clientName === undefined ? {} : { clientName: request.clientName }) }),
+    (call, request) => opts.forwarder.run(call, { signal: request.signal, ui: request.ui, ...(request.clientName === undefined ? {} : { clientName: request.clientName }) }),
     opts.serving ?? WHOLE_SERVING,
   );
   // A refusal is one whole write, as each of the transport's messages is: they never interleave.

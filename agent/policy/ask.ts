@@ -31,6 +31,8 @@ export interface Asking {
   callSignal: AbortSignal;
   /** When the question closes unanswered (epoch ms). */
   deadline: number;
+  /** Told the decision's id once it is open, when the assistant's card is among `surfaces` (calls/card.ts). */
+  onCard?: (decision: string) => void;
 }
 
 /** The user's answer, and where they gave it (absent for timeout and cancelled). */
@@ -40,7 +42,7 @@ export interface Asked {
 }
 
 /** Asks as the module header says. */
-export async function askUser({ editor, request, surfaces, book, callSignal, deadline }: Asking): Promise<Asked> {
+export async function askUser({ editor, request, surfaces, book, callSignal, deadline, onCard }: Asking): Promise<Asked> {
   const unanswered = (): Asked => ({ answer: callSignal.aborted && !isDeadline(callSignal.reason) ? { kind: 'cancelled' } : { kind: 'timeout' } });
   const left = deadline - Date.now();
   if (left <= 0 || callSignal.aborted) return unanswered();
@@ -71,6 +73,7 @@ export async function askUser({ editor, request, surfaces, book, callSignal, dea
       return Promise.resolve(said);
     },
   });
+  if (surfaces.includes('assistant')) onCard?.(decision.id);
   let onEnd = (): void => {};
   const ended = new Promise<Asked>((resolve) => {
     onEnd = () => resolve(unanswered());

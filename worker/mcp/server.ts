@@ -94,6 +94,7 @@ async function forward(context: McpContext, call: McpToolCall, request: McpCallR
       callKey,
       ...(request.era === 'legacy' ? { requestKey: requestKeyOf(principal.jti, request.requestId) } : {}),
       ...(principal.kind === 'pat' ? { pat: principal.jti } : {}),
+      ...(request.ui ? { ui: true as const } : {}),
     });
     if ('tokenRefused' in answer) {
       context.tokenRefused(answer.tokenRefused);
