@@ -73,21 +73,20 @@ export const reviewStatus = defineTool({
     'that edit\'s result, with its `tool`. ' +
     `Waits up to wait_ms (default 0, at most ${L.maxWaitMs}) for the user to decide; still undecided, the decision is pending again. ` +
     'Rejected, conflicting and expired reviews are errors (REVIEW_REJECTED with the user\'s reason, REVIEW_CONFLICT, REVIEW_EXPIRED); ' +
-    `an unknown id is REVIEW_NOT_FOUND. A review expires ${L.expiryMs / 60_000} minutes after it was opened. ` +
-    'Also gives the result of a call that answered DECISION_PENDING (its decision.id), once the user decided.',
+    `an unknown id is REVIEW_NOT_FOUND. A review expires ${L.expiryMs / 60_000} minutes after it was opened.`,
   permission: 'read',
   routing: 'editor',
   annotations: READ_ONLY,
   input: z
     .object({
       editor: editorArg,
-      id: z.string().min(1).max(100).describe('review.id from the edit\'s result, or decision.id from a DECISION_PENDING error.'),
+      id: z.string().min(1).max(100).describe('review.id of the edit, or decision.id of a DECISION_PENDING.'),
       wait_ms: z.number().int().min(0).max(L.maxWaitMs).optional().describe('How long to wait for the user\'s decision (ms); default 0: answer at once.'),
     })
     .strict(),
   output: z
     .object({
-      tool: z.string().describe('The tool that was reviewed or asked about; the other fields are its result.'),
+      tool: z.string().describe('The tool reviewed or asked about; the other fields are its result.'),
       review: ReviewResult.optional(),
     })
     .catchall(z.unknown()),
