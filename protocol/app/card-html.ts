@@ -38,7 +38,7 @@ const SCRIPT = `
     return new Promise(function(resolve, reject){ pending.set(id, {resolve: resolve, reject: reject}); send({id: id, method: method, params: params}); });
   }
   function theme(ctx){ if (ctx && (ctx.theme === 'dark' || ctx.theme === 'light')) document.documentElement.dataset.theme = ctx.theme; }
-  function size(){ send({method:'ui/notifications/size-changed', params:{width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight}}); }
+  function size(){ send({method:'ui/notifications/size-changed', params:{width: document.body.scrollWidth, height: document.body.scrollHeight}}); }
   function text(el, s){ el.textContent = s; return el; }
   function make(tag, cls, s){ var el = document.createElement(tag); if (cls) el.className = cls; if (s !== undefined) el.textContent = s; return el; }
   var SAID = {allowed:'Allowed', denied:'Denied', accepted:'Accepted', rejected:'Rejected', not_applied:'Accepted, but nothing could be applied'};
