@@ -16,6 +16,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { attach, type NeovimClient } from 'neovim';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readAudit } from '../../agent/audit/log.ts';
@@ -23,7 +24,7 @@ import { paths } from '../../agent/config/paths.ts';
 import { writePolicy } from '../../agent/policy/file.ts';
 import { CARD_META_KEY, CARD_MIME, CARD_URI, PERMISSION_CLASSES, UI_EXTENSION, type CardMeta } from '../../protocol/index.ts';
 import { ROOT } from '../../scripts/local-relay.ts';
-import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
+import { CLI, isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
 import { hostCard } from '../helpers/app-host.ts';
 import { launchBrowser, layoutWidth, PHONE, type TestBrowser } from '../helpers/browser.ts';
 import { callOk, MODERN_VERSION } from '../helpers/mcp.ts';
@@ -47,6 +48,7 @@ let model: Client;
 /** A client of the local server that declares MCP Apps, and that server's Neovim. */
 let local: Client;
 let localNvim: TmuxScreen;
+
 let browser: TestBrowser;
 let editor: string;
 let laptopEditor: string;
@@ -54,14 +56,24 @@ let html: string;
 const latency: Record<string, number> = {};
 const stops: (() => unknown)[] = [];
 
-/** A v2 SDK client in the current revision; `ui`: it declares MCP Apps, as a host that renders them does. */
-async function client(mcpUrl: string, token: string, ui: boolean): Promise<Client> {
-  const c = new Client(
+/** A v2 SDK client; `ui`: it declares MCP Apps, as a host that renders them does; `legacy`: it opens with `initialize` (2025-11-25). */
+function sdkClient(ui: boolean, legacy = false): Client {
+  return new Client(
     { name: ui ? 'apps-host' : 'model-client', version: '0.0.0' },
-    { versionNegotiation: { mode: { pin: MODERN_VERSION } }, capabilities: ui ? { extensions: { [UI_EXTENSION]: { mimeTypes: [CARD_MIME] } } } : {} },
+    { ...(legacy ? {} : { versionNegotiation: { mode: { pin: MODERN_VERSION } } }), capabilities: ui ? { extensions: { [UI_EXTENSION]: { mimeTypes: [CARD_MIME] } } } : {} },
   );
+}
+
+/** Such a client over Streamable HTTP, in the current revision unless `legacy`. */
+async function client(mcpUrl: string, token: string, ui: boolean, legacy = false): Promise<Client> {
+  const c = sdkClient(ui, legacy);
   await c.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   return c;
+}
+
+/** Whether `c`'s tools/list offers the app-only tool. */
+async function listsDecide(c: Client): Promise<boolean> {
+  return (await c.listTools()).tools.some((t) => t.name === 'decide');
 }
 
 function call(c: Client, name: string, args: Record<string, unknown>): Promise<Result> {
@@ -189,6 +201,27 @@ it('lists the card and its app-only tool only to a client that declared MCP Apps
   nvim.type('d');
   await nvim.until((rows) => !rows.some((r) => r.includes(':let g:model_tried = 1')), 'the prompt to close', 10_000);
   expect(await ran('model_tried')).toBe(false);
+});
+
+it('in the 2025 era, offers the card where the client\'s `initialize` is seen (serve --stdio), not over stateless HTTP', async () => {
+  const legacyHttp = await client(relay.mcpUrl, await relay.mint({ kind: 'access', name: 'legacy-host' }), true, true);
+  try {
+    expect(await listsDecide(legacyHttp)).toBe(false);
+  } finally {
+    await legacyHttp.close();
+  }
+  // Listing needs no editor: a server of its own, with none.
+  const stdioEnv = isolatedEnv();
+  const env = Object.fromEntries(Object.entries(stdioEnv).filter((e): e is [string, string] => e[1] !== undefined));
+  for (const ui of [true, false]) {
+    const stdio = sdkClient(ui, true);
+    await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--stdio', '--discover-dir', String(stdioEnv.XDG_RUNTIME_DIR)], env, stderr: 'pipe' }));
+    try {
+      expect(await listsDecide(stdio)).toBe(ui);
+    } finally {
+      await stdio.close();
+    }
+  }
 });
 
 it('a prompt asked in the card: pending at once, the secret only in _meta; Allow once in the card runs it and the editor says so', async () => {
