@@ -26,7 +26,7 @@ import { CARD_META_KEY, CARD_MIME, CARD_URI, PERMISSION_CLASSES, UI_EXTENSION, t
 import { ROOT } from '../../scripts/local-relay.ts';
 import { CLI, isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
 import { hostCard } from '../helpers/app-host.ts';
-import { launchBrowser, layoutWidth, PHONE, type TestBrowser } from '../helpers/browser.ts';
+import { launchBrowser, PHONE, type TestBrowser } from '../helpers/browser.ts';
 import { callOk, MODERN_VERSION } from '../helpers/mcp.ts';
 import { promptStates } from '../helpers/prompt-view.ts';
 import { withRelay, type TestRelay } from '../helpers/relay.ts';
@@ -244,7 +244,9 @@ it('a prompt asked in the card: pending at once, the secret only in _meta; Allow
     const shown = await render(input, pending, size, theme);
     expect(await shown.frame.locator('pre').textContent()).toBe(':let g:from_card = 1');
     expect(await shown.frame.locator('button:visible').allTextContents()).toEqual(['Allow once', 'Deny']);
-    const { scrollWidth, innerWidth } = await layoutWidth(shown.page);
+    // The card itself, in its frame, fits the width without sideways scrolling.
+    const inFrame = shown.page.frames().find((f) => f !== shown.page.mainFrame());
+    const { scrollWidth, innerWidth } = (await inFrame?.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }))) ?? { scrollWidth: Infinity, innerWidth: 0 };
     expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
     await browser.screenshot(shown.page, name);
     expect(shown.requests).toEqual([]);
@@ -280,6 +282,8 @@ it('a review in the card: the edit answers pending at once, and Accept applies i
   await nvim.until((rows) => rows.some((r) => r.includes('vimrelay review:')), 'the review tab', 20_000);
   const shown = await render(input, pending, PHONE, 'dark');
   expect(await shown.frame.locator('pre').textContent()).toMatch(/-two\n\+TWO/);
+  const inFrame = shown.page.frames().find((f) => f !== shown.page.mainFrame());
+  expect(await inFrame?.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await browser.screenshot(shown.page, 'card-review-390-dark');
   const started = Date.now();
   const clicked = shown.frame.locator('button:has-text("Accept")').click();
