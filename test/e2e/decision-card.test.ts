@@ -354,6 +354,37 @@ it('refuses what is not the card\'s own answer, each with its code', async () =>
   expect(line).toBeDefined();
 });
 
+it('honours ask_via: `editor` keeps the card away (the call waits for the editor), `assistant` keeps the editor out', async () => {
+  expect(runCli(['ask-via', 'editor'], env).stdout).toContain('ask_via: editor');
+  try {
+    const waiting = call(apps, 'run_command', { editor, commands: 'let g:editor_only = 1' });
+    await nvim.until((rows) => rows.some((r) => r.includes(':let g:editor_only = 1')), 'the prompt in the editor', 20_000);
+    await promptArmed();
+    nvim.type('d');
+    const denied = await waiting;
+    expect(errorOf(denied).code).toBe('PERMISSION_DENIED');
+    expect(denied._meta?.[CARD_META_KEY]).toBeUndefined();
+
+    expect(runCli(['ask-via', 'assistant'], env).stdout).toContain('ask_via: assistant');
+    // A client that shows no card has nowhere to be asked: refused at once.
+    expect(errorOf(await call(model, 'run_command', { editor, commands: 'let g:nowhere = 1' })).code).toBe('PERMISSION_DENIED');
+    const input = { editor, commands: 'let g:card_only = 1' };
+    const pending = await call(apps, 'run_command', input);
+    const card = cardOf(pending);
+    const shown = await render(input, pending, PHONE, 'light');
+    // While the card is up, the editor shows no prompt of it.
+    expect(await promptStates({ kind: 'nvim', expr: (e: string) => direct.eval(e) as Promise<never> })).toEqual([]);
+    expect(nvim.screen().some((r) => r.includes('g:card_only'))).toBe(false);
+    await shown.frame.locator('button:has-text("Allow once")').click();
+    await shown.frame.locator('#status', { hasText: 'Allowed.' }).waitFor();
+    await shown.page.close();
+    expect(await callOk(apps, 'review_status', { editor, id: card.decision.id, wait_ms: 10_000 })).toMatchObject({ tool: 'run_command' });
+    expect(await ran('card_only')).toBe(true);
+  } finally {
+    runCli(['ask-via', 'all'], env);
+  }
+});
+
 it('works the same against `vimrelay serve --http`: the card denies with a reason, and the model reads it', async () => {
   const loc = await waitFor(async () => ((await callOk(local, 'list_editors')).editors as { id: string; name: string }[]).find((e) => e.name === 'loc')?.id, 20_000, 'the local editor');
   const input = { editor: loc, commands: 'let g:local = 1' };
