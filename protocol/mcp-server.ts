@@ -185,6 +185,8 @@ export function buildMcpServer(forward: ForwardCall, era: McpEra, serving: McpSe
       cacheHints: {
         'tools/list': { ttlMs: CATALOG_TTL_MS, cacheScope: serving.perGrant ? 'private' : 'public' },
         'server/discover': { ttlMs: CATALOG_TTL_MS, cacheScope: 'public' },
+        // The decision card is the same for everyone, and changes only with vimrelay.
+        'resources/list': { ttlMs: CATALOG_TTL_MS, cacheScope: 'public' },
       },
     },
   );
@@ -205,7 +207,8 @@ export function buildMcpServer(forward: ForwardCall, era: McpEra, serving: McpSe
   server.setRequestHandler('resources/list', () => cardResources());
   server.setRequestHandler('resources/read', (request) => {
     const read = readCard(request.params.uri);
-    if (!read) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
+    // SEP-2164: an unknown resource is -32602 naming the URI in `data.uri`.
+    if (!read) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`, { uri: request.params.uri });
     return read;
   });
 
