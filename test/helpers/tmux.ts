@@ -85,6 +85,14 @@ function sessionRuns(sid: number): boolean {
   return processes().some((p) => p.session === sid && p.state !== 'Z');
 }
 
+/** The last row of `rows` that has anything on it (the command line), and the message on it
+ * without the ruler and partial command Vim 9.1+ draws beside it by default ('ruler', 'showcmd'). */
+export function commandLine(rows: readonly string[]): { message: string; ruler: boolean } {
+  const row = [...rows].reverse().find((r) => r !== '') ?? '';
+  const ruler = /\s(All|Top|Bot|\d+%)$/.test(row);
+  return { message: ruler ? row.replace(/\s{2,}\S.*$/, '') : row, ruler };
+}
+
 /** The screen's text with every space and box-drawing character gone, for finding text a window wrapped. */
 export function squeezed(rows: readonly string[]): string {
   return rows.join('').replace(/[\s\u2500-\u257f]/g, '');

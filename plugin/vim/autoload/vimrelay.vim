@@ -202,22 +202,33 @@ endfunction
 " (the paths and addresses in its detail), :VimRelayStatus. From a callback (`drawn` false) Vim
 " draws no message by itself: the line goes to :messages and is drawn after a redraw.
 function! s:say(message, drawn) abort
-  let line = substitute(a:message, ' (.*$', '', '') . '; retrying, see :VimRelayStatus'
-  " Within the room left of the ruler and the partial command, whatever the characters' widths: a
-  " longer line would wrap, or stop at a hit-enter prompt.
-  let room = s:message_room()
-  if strdisplaywidth(line) >= room
-    while strdisplaywidth(line . '…') >= room && !empty(line)
-      let line = strcharpart(line, 0, strchars(line) - 1)
-    endwhile
-    let line .= '…'
-  endif
+  let line = s:fit(substitute(a:message, ' (.*$', '', ''), s:message_room())
   echomsg line
   if !a:drawn
     call vimrelay#util#redraw()
     echo line
   endif
   let s:error_shown = v:true
+endfunction
+
+" The first of these that is narrower than `room` (the room left of the ruler and the partial
+" command, whatever the characters' widths: a wider line would wrap, or stop at a hit-enter
+" prompt): `reason` with "; retrying, see :VimRelayStatus"; with " (:VimRelayStatus)"; the same
+" without its "vimrelay: " (the command names the plugin); that last one with its reason cut short.
+" 80 columns with 'ruler' and 'showcmd' (Vim 9.1's defaults) leave 52.
+function! s:fit(reason, room) abort
+  let bare = substitute(a:reason, '^vimrelay: ', '', '')
+  for line in [a:reason . '; retrying, see :VimRelayStatus', a:reason . ' (:VimRelayStatus)', bare . ' (:VimRelayStatus)']
+    if strdisplaywidth(line) < a:room
+      return line
+    endif
+  endfor
+  let tail = '… (:VimRelayStatus)'
+  let line = bare
+  while strdisplaywidth(line . tail) >= a:room && !empty(line)
+    let line = strcharpart(line, 0, strchars(line) - 1)
+  endwhile
+  return empty(line) ? strcharpart(bare, 0, a:room - 1) : line . tail
 endfunction
 
 " Ends the attempt under way as `message` says, and retries later.
