@@ -3,8 +3,8 @@
  * surface and wiring only; the parts live beside it, one job each:
  *   - agent-sockets.ts: the agents' WebSockets (hibernation API), their messages and closes;
  *   - call-router.ts: each tool call routed, sent and waited for (calls.ts holds those in flight);
- *   - registry.ts, call-log.ts, pairings.ts, rate-limits.ts, owner-guesses.ts, sessions.ts and
- *     auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
+ *   - registry.ts, lost-devices.ts, call-log.ts, pairings.ts, rate-limits.ts, owner-guesses.ts,
+ *     sessions.ts and auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
  *     rate-limits.ts's.
  * Heartbeats are answered by the runtime without waking the object (`setWebSocketAutoResponse`);
  * the Hub reads their times when it needs to know whether an agent still lives
@@ -20,9 +20,11 @@ import { AgentSockets } from './agent-sockets.ts';
 import { CallLog, type LoggedCall } from './call-log.ts';
 import { CallRouter, type HubAnswer, type HubCall } from './call-router.ts';
 import { CallTable } from './calls.ts';
+import { LostDevices } from './lost-devices.ts';
 import { OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
 import { PairingStore, type Cancelled, type Limited, type PairingView, type PendingView, type PollResult, type StartedPairing } from './pairings.ts';
 import type { RateCheck } from './rate-limits.ts';
+import { RECONNECTING_WINDOW_MS } from './reconnecting.ts';
 import { RegistrationLimits } from './registration-limits.ts';
 import { Registry } from './registry.ts';
 import { SessionStore } from './sessions.ts';
@@ -48,7 +50,8 @@ export class Hub extends DurableObject<Vars> {
     this.registry = new Registry(ctx.storage);
     this.callLog = new CallLog(ctx.storage);
     const calls = new CallTable();
-    this.sockets = new AgentSockets({ ctx, env, tokens: this.tokens, registry: this.registry, calls });
+    const lost = new LostDevices(ctx.storage.sql, RECONNECTING_WINDOW_MS);
+    this.sockets = new AgentSockets({ ctx, env, tokens: this.tokens, registry: this.registry, calls, lost });
     this.router = new CallRouter({
       env,
       sockets: this.sockets,
@@ -111,7 +114,7 @@ export class Hub extends DurableObject<Vars> {
   /** The editors online now, as list_editors shows them. */
   async editorsOnline(): Promise<EditorInfo[]> {
     this.sockets.dropSilent(Date.now());
-    return this.registry.online().map((e) => e.info);
+    return (await this.sockets.editors()).map((e) => e.info);
   }
 
   // ---- Devices and pairing (RPC from the pair, agent, admin and dashboard routes) -----------

@@ -15,6 +15,11 @@ export interface Attachment {
   readonly greeted: boolean;
   /** When the socket was accepted (epoch ms): a heartbeat's stand-in until the first one. */
   readonly connectedAt: number;
+  /**
+   * How many editors the agent's last list on this connection held (distinct ids): more than the
+   * registry has rows for means the rows went, and the Hub asks for the list again.
+   */
+  readonly editors?: number;
 }
 
 /**
