@@ -23,8 +23,13 @@ export async function latency<T>(calls: number, warmup: number, fn: () => Promis
     samples.push(performance.now() - t0);
     check(result);
   }
-  samples.sort((a, b) => a - b);
-  const at = (q: number): number => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? NaN;
+  return percentiles(samples);
+}
+
+/** The p50 and p99 of `samples` (ms). */
+export function percentiles(samples: readonly number[]): Latency {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   return { p50: at(0.5), p99: at(0.99) };
 }
 
@@ -57,14 +62,6 @@ function cpuSeconds(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
   return ticks / 100;
-}
-
-/** The share of one core (percent) that `pid` uses over the next `ms` milliseconds. */
-export async function cpuShare(pid: number, ms: number): Promise<number> {
-  const before = cpuSeconds(pid);
-  const t0 = performance.now();
-  await new Promise((r) => setTimeout(r, ms));
-  return ((cpuSeconds(pid) - before) / ((performance.now() - t0) / 1000)) * 100;
 }
 
 /** What a process keeps: its resident memory and its JS heap in use, both after a full collection (MiB). */

@@ -24,6 +24,10 @@ export const ERROR_CODES = [
   'UNSUPPORTED',
   'INVALID_ARGUMENT',
   'EDITOR_ERROR',
+  'REVIEW_REJECTED',
+  'REVIEW_CONFLICT',
+  'REVIEW_EXPIRED',
+  'REVIEW_NOT_FOUND',
   'INTERNAL',
 ] as const;
 
@@ -70,6 +74,10 @@ const DEFAULT_HINTS: { readonly [C in ErrorCode]: string } = {
   UNSUPPORTED: 'This editor cannot do that; use another tool or another editor.',
   INVALID_ARGUMENT: 'Fix the arguments as the message says; tools/list gives each tool\'s input schema.',
   EDITOR_ERROR: 'The editor reported an error; read the message, then adjust the call.',
+  REVIEW_REJECTED: 'The user rejected the edit in their editor; nothing changed. Follow their reason (review.reason), or ask them what they want.',
+  REVIEW_CONFLICT: 'The user changed the same lines while reviewing; nothing changed. Call read_buffer, then propose the edit again on the current text.',
+  REVIEW_EXPIRED: 'Nobody decided on the review in time; nothing changed. Ask the user whether they still want the edit, then propose it again.',
+  REVIEW_NOT_FOUND: 'No review has that id in this editor (it ended long ago, or the editor restarted). Call read_buffer to see whether the edit landed.',
   INTERNAL: 'Something went wrong inside vimrelay. Retry once; if it persists, check the agent log.',
 };
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { fail, type ToolOutcome } from './errors.ts';
 import { summariseOutputSchema } from './schema-summary.ts';
-import type { ToolSpec } from './tool.ts';
+import { SERVER_GUARDS, type ToolSpec } from './tool.ts';
 
 /** MCP `Tool` as listed by tools/list (spec 2025-11-25 "Tool"). */
 export interface ListedTool {
@@ -14,11 +14,25 @@ export interface ListedTool {
   description: string;
   inputSchema: { type: 'object'; [k: string]: unknown };
   outputSchema: { type: 'object'; [k: string]: unknown };
-  annotations: ToolSpec['annotations'] & { title: string };
+  annotations: ToolSpec['annotations'];
+}
+
+/** The JSON Schema of `schema`, without the length bounds of the server's guards (tool.ts `serverGuard`). */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      if (!SERVER_GUARDS.has(zodSchema)) return;
+      delete jsonSchema.minLength;
+      delete jsonSchema.maxLength;
+    },
+  }) as Record<string, unknown>;
+  return json;
 }
 
 function objectSchema(schema: z.ZodObject, io: 'input' | 'output'): { type: 'object'; [k: string]: unknown } {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = jsonSchemaOf(schema, io);
   return { ...(compactSchema(json, io) as Record<string, unknown>), type: 'object' };
 }
 
@@ -29,14 +43,17 @@ const SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
  * The same JSON Schema (2020-12) in fewer bytes: tools/list is read by a model on every turn, so
  * every byte is context. Nothing a client or a model could act on is lost:
  *   - the safe-integer bounds zod adds to every integer (±2^53-1) go: no JSON number vimrelay
- *     sends or takes comes near them, and the arguments are validated with zod anyway;
+ *     sends or takes comes near them, and the arguments are validated with zod anyway; so do the
+ *     length bounds of the server's guards (tool.ts `serverGuard`: an editor id, a path), for
+ *     the same reasons (`jsonSchemaOf`);
  *   - `exclusiveMinimum: n` on an integer becomes the equal `minimum: n + 1`;
- *   - `anyOf: [{type: T, ...}, {type: 'null'}]` becomes `type: [T, 'null']` with T's keywords
- *     when those constrain only values of type T (JSON Schema 2020-12 validation §6.2-6.5; not
- *     `enum` or `const`). Other unions stay `anyOf`: a `type` list is legal JSON Schema, but a
- *     client that maps tool schemas onto a one-type dialect may refuse the tool or drop its
- *     constraints (the MCP Inspector's schema lint says so, naming Gemini's function
- *     declarations), and only for nullable fields do some providers recommend it;
+ *   - a nullable value is `anyOf: [{type: T, ...}, {type: 'null'}]`, each branch of one `type`,
+ *     and a `type` list zod writes (`type: ['string', 'null']`) becomes such an `anyOf`: a `type`
+ *     list is legal JSON Schema, but a client that maps tool schemas onto a one-type dialect (the
+ *     OpenAPI subset of Gemini's function declarations) may refuse the tool or drop its
+ *     constraints. The MCP Inspector's schema lint warns of every such list and suggests this
+ *     form instead (protocol/schema-summary.ts keeps to it too). The node's other keywords stay
+ *     beside the `anyOf`: each constrains only values of its own type, as it did;
  *   - output schemas lose `additionalProperties: false`: it describes no field, and a client must
  *     not fail on a field it does not know. Input schemas keep it (strict inputs: an unknown
  *     argument is refused, and the schema says so).
@@ -55,28 +72,19 @@ export function compactSchema(schema: unknown, io: 'input' | 'output'): unknown 
     out.minimum = out.exclusiveMinimum + 1;
     delete out.exclusiveMinimum;
   }
-  return nullableAsType(out);
+  return typeListAsAnyOf(out);
+}
+
+/** `{type: [A, B], ...rest}` as `{anyOf: [{type: A}, {type: B}], ...rest}` (see compactSchema); a node that has its own `anyOf` is left as it is. */
+function typeListAsAnyOf(schema: Record<string, unknown>): Record<string, unknown> {
+  const { type, ...rest } = schema;
+  if (!Array.isArray(type) || 'anyOf' in rest) return schema;
+  return type.length === 1 ? { type: type[0], ...rest } : { anyOf: type.map((t: unknown) => ({ type: t })), ...rest };
 }
 
 function mapValues(properties: unknown, io: 'input' | 'output'): unknown {
   if (typeof properties !== 'object' || properties === null) return properties;
   return Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, compactSchema(s, io)]));
-}
-
-/** `{anyOf: [{type: T, ...k}, {type: 'null'}], ...rest}` as `{type: [T, 'null'], ...k, ...rest}`. */
-function nullableAsType(schema: Record<string, unknown>): Record<string, unknown> {
-  const { anyOf, ...rest } = schema;
-  if (!Array.isArray(anyOf) || anyOf.length !== 2) return schema;
-  const [first, second] = anyOf as unknown[];
-  const isNull = (s: unknown): boolean => typeof s === 'object' && s !== null && Object.keys(s).length === 1 && (s as { type?: unknown }).type === 'null';
-  const other = isNull(second) ? first : isNull(first) ? second : undefined;
-  if (typeof other !== 'object' || other === null) return schema;
-  const { type, ...keywords } = other as Record<string, unknown>;
-  // Only a single plain type merges, and only keywords that constrain that type alone: `enum`
-  // and `const` would refuse null too. The keys of `other` must not collide with the parent's.
-  const merges = typeof type === 'string' && !('enum' in keywords) && !('const' in keywords);
-  if (!merges || Object.keys(keywords).some((k) => k in rest)) return schema;
-  return { ...rest, type: [type, 'null'], ...keywords };
 }
 
 export function listedTool(spec: ToolSpec): ListedTool {
@@ -85,9 +93,10 @@ export function listedTool(spec: ToolSpec): ListedTool {
     title: spec.title,
     description: spec.description,
     inputSchema: objectSchema(spec.input, 'input'),
-    // Summarised below the top level: results are checked against the full schema before they leave.
+    // In notation (schema-summary.ts): results are checked against the full schema before they leave.
     outputSchema: { ...summariseOutputSchema(objectSchema(spec.output, 'output')), type: 'object' },
-    annotations: { title: spec.title, ...spec.annotations },
+    // The title once, at the top (spec 2025-06-18 "Tool"); annotations.title would repeat it.
+    annotations: { ...spec.annotations },
   };
 }
 

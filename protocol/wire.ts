@@ -4,6 +4,7 @@
  * PROTOCOL.md describes each message in prose.
  */
 import { z } from 'zod';
+import { DecideResult, DecisionAnswer, DECISION_LIMITS, Surface, WireDecision } from './decisions.ts';
 import { ToolOutcomeSchema } from './errors.ts';
 import { EditorKind, EditorWaiting } from './tools/common.ts';
 
@@ -12,6 +13,23 @@ export const WIRE_VERSION = 1;
 /** Heartbeat frames (plain text). The agent sends PING; the Hub auto-responds PONG. */
 export const HEARTBEAT_PING = 'ping';
 export const HEARTBEAT_PONG = 'pong';
+
+/**
+ * The upgrade header with which an agent proves its takeover key (PROTOCOL.md "One agent per
+ * device"): 32 bytes of HMAC-SHA256, base64url without padding. A newer connection of a device
+ * replaces a live one only when it proves the live one's key, or the device's first.
+ */
+export const TAKEOVER_HEADER = 'Vimrelay-Takeover';
+export const TAKEOVER_PROOF = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * How a newer connection was let in while another of its device was live: `same_key` (it proved
+ * the live one's key: a restart of the same agent), `first_key` (it proved the device's first key,
+ * which the live one did not), `keyless` (the live one had proved no key: an agent from before
+ * takeover keys).
+ */
+export const TakeoverHow = z.enum(['same_key', 'first_key', 'keyless']);
+export type TakeoverHow = z.infer<typeof TakeoverHow>;
 
 /** An editor as the agent reports it; the Hub adds the device and makes the id account-wide. */
 export const WireEditor = z.object({
@@ -46,14 +64,47 @@ export const EditorsChanged = z.object({ type: z.literal('editors'), editors });
 /** agent -> hub: the outcome of a call. */
 export const Result = z.object({ type: z.literal('result'), id: z.string(), outcome: ToolOutcomeSchema });
 
-/** hub -> agent, answer to hello. */
+/**
+ * agent -> hub: every pending decision the user lets the relay's Pending page answer (the full
+ * list, replacing the last one; PROTOCOL.md "Pending decisions"), and those of them settled
+ * lately, with where (`settled`), so that the page can say who decided one it still shows. The Hub
+ * keeps them while the connection lives.
+ */
+export const DecisionsChanged = z.object({
+  type: z.literal('decisions'),
+  decisions: z.array(WireDecision).max(DECISION_LIMITS.maxPublished),
+  settled: z.array(z.strictObject({ id: z.string().min(16).max(64), by: Surface })).max(DECISION_LIMITS.maxSettled).default([]),
+});
+
+/** agent -> hub: the agent's word on the answer the Hub carried under `id` (a `decide`). */
+export const Decided = z.object({ type: z.literal('decided'), id: z.string().max(64), result: DecideResult });
+
+/** hub -> agent, answer to hello; `took_over` when this connection replaced a live one of the device. */
 export const Welcome = z.object({
   type: z.literal('welcome'),
   v: z.number().int(),
   device: z.object({ id: z.string(), name: z.string() }),
+  took_over: z.object({ address: z.string().max(64), since: z.string().max(40), how: TakeoverHow }).optional(),
 });
 
-/** hub -> agent: run one tool on one editor. `editor` is the agent's own id for it. */
+/**
+ * hub -> agent: a newer connection as this device was refused, since it proved neither this
+ * connection's takeover key nor the device's first: someone else may hold the device's credential.
+ */
+export const TakeoverRefused = z.object({ type: z.literal('takeover_refused'), at: z.string().max(40), address: z.string().max(64) });
+
+/**
+ * Longest client name a call carries (characters): the relay's longest is a personal access
+ * token's name and its suffix, or a registered `client_name` (100).
+ */
+export const MAX_CLIENT_NAME_CHARS = 200;
+
+/**
+ * hub -> agent: run one tool on one editor. `editor` is the agent's own id for it. `client` is the
+ * caller's client id (an OAuth client id, `pat:<name>`); `client_name` what the owner's pages call
+ * it (the name the owner consented to, `<name> (personal access token)`), for prompts and the audit
+ * log. Optional: a relay from before it sends none, and an agent from before it ignores it.
+ */
 export const Call = z.object({
   type: z.literal('call'),
   id: z.string(),
@@ -63,8 +114,15 @@ export const Call = z.object({
   /** Scopes of the client's token: an upper bound the agent may enforce too. */
   scopes: z.array(z.string()),
   client: z.string(),
+  client_name: z.string().min(1).max(MAX_CLIENT_NAME_CHARS).optional(),
   deadline_ms: z.number().int().positive(),
 });
+
+/**
+ * hub -> agent: the owner answered pending decision `decision` on the relay's Pending page; the
+ * agent settles it (or refuses) and says so with a `decided` of the same `id`.
+ */
+export const Decide = z.object({ type: z.literal('decide'), id: z.string().max(64), decision: z.string().max(64), answer: DecisionAnswer });
 
 /** hub -> agent: the client gave up on a call (cancelled or past its deadline). */
 export const Cancel = z.object({ type: z.literal('cancel'), id: z.string() });
@@ -79,9 +137,9 @@ export const WireFault = z.object({
   message: z.string(),
 });
 
-export const AgentMessage = z.discriminatedUnion('type', [Hello, EditorsChanged, Result, WireFault]);
+export const AgentMessage = z.discriminatedUnion('type', [Hello, EditorsChanged, Result, DecisionsChanged, Decided, WireFault]);
 export type AgentMessage = z.infer<typeof AgentMessage>;
-export const HubMessage = z.discriminatedUnion('type', [Welcome, Call, Cancel, WireFault]);
+export const HubMessage = z.discriminatedUnion('type', [Welcome, Call, Cancel, Decide, TakeoverRefused, WireFault]);
 export type HubMessage = z.infer<typeof HubMessage>;
 
 export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };

@@ -11,12 +11,13 @@
  * Used by the `npm start` launcher, the end-to-end tests and the benchmark.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { RelayProcessInput } from './relay-process.ts';
+import { RelayLog } from './relay-log.ts';
 import { stateHolder, StateInUse, type StateHolder } from './state-lock.ts';
 
 export { StateInUse } from './state-lock.ts';
@@ -29,7 +30,10 @@ export interface LocalRelayOptions {
   persistTo: string;
   /** Worker variables and secrets, e.g. OWNER_SECRET (sent on the child's stdin, never its command line). */
   vars?: Record<string, string>;
-  /** Where the relay's own output goes (Miniflare's log, a bundling failure). */
+  /**
+   * Where the relay's own output goes (Miniflare's log, the Worker's, a bundling failure): escaped,
+   * cut and rotated by `relay-log.ts`, since any local account can make the relay print.
+   */
   logFile: string;
   /** How long to wait for the relay to be ready (ms). */
   readyTimeoutMs?: number;
@@ -121,7 +125,9 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
   const holder = stateHolder(persistTo);
   if (holder !== null) throw new StateInUse(persistTo, holder);
   mkdirSync(dirname(opts.logFile), { recursive: true, mode: 0o700 });
-  const log = createWriteStream(opts.logFile, { flags: 'a', mode: 0o600 });
+  const log = new RelayLog(opts.logFile);
+  const out = log.stream();
+  const err = log.stream();
   const script = join(ROOT, 'scripts', 'relay-process.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', script, '--port', String(port), '--persist-to', persistTo, '--ready-fd', '3'], {
     cwd: ROOT,
@@ -137,8 +143,8 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
   const input: RelayProcessInput = { vars: opts.vars ?? {} };
   child.stdin?.on('error', () => {});
   child.stdin?.write(`${JSON.stringify(input)}\n`);
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  child.stdout?.on('data', (chunk: Buffer) => out.write(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => err.write(chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
 
@@ -151,7 +157,8 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
     }
     // workerd may outlive wrangler by a moment; make sure the group is gone.
     killGroup(child, 'SIGKILL');
-    log.end();
+    out.end();
+    err.end();
   };
 
   // Ready when the child says so on its own pipe (relay-process.ts: workerd has bound the port),

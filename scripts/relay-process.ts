@@ -14,8 +14,9 @@
  *   (the token-signing key, sessions, devices), KV and the bundle are 0600 files in 0700
  *   directories; state left by an earlier, looser run is tightened the same way first.
  * - Miniflare's loopback server (workerd's way back into Node, on 127.0.0.1, unauthenticated)
- *   serves only workerd's reports, and reads no file for them (`loopback-guard.ts`): its routes
- *   wrote files anywhere and showed any file's lines to whoever asked.
+ *   serves nothing: workerd reports to a unix socket only this user may reach, where nothing but
+ *   its reports is answered and no file read (`loopback-guard.ts`): the port's routes wrote files
+ *   anywhere, showed any file's lines and printed anything in the log, for whoever asked.
  * - No secret on a command line (which every local user can read in the process list): the
  *   command line carries only `--port` and `--persist-to`; the Worker's variables, OWNER_SECRET
  *   included, arrive as JSON on stdin.
@@ -36,9 +37,12 @@ import { parseArgs, parseEnv } from 'node:util';
 import { Log, LogLevel, Miniflare } from 'miniflare';
 import { ROOT } from './local-relay.ts';
 import { readOptionalFile } from '../agent/config/private-file.ts';
-import { guardLoopback } from './loopback-guard.ts';
+import { guardLoopback, type LoopbackGuard } from './loopback-guard.ts';
 import { lockState, StateInUse } from './state-lock.ts';
 import { localWorker } from './worker-bundle.ts';
+
+/** Distinct refused routes named in the log; past them, one line says that no more are. */
+const MAX_REFUSALS_NAMED = 10;
 
 /** What `local-relay.ts` sends on stdin: the Worker's variables and secrets. */
 export interface RelayProcessInput {
@@ -88,15 +92,19 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port <= 0 || !persistTo || (readyFd !== undefined && !Number.isInteger(readyFd))) {
     throw new Error('usage: relay-process.ts --port N --persist-to DIR [--ready-fd FD] (variables as JSON on stdin)');
   }
-  const started: { relay?: Miniflare } = {};
+  const started: { relay?: Miniflare; guard?: LoopbackGuard } = {};
   let stopping = false;
-  const dispose = (): void => void started.relay?.dispose().finally(() => process.exit(0));
+  const dispose = (): void =>
+    void started.relay
+      ?.dispose()
+      .then(() => started.guard?.close())
+      .finally(() => process.exit(0));
   // Asked to stop while starting: the relay is disposed of as soon as it exists (below).
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
     if (started.relay) dispose();
-    else process.exit(0);
+    else void (started.guard?.close() ?? Promise.resolve()).finally(() => process.exit(0));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
@@ -121,16 +129,23 @@ async function main(): Promise<void> {
   // As wrangler dev has them: wrangler.toml's [vars], then .dev.vars, then the launcher's.
   // LOCAL_RELAY last: the Worker then holds every request's URL to its Host header (worker/http/host.ts).
   const bindings = { ...worker.options.bindings, ...(devVars === undefined ? {} : parseEnv(devVars)), ...opts.vars, LOCAL_RELAY: '1' };
-  // Miniflare's loopback server is created while it starts: only workerd's reports get through.
   const refusedRoutes = new Set<string>();
-  const unguard = guardLoopback({
+  // Miniflare's loopback server is created while it starts: its port refuses everything, and
+  // workerd's reports reach this process at a private socket instead.
+  const guard = await guardLoopback({
     refused: (route) => {
-      if (refusedRoutes.has(route)) return;
+      if (refusedRoutes.size > MAX_REFUSALS_NAMED || refusedRoutes.has(route)) return;
       refusedRoutes.add(route);
-      process.stderr.write(`relay: refused ${route} on Miniflare's loopback port (only the relay's own workerd may use it, to report errors and logs)\n`);
+      process.stderr.write(
+        refusedRoutes.size > MAX_REFUSALS_NAMED
+          ? `relay: more requests refused on Miniflare's loopback port; no more are named\n`
+          : `relay: refused ${route} on Miniflare's loopback port (workerd reports to the relay at a socket of its own; nothing may use this port)\n`,
+      );
     },
     error: (stack) => process.stderr.write(`relay: the Worker threw: ${stack}\n`),
+    log: (level, text) => process.stderr.write(`relay: workerd ${level}: ${text}\n`),
   });
+  started.guard = guard;
   const relay = new Miniflare({
     host: '127.0.0.1',
     port: opts.port,
@@ -145,8 +160,14 @@ async function main(): Promise<void> {
   if (stopping) return dispose();
   try {
     await relay.ready;
+    // Fail closed: a workerd that reported to the open port would have its reports refused there.
+    if (!guard.redirected) throw new Error("workerd was not started with its loopback service at the relay's private socket");
+  } catch (err) {
+    await relay.dispose().catch(() => {});
+    await guard.close();
+    throw err;
   } finally {
-    unguard();
+    guard.disarm();
   }
   if (readyFd !== undefined) {
     writeSync(readyFd, 'ready\n');

@@ -1,7 +1,7 @@
 /**
  * `npm start`: the relay in local workerd with this machine's agent attached.
  *
- * Generates the owner secret into `.dev.vars` (0600, git-ignored) on first run, starts the relay
+ * Generates the owner secret and user name into `.dev.vars` (0600, git-ignored) on first run, starts the relay
  * in local workerd (`local-relay.ts`: no debugger, state 0600 in 0700 directories) on
  * 127.0.0.1:$PORT (default 8787) with persistence under `.wrangler/`, creates
  * this machine's device and a local access token through the admin API (reusing stored ones while
@@ -17,7 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { relayCredentials, saveRelayCredentials } from '../agent/config/credentials.ts';
 import { paths } from '../agent/config/paths.ts';
@@ -27,7 +27,9 @@ import { createEditorSource } from '../agent/editors/source.ts';
 import { createLogger } from '../agent/log.ts';
 import { createDevice, mintToken, tokenIsValid } from '../agent/relay/admin.ts';
 import { CredentialRefused, DeviceTokens } from '../agent/relay/device-token.ts';
+import { ownPlaces, type OwnPlace } from '../agent/policy/own-files.ts';
 import { openCallGuard } from '../agent/policy/setup.ts';
+import { loadTakeoverProof } from '../agent/relay/takeover.ts';
 import { startAgent } from '../agent/run.ts';
 import { PortInUse, ROOT, startLocalRelay, StateInUse } from './local-relay.ts';
 
@@ -38,19 +40,43 @@ const { values } = parseArgs({
   },
 });
 
-/** Reads OWNER_SECRET from .dev.vars, generating the file on first run. */
-function ownerSecret(): string {
+/**
+ * The variable `name` of .dev.vars, added to the file (0600) with a value `make` generates when it
+ * is not there: OWNER_SECRET on the first run, OWNER_USER on the first run that knows of it.
+ */
+function devVar(name: string, make: () => string): string {
   const file = join(ROOT, '.dev.vars');
-  const existing = readOptionalFile(file)?.match(/^OWNER_SECRET\s*=\s*"?([^"\n]+)"?\s*$/m)?.[1];
+  const existing = readOptionalFile(file)?.match(new RegExp(`^${name}\\s*=\\s*"?([^"\\n]+)"?\\s*$`, 'm'))?.[1];
   if (existing) return existing;
-  const secret = randomBytes(32).toString('base64url');
+  const value = make();
   const rest = readOptionalFile(file) ?? '';
-  writePrivateFile(file, `${rest}${rest && !rest.endsWith('\n') ? '\n' : ''}OWNER_SECRET="${secret}"\n`);
-  return secret;
+  writePrivateFile(file, `${rest}${rest && !rest.endsWith('\n') ? '\n' : ''}${name}="${value}"\n`);
+  return value;
+}
+
+/**
+ * The owner's credentials for this relay: OWNER_SECRET, and OWNER_USER, the user name that sets the
+ * owner's sign-ins apart from another local account's wrong guesses (worker/hub/owner-guesses.ts).
+ */
+function ownerCredentials(): { user: string; secret: string } {
+  const secret = devVar('OWNER_SECRET', () => randomBytes(32).toString('base64url'));
+  // 96 random bits: the name is never guessed (the header of owner-guesses.ts says why that matters).
+  const user = devVar('OWNER_USER', () => `owner-${randomBytes(12).toString('base64url')}`);
+  return { user, secret };
+}
+
+type Owner = ReturnType<typeof ownerCredentials>;
+
+/** This checkout's owner secret and the relay's storage: out of every tool's reach, wherever `--persist-to` put it. */
+function relaySecrets(persistTo: string): OwnPlace[] {
+  return [
+    { path: join(ROOT, '.dev.vars'), kind: 'dev_vars' },
+    { path: resolve(persistTo), kind: 'relay_storage' },
+  ];
 }
 
 /** The stored device credential while the relay accepts it; else a new device's. */
-async function deviceCredential(relay: string, secret: string): Promise<string> {
+async function deviceCredential(relay: string, owner: Owner): Promise<string> {
   const file = paths().credentials;
   const stored = relayCredentials(file, relay).device_credential;
   if (stored) {
@@ -61,24 +87,24 @@ async function deviceCredential(relay: string, secret: string): Promise<string> 
       if (!(err instanceof CredentialRefused)) throw err;
     }
   }
-  const { credential } = await createDevice(relay, secret, hostname(), hostname());
+  const { credential } = await createDevice(relay, owner, hostname(), hostname());
   saveRelayCredentials(file, relay, { device_credential: credential });
   return credential;
 }
 
 /** The stored local access token while the relay accepts it; else a new one. */
-async function accessToken(relay: string, secret: string): Promise<string> {
+async function accessToken(relay: string, owner: Owner): Promise<string> {
   const file = paths().credentials;
   const stored = relayCredentials(file, relay).access_token;
-  if (stored && (await tokenIsValid(relay, secret, stored))) return stored;
-  const minted = await mintToken(relay, secret, { kind: 'access', name: 'local' });
+  if (stored && (await tokenIsValid(relay, owner, stored))) return stored;
+  const minted = await mintToken(relay, owner, { kind: 'access', name: 'local' });
   saveRelayCredentials(file, relay, { access_token: minted.token });
   return minted.token;
 }
 
 async function main(): Promise<void> {
   const logger = createLogger();
-  const secret = ownerSecret();
+  const owner = ownerCredentials();
   const port = Number(process.env.PORT ?? 8787);
   // The agent's state directory (its status, logs and the relay's log) is the user's alone.
   ensurePrivateDir(paths().stateDir);
@@ -86,7 +112,7 @@ async function main(): Promise<void> {
   // Ctrl-C may come at any moment, even while wrangler is still starting: every path out goes
   // through shutdown(), which waits for the relay to be stopped before exiting.
   const startup = new AbortController();
-  const starting = startLocalRelay({ port, persistTo: values['persist-to'], logFile, vars: { OWNER_SECRET: secret }, signal: startup.signal });
+  const starting = startLocalRelay({ port, persistTo: values['persist-to'], logFile, vars: { OWNER_SECRET: owner.secret, OWNER_USER: owner.user }, signal: startup.signal });
   let agent: ReturnType<typeof startAgent> | undefined;
   // One shutdown, whoever asks first: a Ctrl-C reaches this process both from the terminal and
   // forwarded by npm, and a later request must wait for the relay too, not exit early.
@@ -122,11 +148,11 @@ async function main(): Promise<void> {
       logger.error('the relay stopped answering while its process still runs (workerd exited?); stopping', { url: relay.url, log: logFile });
       void shutdown(1);
     });
-    const credential = await deviceCredential(relay.url, secret);
-    const token = await accessToken(relay.url, secret);
+    const credential = await deviceCredential(relay.url, owner);
+    const token = await accessToken(relay.url, owner);
     const dirs = values['discover-dir'] ?? defaultSocketDirs();
     const editors = createEditorSource({ logger, vim: true, dirs });
-    agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, editors, guard: openCallGuard(paths()), logger, statusFile: paths().status, watching: dirs });
+    agent = startAgent({ relayUrl: relay.url, deviceCredential: credential, takeoverProof: loadTakeoverProof(paths().takeoverKey, relay.url), editors, guard: openCallGuard(paths(), ownPlaces(process.env, relaySecrets(values['persist-to']))), logger, statusFile: paths().status, watching: dirs });
     void agent.done.then((end) => {
       // Another agent took over this machine's device (`vimrelay agent`, a service): it needs the
       // relay, which keeps running for it. A revoked device is the end.
@@ -138,7 +164,7 @@ async function main(): Promise<void> {
         `vimrelay relay running in local workerd, with this machine's agent attached.`,
         `MCP URL: ${relay.url}/mcp`,
         `Access token: ${token}`,
-        `Dashboard: ${relay.url}/dashboard (your browser asks: any user name, password OWNER_SECRET from .dev.vars)`,
+        `Dashboard: ${relay.url}/dashboard (your browser asks: user name ${owner.user}, password OWNER_SECRET from .dev.vars)`,
         `Claude Code: claude mcp add --transport http vimrelay ${relay.url}/mcp --header "Authorization: Bearer <access token>"`,
         `Press Ctrl-C to stop.`,
         '',

@@ -4,7 +4,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/protocol/**/*.test.ts', 'test/agent/**/*.test.ts', 'test/plugin/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+    include: ['test/scripts/**/*.test.ts', 'test/protocol/**/*.test.ts', 'test/agent/**/*.test.ts', 'test/plugin/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/setup/**/*.test.ts'],
+    // Temporary and XDG directories of the run's own, where no running agent looks (hermetic.ts);
+    // VIMRELAY_TEST_EDITORS picks the Neovim and Vim under test (editors.ts).
+    globalSetup: ['test/setup/hermetic.ts', 'test/setup/editors.ts'],
     setupFiles: ['test/setup/keep-alive.ts', 'test/setup/temp-dirs.ts', 'test/setup/no-warnings.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

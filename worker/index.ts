@@ -4,18 +4,24 @@
  *
  * A request goes: the Host check (http/host.ts: plain HTTP only at a loopback host) -> `/mcp` edge
  * checks (routes/mcp.ts `mcpEdgeRefusal`) -> for `/oauth/token`, the gate that keeps anonymous
- * requests from making the library fetch a Client ID Metadata Document (routes/token-gate.ts), for
+ * requests from making the library fetch a Client ID Metadata Document (routes/token-gate.ts) and
+ * the refusal of a reused refresh token, which revokes its grant (routes/refresh-reuse.ts), for
  * `/oauth/register` the size cap and rate limits of anonymous registration (routes/register-gate.ts)
  * -> the OAuth provider, which
  * serves the metadata documents, `/oauth/token` and `/oauth/register`, authenticates `/mcp` and
- * hands it to `mcpApi`, and passes everything else to the Hono app below -> CORS completed on
- * `/mcp` and the metadata (http/cors.ts). After the answer, a small body nobody read is read away
+ * hands it to `mcpApi`, and passes everything else to the Hono app below -> the protected
+ * resource metadata made to name every scope (auth/resource-metadata.ts) -> CORS completed on
+ * `/mcp` and the metadata (http/cors.ts). The toolset endpoints `/mcp/<set>` are resources of
+ * their own to clients and `/mcp` to the provider (auth/toolset-endpoints.ts): their metadata is
+ * made from `/mcp`'s, their 401 challenges name it, and the RFC 8707 `resource` a client gives
+ * for one at `/authorize` and `/oauth/token` is mapped to `/mcp` before the provider reads it. After the answer, a small body nobody read is read away
  * (http/body.ts `drainUnread`), so that the client's connection stays usable.
  *
  *   GET  /         what this relay is and the MCP URL (a page; JSON for API clients)
  *   GET  /health   liveness
  *   POST /mcp      MCP Streamable HTTP (stateless), bearer OAuth access token or PAT
- *   GET  /.well-known/oauth-protected-resource[/mcp], /.well-known/oauth-authorization-server
+ *   POST /mcp/<toolset>[+<toolset>…]   the same, serving those toolsets only
+ *   GET  /.well-known/oauth-protected-resource[/mcp[/<toolset>…]], /.well-known/oauth-authorization-server
  *   POST /oauth/token, /oauth/register   OAuth token endpoint (and RFC 7009 revocation), DCR
  *   GET|POST /authorize   OAuth consent (session + CSRF)
  *   GET  /agent    agents' WebSocket, bearer device JWT
@@ -28,12 +34,14 @@
  */
 import { Hono } from 'hono';
 import { OAUTH_PATHS, oauthProvider } from './auth/oauth.ts';
+import { isResourceMetadata, RESOURCE_METADATA_PATH, withEveryScope } from './auth/resource-metadata.ts';
 import { relayOrigin } from './config.ts';
 import type { Env } from './env.ts';
 import { withMcpCors } from './http/cors.ts';
 import { installEgressGuard } from './http/egress.ts';
 import { drainUnread } from './http/body.ts';
 import { hostRefusal } from './http/host.ts';
+import { mcpPath, toolsetChallenge, toolsetMetadata, toolsetMetadataPath, withGeneralResource } from './auth/toolset-endpoints.ts';
 import { wantsHtml } from './http/negotiate.ts';
 import { missingPage } from './pages/home.ts';
 import { jsonError } from './http/responses.ts';
@@ -47,6 +55,7 @@ import { mcpApi, mcpEdgeRefusal } from './routes/mcp.ts';
 import { pair } from './routes/pair.ts';
 import { signin } from './routes/signin.ts';
 import { registrationRefusal } from './routes/register-gate.ts';
+import { exchangeOnce } from './routes/refresh-reuse.ts';
 import { tokenRequestRefusal } from './routes/token-gate.ts';
 import type { AppEnv } from './routes/types.ts';
 
@@ -75,8 +84,6 @@ app.onError((err) => {
   return jsonError(500, 'INTERNAL', 'Internal error.');
 });
 
-const ROOT_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
-
 /**
  * `request` as the relay at `origin` sees it. With PUBLIC_URL set, a request that reached another
  * host name (the workers.dev alias, say) is served as if at PUBLIC_URL, because the provider holds
@@ -87,7 +94,7 @@ const ROOT_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
  */
 function servedAt(request: Request, origin: string): Request {
   const url = new URL(request.url);
-  const path = url.pathname === ROOT_RESOURCE_METADATA ? `${ROOT_RESOURCE_METADATA}/mcp` : url.pathname;
+  const path = url.pathname === RESOURCE_METADATA_PATH ? `${RESOURCE_METADATA_PATH}/mcp` : url.pathname;
   if (url.origin === origin && path === url.pathname) return request;
   return new Request(`${origin}${path}${url.search}`, request);
 }
@@ -102,16 +109,31 @@ async function serve(request: Request, env: Env, ctx: ExecutionContext): Promise
     if (refused) return refused;
   }
   const origin = relayOrigin(env, request.url);
+  const provider = oauthProvider(origin, env, { api: mcpApi, app });
+  // What the provider and the gates see: a toolset's RFC 8707 resource mapped to `/mcp`.
+  const mapped = path === OAUTH_PATHS.authorize || path === OAUTH_PATHS.token ? await withGeneralResource(request, origin) : request;
+  const forward = (): Promise<Response> => provider.fetch(servedAt(mapped, origin), env, ctx);
   if (path === OAUTH_PATHS.token && request.method === 'POST') {
-    const refused = await tokenRequestRefusal(request, env, origin);
+    const refused = await tokenRequestRefusal(mapped, env, origin);
     if (refused) return refused;
+    return withMcpCors(request, await exchangeOnce(mapped, env, origin, forward));
   }
   if (path === OAUTH_PATHS.register && request.method === 'POST') {
     const refused = await registrationRefusal(request, env);
     if (refused) return refused;
   }
-  const response = await oauthProvider(origin, env, { api: mcpApi, app }).fetch(servedAt(request, origin), env, ctx);
-  return withMcpCors(request, response);
+  if (isResourceMetadata(path) && request.method === 'GET') return withMcpCors(request, await withEveryScope(await forward()));
+  const toolsetMetadataOf = toolsetMetadataPath(path);
+  if (toolsetMetadataOf !== null && request.method === 'GET') {
+    const { endpoint, parsed } = toolsetMetadataOf;
+    if (!parsed.ok) return withMcpCors(request, jsonError(404, 'NOT_FOUND', `No such resource: ${parsed.message}`));
+    const base = await provider.fetch(new Request(`${origin}${RESOURCE_METADATA_PATH}/mcp`, request), env, ctx);
+    return withMcpCors(request, await toolsetMetadata(base, origin, endpoint, parsed.toolset));
+  }
+  const toolset = mcpPath(path);
+  const answer = await forward();
+  if (toolset !== null && toolset.ok && path !== '/mcp') return withMcpCors(request, toolsetChallenge(answer, origin, path, toolset.toolset));
+  return withMcpCors(request, answer);
 }
 
 export default {

@@ -1,7 +1,7 @@
 /**
  * The audit log (README "Permissions"): one JSON line per call the agent
  * handles, refused ones included, at `$XDG_STATE_HOME/vimrelay/audit.log` (mode 0600):
- * `{ time, client, editor, tool, args_digest, decision, outcome, duration_ms }`. It never holds
+ * `{ time, client, client_name?, editor, tool, args_digest, decision, outcome, duration_ms }`. It never holds
  * buffer content, arguments or secrets — only `args_digest`, the first 16 hex characters of the
  * SHA-256 of the arguments' canonical JSON (keys sorted), enough to tell two calls apart or match
  * a call the user knows. Rotated by size: past `maxBytes` the file becomes `audit.log.1`, the older
@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, chmodSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { Surface } from '../../protocol/index.ts';
 import { readOptionalFile } from '../config/private-file.ts';
 
 /**
@@ -19,19 +20,49 @@ import { readOptionalFile } from '../config/private-file.ts';
  * answer then lets through unasked; `ask:timeout` when nobody answered before the prompt's
  * deadline, `ask:cancelled` when the call was cancelled while the prompt was up), `scope` when the
  * token's scopes refused it first, `never_read` when it would have read or edited a never_read
- * file, `offline` when the editor went away (exited, its channel closed) before the policy could
+ * file, `own_file` when it would have touched one of vimrelay's own files (policy/own-files.ts), `offline` when the editor went away (exited, its channel closed) before the policy could
  * decide (while it said which files the call addresses, or while its prompt was up), `none` when
  * it was refused before the policy was consulted (unknown tool, invalid arguments, editor gone,
- * the call past its deadline on arrival).
+ * the call past its deadline on arrival). `review` when an edit under review changed nothing, or
+ * failed before its review opened; `review:*` with the user's decision on its review
+ * (README "Reviews"): `pending` when the call answered before they decided, and a later line of
+ * its own when they did. `decided_by` says where the user answered a prompt or a review.
  */
-export const AuditDecision = z.enum(['allow', 'ask:allow_once', 'ask:allow_always', 'ask:allow_session', 'ask:deny', 'ask:timeout', 'ask:cancelled', 'session', 'deny', 'scope', 'never_read', 'offline', 'none']);
+export const AuditDecision = z.enum([
+  'allow',
+  'ask:allow_once',
+  'ask:allow_always',
+  'ask:allow_session',
+  'ask:deny',
+  'ask:timeout',
+  'ask:cancelled',
+  'session',
+  'deny',
+  'scope',
+  'never_read',
+  'own_file',
+  'offline',
+  'none',
+  'review',
+  'review:pending',
+  'review:accepted',
+  'review:accepted_with_changes',
+  'review:partly_accepted',
+  'review:rejected',
+  'review:conflict',
+  'review:expired',
+  'review:offline',
+]);
 export type AuditDecision = z.infer<typeof AuditDecision>;
 
 /** One line of the log. */
 export const AuditEntry = z.object({
   /** ISO 8601, UTC. */
   time: z.string(),
+  /** The client id (an OAuth client id, `pat:<name>`, `local:stdio`). */
   client: z.string(),
+  /** The name it goes by, when one came (calls/client-names.ts); absent in lines from before names. */
+  client_name: z.string().optional(),
   /** The editor id the call named ('' for a call to the agent itself). */
   editor: z.string(),
   tool: z.string(),
@@ -40,6 +71,8 @@ export const AuditEntry = z.object({
   /** `ok`, or the error code of the outcome. */
   outcome: z.string(),
   duration_ms: z.number(),
+  /** Where the user answered the call's prompt or review: `editor`, `dashboard` (the relay's Pending page) or `assistant`. */
+  decided_by: Surface.optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 

@@ -18,13 +18,16 @@
  * call runs (CallControl.expectPaths). When they changed (the user switched buffers, renamed a
  * file), nothing ran: the call is decided again on the files it addresses now, and run on those.
  */
-import { checkScope, fail, LIMITS, parseArgs, permissionFor, toolByName, type ToolOutcome } from '../../protocol/index.ts';
+import { checkScope, fail, LIMITS, parseArgs, permissionFor, reviewStatus, toolByName, type Surface, type ToolOutcome } from '../../protocol/index.ts';
 import type { AuditDecision } from '../audit/log.ts';
-import { abortedOutcome, CallCancelled, CallDeadline, PathsChanged, type CallControl } from '../editors/call.ts';
+import { abortedOutcome, CallCancelled, CallDeadline, NeedsReview, PathsChanged, type CallControl } from '../editors/call.ts';
 import type { Editor, EditorSource } from '../editors/editor.ts';
 import { pathsParams } from '../editors/paths.ts';
 import { editorTool } from '../editors/tools/index.ts';
 import type { CallGuard, GuardedCall } from '../policy/enforce.ts';
+import { ReviewBook } from '../reviews/book.ts';
+import type { Caller } from '../policy/types.ts';
+import { ClientNames } from './client-names.ts';
 import { runAgentTool, servesAgentTools, type AgentEditors } from '../agent-tools/index.ts';
 
 /** One call as the agent runs it; the relay's wire `call` message carries exactly these fields. */
@@ -37,8 +40,10 @@ export interface CallRequest {
   readonly args: Record<string, unknown>;
   /** The client token's scopes: an upper bound. */
   readonly scopes: readonly string[];
-  /** Who asks, for prompts and the audit log. */
+  /** Who asks, for prompts and the audit log: the client id. */
   readonly client: string;
+  /** The name the client goes by, when one came (calls/client-names.ts). */
+  readonly client_name?: string;
   /** How long the call may take from now (ms); 0 or less: it arrived too late, and is not run. */
   readonly deadline_ms: number;
 }
@@ -58,10 +63,16 @@ export class Dispatcher {
   readonly #done = new Map<string, ToolOutcome>();
   /** The files of the last call per editor and way of addressing (see the module header). */
   readonly #knownPaths = new WeakMap<Editor, Map<string, readonly string[]>>();
+  /** The reviews of edits under review (reviews/book.ts), which review_status asks. */
+  readonly #reviews: ReviewBook;
+  /** The clients seen, by name: how prompts name each (calls/client-names.ts). */
+  readonly #clients = new ClientNames();
 
-  constructor(editors: DispatcherEditors, guard: CallGuard) {
+  /** `options.reviewExpiryMs`: how long a review waits for the user (default REVIEW_LIMITS.expiryMs). */
+  constructor(editors: DispatcherEditors, guard: CallGuard, options: { reviewExpiryMs?: number } = {}) {
     this.#editors = editors;
     this.#guard = guard;
+    this.#reviews = new ReviewBook((rec) => guard.record(rec), guard.decisions, options.reviewExpiryMs);
   }
 
   /**
@@ -72,13 +83,14 @@ export class Dispatcher {
     const remembered = this.#done.get(call.id);
     if (remembered) return remembered;
     if (this.#running.has(call.id)) return undefined;
+    const client = this.#clients.caller(call.client, call.client_name);
     if (call.deadline_ms <= 0) {
       // It reached the agent too late (it waited in a stalled agent's socket): the client has, or
       // is about to have, its answer, so nothing may start now.
       const outcome = fail('TIMEOUT', 'The call reached the agent after its deadline had passed, so nothing was done.', {
         hint: 'The agent was not running (stopped, or its machine asleep) while the call waited. Call list_editors, then retry if the call is still wanted.',
       });
-      this.#guard.record({ client: call.client, editor: call.editor, tool: call.tool, args: call.args, decision: 'none', outcome, startedAt: Date.now() });
+      this.#guard.record({ client, editor: call.editor, tool: call.tool, args: call.args, decision: 'none', outcome, startedAt: Date.now() });
       return outcome;
     }
     const controller = new AbortController();
@@ -86,10 +98,11 @@ export class Dispatcher {
     const control: CallControl = { signal: controller.signal, deadline: Date.now() + call.deadline_ms };
     const timer = setTimeout(() => controller.abort(new CallDeadline()), call.deadline_ms);
     const startedAt = Date.now();
-    const audit = { decision: 'none' as AuditDecision };
+    const audit: Audited = { decision: 'none' };
     try {
-      const outcome = await this.#run(call, control, audit);
-      this.#guard.record({ client: call.client, editor: call.editor, tool: call.tool, args: call.args, decision: audit.decision, outcome, startedAt });
+      const outcome = await this.#run(call, client, control, audit, startedAt);
+      const by = audit.decidedBy === undefined ? {} : { decidedBy: audit.decidedBy };
+      this.#guard.record({ client, editor: call.editor, tool: call.tool, args: call.args, decision: audit.decision, outcome, startedAt, ...by });
       if (changes(call)) this.#remember(call.id, outcome);
       return outcome;
     } finally {
@@ -108,8 +121,8 @@ export class Dispatcher {
     for (const c of this.#running.values()) c.abort(new CallCancelled());
   }
 
-  /** Runs the call; sets `audit.decision` to how the policy treated it. */
-  async #run(call: CallRequest, control: CallControl, audit: { decision: AuditDecision }): Promise<ToolOutcome> {
+  /** Runs the call; sets `audit` to how the policy treated it, and where the user decided. */
+  async #run(call: CallRequest, client: Caller, control: CallControl, audit: Audited, startedAt: number): Promise<ToolOutcome> {
     const spec = toolByName(call.tool);
     if (!spec) return fail('UNSUPPORTED', `This agent has no tool named ${call.tool}.`, { hint: 'Update the agent (vimrelay) to match the relay.' });
     // The token's scopes are an upper bound, checked before the policy.
@@ -121,6 +134,13 @@ export class Dispatcher {
     const parsed = parseArgs(spec, call.args);
     if (!parsed.ok) return parsed.outcome;
     const args = parsed.args;
+    if (spec.name === reviewStatus.name) {
+      // It reads what the model's own edit proposed, in the editor it proposed it in.
+      const editor = this.#editors.get(call.editor);
+      if (!editor) return fail('EDITOR_OFFLINE', `Editor ${call.editor} is no longer attached to this agent.`);
+      audit.decision = 'allow';
+      return this.#reviews.status(editor, String(args.id), typeof args.wait_ms === 'number' ? args.wait_ms : 0, control.signal);
+    }
     let run: (control: CallControl) => Promise<ToolOutcome>;
     let target: GuardedCall['target'] = null;
     let addressing = '';
@@ -137,7 +157,7 @@ export class Dispatcher {
       addressing = JSON.stringify(pathsParams(tool.addresses(args), args));
       run = (c) => editor.run(tool, args, c);
     }
-    const guarded: GuardedCall = { client: call.client, spec, args, target, control };
+    const guarded: GuardedCall = { client, spec, args, target, control };
     const known = target ? this.#knownPaths.get(target.editor)?.get(addressing) : undefined;
     let verdict = (known && (await this.#guard.checkKnown(guarded, known))) || (await this.#guard.check(guarded));
     const { signal } = control;
@@ -148,6 +168,7 @@ export class Dispatcher {
     });
     for (let changes = 0; ; changes++) {
       audit.decision = verdict.decision;
+      if (verdict.decidedBy) audit.decidedBy = verdict.decidedBy;
       // Aborted while the guard waited on the editor: CANCELLED or TIMEOUT as for the tool itself
       // (and not started), except that a prompt nobody answered in time keeps its own denial.
       if (signal.aborted && (signal.reason instanceof CallCancelled || verdict.decision !== 'ask:timeout')) return abortedOutcome(signal, spec.timeoutHint);
@@ -159,18 +180,33 @@ export class Dispatcher {
       const vet = verdict.vetEdits;
       const vetEdits = vet && (async (paths: readonly string[]): Promise<ToolOutcome | null> => {
         const vetted = await vet(paths);
+        if (vetted?.review) throw new NeedsReview();
         // The audit line says what decided the edits when they needed deciding again.
         if (vetted) audit.decision = vetted.decision;
+        if (vetted?.decidedBy) audit.decidedBy = vetted.decidedBy;
         return vetted?.refusal ?? null;
       });
       const withheldPaths = verdict.withheldPaths;
       const runControl: CallControl = { ...control, ...(vetEdits ? { vetEdits } : {}), ...(verdict.paths ? { expectPaths: verdict.paths } : {}), ...(withheldPaths ? { withheldPaths } : {}) };
-      const running = run(runControl).then((outcome) => (after ? after(outcome, control) : outcome));
+      const review = verdict.review && target ? target : null;
+      const started = review
+        ? this.#reviews.start({ editor: review.editor, tool: review.tool, args, control: runControl, client, startedAt, surfaces: verdict.surfaces ?? [] }).then((r) => {
+            audit.decision = r.decision;
+            if (r.decidedBy) audit.decidedBy = r.decidedBy;
+            return r.outcome;
+          })
+        : run(runControl);
+      const running = started.then((outcome) => (after ? after(outcome, control) : outcome));
       // The deadline may win the race below; a PathsChanged after it is then nobody's.
       running.catch(() => undefined);
       try {
         return await Promise.race([running, aborted]);
       } catch (error) {
+        // The edits it found are to be reviewed: nothing changed, and it runs again under review.
+        if (error instanceof NeedsReview) {
+          verdict = await this.#guard.check({ ...guarded, args: { ...args, review: true } });
+          continue;
+        }
         if (!(error instanceof PathsChanged)) throw error;
         if (changes + 1 >= MAX_PATH_CHANGES) {
           return fail('EDITOR_ERROR', `The files ${spec.name} addresses kept changing while it was checked (the current buffer switching?), so it did not run.`, {
@@ -198,6 +234,12 @@ export class Dispatcher {
       if (oldest !== undefined) this.#done.delete(oldest);
     }
   }
+}
+
+/** How the policy treated a call, for its audit line: its decision, and where the user made it. */
+interface Audited {
+  decision: AuditDecision;
+  decidedBy?: Surface;
 }
 
 /** Whether a call can change something (its outcome is then remembered): not read-only, nor a read by its arguments (a preview). */

@@ -14,14 +14,15 @@ import { asksForHelp, parseCommandArgs, UsageError } from './args.ts';
 import { COMMAND_WORDS, commandHelp, commandNamed, USAGE } from './commands.ts';
 import { closest } from './suggest.ts';
 import { AGENT_VERSION } from '../version.ts';
+import { printable, printableLines } from './printable.ts';
 
 /** Says that `word` is no command: with the nearest one, or else the list of them. Exit code 2. */
 function unknownCommand(word: string): number {
   const meant = closest(word, COMMAND_WORDS);
   process.stderr.write(
     meant === undefined
-      ? `vimrelay: unknown command "${word}"\n\n${USAGE}`
-      : `vimrelay: unknown command "${word}"; did you mean \`${meant}\`? (vimrelay --help lists the commands)\n`,
+      ? `vimrelay: unknown command "${printable(word)}"\n\n${USAGE}`
+      : `vimrelay: unknown command "${printable(word)}"; did you mean \`${meant}\`? (vimrelay --help lists the commands)\n`,
   );
   return 2;
 }
@@ -55,7 +56,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await c.run(parseCommandArgs(c, word, rest));
   } catch (err) {
-    process.stderr.write(err instanceof UsageError ? `${err.message}\n` : `vimrelay: ${err instanceof Error ? err.message : String(err)}\n`);
+    // Messages quote what they refuse (a relay's answer, a file's name or text): printed, not obeyed.
+    process.stderr.write(printableLines(err instanceof UsageError ? `${err.message}\n` : `vimrelay: ${err instanceof Error ? err.message : String(err)}\n`));
     return 1;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * `vimrelay pair <relay-url> [--name NAME]`: pairs this machine with a relay by the device flow
- * (RFC 8628). Prints the user code and the verification URL (and a QR code of the URL with the
+ * `vimrelay pair <relay-url> [--name NAME] [--ticket TICKET]`: pairs this machine with a relay by
+ * the device flow (RFC 8628); a ticket from the relay's /pair page (the owner's, signed in) gets the
+ * request in past every pairing limit. Prints the user code and the verification URL (and a QR code of the URL with the
  * code in it when stdout is a terminal), waits for the owner with a spinner on stderr (terminal
  * only), and on approval saves the device credential for that relay in the credentials file
  * (0600). Ctrl-C cancels the request on the relay, so that its code can no longer be approved.
@@ -10,10 +11,11 @@ import { hostname } from 'node:os';
 import { renderUnicodeCompact } from 'uqr';
 import { saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
-import { normaliseRelayUrl } from '../config/relay-url.ts';
+import { normaliseRelayUrl, requireSecureRelay } from '../config/relay-url.ts';
 import { cancelPairing, PairingFailed, pollPairing, startPairing, type StartedPairing } from '../relay/pairing.ts';
 import { deviceName } from './names.ts';
 import { interrupted } from './signals.ts';
+import { printable, printableLines } from './printable.ts';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -24,12 +26,12 @@ const CANCEL_TIMEOUT_MS = 5_000;
 async function cancelled(relay: string, started: StartedPairing, expiresAtMs: number): Promise<string> {
   try {
     await cancelPairing(relay, started, CANCEL_TIMEOUT_MS);
-    return `vimrelay: pairing cancelled; code ${started.user_code} can no longer be approved, and nothing was saved\n`;
+    return `vimrelay: pairing cancelled; code ${printable(started.user_code)} can no longer be approved, and nothing was saved\n`;
   } catch (err) {
     const minutes = Math.max(1, Math.ceil((expiresAtMs - Date.now()) / 60_000));
     return (
-      `vimrelay: pairing cancelled here and nothing was saved, but the relay could not be told (${err instanceof Error ? err.message : String(err)}):\n` +
-      `  code ${started.user_code} stays valid for up to ${minutes} min; do not approve it, or dismiss it at ${started.verification_uri}\n`
+      `vimrelay: pairing cancelled here and nothing was saved, but the relay could not be told (${printable(err instanceof Error ? err.message : String(err))}):\n` +
+      `  code ${printable(started.user_code)} stays valid for up to ${minutes} min; do not approve it, or dismiss it at ${printable(started.verification_uri)}\n`
     );
   }
 }
@@ -56,27 +58,29 @@ function spinner(expiresAtMs: number): { stop(): void } {
   };
 }
 
-export async function pairCommand(url: string | undefined, values: { name?: string }): Promise<number> {
-  if (!url) throw new Error('usage: vimrelay pair <relay-url> [--name NAME]');
-  const relay = normaliseRelayUrl(url);
+export async function pairCommand(url: string | undefined, values: { name?: string; ticket?: string; insecure?: boolean }): Promise<number> {
+  if (!url) throw new Error('usage: vimrelay pair <relay-url> [--name NAME] [--ticket TICKET] [--insecure]');
+  const relay = requireSecureRelay(normaliseRelayUrl(url), values.insecure ?? false);
   const stopped = interrupted();
   const abort = new AbortController();
   void stopped.then(() => abort.abort(new Error('interrupted')));
 
   const name = deviceName(values.name);
-  const started = await startPairing(relay, name, hostname());
+  const host = hostname();
+  const started = await startPairing(relay, name, host, values.ticket);
   const expiresAtMs = Date.now() + started.expires_in * 1000;
   const tty = process.stdout.isTTY;
-  const code = tty ? `\x1b[1m${[...started.user_code].join(' ')}\x1b[0m` : started.user_code;
+  const userCode = printable(started.user_code);
+  const code = tty ? `\x1b[1m${[...userCode].join(' ')}\x1b[0m` : userCode;
   process.stdout.write(
     [
-      'To pair this machine, open this page, sign in as the relay owner, and check the code:',
+      `To pair this machine (${host}) as device "${name}", open this page, sign in as the relay owner, and check the code:`,
       '',
-      `  ${started.verification_uri_complete}`,
+      `  ${printable(started.verification_uri_complete)}`,
       '',
       `  Code: ${code}`,
       '',
-      `(Or open ${started.verification_uri} and type the code.)`,
+      `(Or open ${printable(started.verification_uri)} and type the code.)`,
       ...(tty ? ['', renderUnicodeCompact(started.verification_uri_complete)] : []),
       '',
     ].join('\n'),
@@ -88,7 +92,9 @@ export async function pairCommand(url: string | undefined, values: { name?: stri
     spin.stop();
     const file = paths().credentials;
     saveRelayCredentials(file, relay, { device_credential: granted.credential });
-    process.stdout.write(`Paired as device "${granted.device.name}". Credential saved in ${file}.\nNext: vimrelay agent --relay ${relay}\n`);
+    // The relay names it as its page did: `name-2` when another device has `name`.
+    const renamed = granted.device.name === name ? '' : ` (another device is named "${printable(name)}")`;
+    process.stdout.write(`Paired as device "${printable(granted.device.name)}"${renamed}. Credential saved in ${printable(file)}.\nNext: vimrelay agent --relay ${printable(relay)}${values.insecure ? ' --insecure' : ''}\n`);
     return 0;
   } catch (err) {
     spin.stop();
@@ -97,7 +103,7 @@ export async function pairCommand(url: string | undefined, values: { name?: stri
       return 130;
     }
     if (err instanceof PairingFailed) {
-      process.stderr.write(`vimrelay: not paired: ${err.message}\n`);
+      process.stderr.write(`vimrelay: not paired: ${printableLines(err.message)}\n`);
       return 1;
     }
     throw err;

@@ -1,20 +1,22 @@
 /**
  * `vimrelay service install|uninstall|status [--relay URL]`: keeps `vimrelay agent` running at
  * login as a systemd user service (Linux) or a launchd agent (macOS), restarted on failure but not
- * once the device was revoked or replaced (agent --service exits 0 then), logging to the state
- * directory. `status` says whether it is installed, running and connected, and to which relay.
+ * once the device was revoked, replaced or refused for another agent (agent --service exits 0
+ * then), logging to the state directory. `status` says whether it is installed, running and connected, and to which relay.
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { defaultRelay, relayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
-import { normaliseRelayUrl } from '../config/relay-url.ts';
+import { normaliseRelayUrl, requireSecureRelay } from '../config/relay-url.ts';
 import { liveStatus, readStatus } from '../config/status.ts';
 import { serviceManager, type ServiceManager, type ServiceReport } from '../service/manager.ts';
 import { SERVICE_LOG } from '../service/units.ts';
+import { printable, printableLines } from './printable.ts';
 
 export interface ServiceOptions {
   relay?: string;
+  insecure?: boolean;
 }
 
 /** The XDG directories the service must see as the installing shell sees them. */
@@ -27,8 +29,8 @@ function manager(): ServiceManager {
 }
 
 function say(report: ServiceReport, done: string, unchanged: string): void {
-  const lines = [`${report.changed ? done : unchanged}: ${report.file}`];
-  if (report.note) lines.push(report.note);
+  const lines = [`${report.changed ? done : unchanged}: ${printable(report.file)}`];
+  if (report.note) lines.push(printableLines(report.note));
   process.stdout.write(lines.join('\n') + '\n');
 }
 
@@ -36,15 +38,17 @@ export function serviceCommand(action: string | undefined, opts: ServiceOptions)
   switch (action) {
     case 'install': {
       const p = paths();
-      const relay = opts.relay ? normaliseRelayUrl(opts.relay) : defaultRelay(p.credentials);
-      if (!relay) throw new Error(`no relay given and no single paired relay in ${p.credentials}; pass --relay URL, or pair first: vimrelay pair <relay-url>`);
+      const chosen = opts.relay ? normaliseRelayUrl(opts.relay) : defaultRelay(p.credentials);
+      if (!chosen) throw new Error(`no relay given and no single paired relay in ${p.credentials}; pass --relay URL, or pair first: vimrelay pair <relay-url>`);
+      const insecure = opts.insecure ?? false;
+      const relay = requireSecureRelay(chosen, insecure);
       if (!relayCredentials(p.credentials, relay).device_credential) throw new Error(`this machine is not paired with ${relay}; run: vimrelay pair ${relay}`);
       const env = Object.fromEntries(CARRIED_ENV.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
       // argv[1] is this CLI's script (through any symlink a global install made).
       const cli = realpathSync(process.argv[1] ?? '');
-      const report = manager().install({ node: process.execPath, cli, relay, stateDir: p.stateDir, env });
+      const report = manager().install({ node: process.execPath, cli, relay, insecure, stateDir: p.stateDir, env });
       say(report, 'installed', 'already installed');
-      process.stdout.write(`It runs \`vimrelay agent\` for ${relay} at login; its output goes to ${p.stateDir}/${SERVICE_LOG}.\n`);
+      process.stdout.write(`It runs \`vimrelay agent\` for ${printable(relay)} at login; its output goes to ${printable(p.stateDir)}/${SERVICE_LOG}.\n`);
       return 0;
     }
     case 'uninstall': {
@@ -56,10 +60,10 @@ export function serviceCommand(action: string | undefined, opts: ServiceOptions)
       const state = m.state();
       const status = liveStatus(readStatus(paths().status));
       const lines = [
-        state.installed ? `service: installed (${m.kind}: ${state.file})` : `service: not installed (vimrelay service install)`,
-        `running: ${state.running === null ? `unknown (${state.detail})` : state.running ? `yes (${state.detail})` : `no (${state.detail})`}`,
+        state.installed ? `service: installed (${m.kind}: ${printable(state.file)})` : `service: not installed (vimrelay service install)`,
+        `running: ${state.running === null ? 'unknown' : state.running ? 'yes' : 'no'} (${printable(state.detail)})`,
         status
-          ? `agent: ${status.state}${status.device ? ` as ${status.device}` : ''} to ${status.relay_url}${status.reason ? ` (${status.reason})` : ''}`
+          ? `agent: ${printable(status.state)}${status.device ? ` as ${printable(status.device)}` : ''} to ${printable(status.relay_url)}${status.reason ? ` (${printable(status.reason)})` : ''}`
           : 'agent: not running',
       ];
       process.stdout.write(lines.join('\n') + '\n');

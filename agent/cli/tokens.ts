@@ -7,10 +7,11 @@ import { hostname } from 'node:os';
 import { ALL_SCOPES, PERMISSION_CLASSES, PermissionClass } from '../../protocol/index.ts';
 import { saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
-import { normaliseRelayUrl } from '../config/relay-url.ts';
+import { normaliseRelayUrl, requireSecureRelay } from '../config/relay-url.ts';
 import { createDevice, mintToken } from '../relay/admin.ts';
 import { checkedName, deviceName } from './names.ts';
 import { closest } from './suggest.ts';
+import { printable } from './printable.ts';
 
 /** The owner secret from $VIMRELAY_OWNER_SECRET; throws with what to do when it is unset. */
 export function ownerSecret(): string {
@@ -19,9 +20,9 @@ export function ownerSecret(): string {
   return secret;
 }
 
-function requireRelay(relay: string | undefined): string {
+function requireRelay(relay: string | undefined, insecure: boolean | undefined): string {
   if (!relay) throw new Error('--relay URL is required');
-  return normaliseRelayUrl(relay);
+  return requireSecureRelay(normaliseRelayUrl(relay), insecure ?? false);
 }
 
 /**
@@ -41,28 +42,28 @@ export function parseScopeList(text: string): PermissionClass[] {
   });
 }
 
-export async function enrollCommand(opts: { relay?: string; name?: string }): Promise<number> {
-  const relay = requireRelay(opts.relay);
+export async function enrollCommand(opts: { relay?: string; insecure?: boolean; name?: string }): Promise<number> {
+  const relay = requireRelay(opts.relay, opts.insecure);
   const enrolled = await createDevice(relay, ownerSecret(), deviceName(opts.name), hostname());
   saveRelayCredentials(paths().credentials, relay, { device_credential: enrolled.credential });
-  process.stdout.write(`enrolled as device ${enrolled.device.name}; credential saved\n`);
+  process.stdout.write(`enrolled as device ${printable(enrolled.device.name)}; credential saved\n`);
   return 0;
 }
 
 /** `vimrelay token create`, its one action. */
-export async function tokenCommand(values: { relay?: string; name?: string; scopes?: string; 'ttl-days'?: string }): Promise<number> {
+export async function tokenCommand(values: { relay?: string; insecure?: boolean; name?: string; scopes?: string; 'ttl-days'?: string }): Promise<number> {
   if (!values.name) throw new Error('--name is required');
   const name = checkedName(values.name);
   const scopes = values.scopes === undefined ? [...ALL_SCOPES] : parseScopeList(values.scopes);
   const days = values['ttl-days'] === undefined ? undefined : Number(values['ttl-days']);
   if (days !== undefined && !(Number.isInteger(days) && days > 0)) throw new Error('--ttl-days must be a positive whole number');
-  const minted = await mintToken(requireRelay(values.relay), ownerSecret(), {
+  const minted = await mintToken(requireRelay(values.relay, values.insecure), ownerSecret(), {
     kind: 'access',
     name,
     scopes,
     ...(days === undefined ? {} : { ttl_seconds: days * 86_400 }),
   });
-  process.stdout.write(`Access token: ${minted.token}\n`);
-  process.stderr.write(`scopes: ${minted.scopes.join(' ')}; expires ${minted.expires_at}\n`);
+  process.stdout.write(`Access token: ${printable(minted.token)}\n`);
+  process.stderr.write(`scopes: ${minted.scopes.map(printable).join(' ')}; expires ${printable(minted.expires_at)}\n`);
   return 0;
 }

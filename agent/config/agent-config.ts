@@ -4,11 +4,12 @@
  * the agent attach. A TCP port belongs to whoever listens on it first, so no other TCP address is
  * ever attached: not one found in $NVIM, not one connect_editor names. Loopback IP literals only
  * (127.0.0.0/8, ::1): a host name could resolve anywhere. No file means no TCP editors; an
- * invalid file is an error naming the file and the problem, and the agent does not start.
+ * invalid file, or one someone else could have written (own-file.ts), is an error naming the file
+ * and the problem, and the agent does not start.
  */
 import { z } from 'zod';
 import { parseAddress } from '../editors/nvim/address.ts';
-import { readOptionalFile } from './private-file.ts';
+import { readOwnFile } from './own-file.ts';
 
 /** Most TCP addresses the file may list. */
 export const MAX_TCP_EDITORS = 64;
@@ -42,9 +43,9 @@ export interface AgentConfig {
   tcpEditors: readonly string[];
 }
 
-/** Reads the settings file: no TCP editors when absent; throws, naming the file, when invalid. */
+/** Reads the settings file: no TCP editors when absent; throws, naming the file, when invalid or not the user's alone (own-file.ts). */
 export function readAgentConfig(file: string): AgentConfig {
-  const text = readOptionalFile(file);
+  const text = readOwnFile(file);
   if (text === undefined) return { tcpEditors: [] };
   let json: unknown;
   try {

@@ -3,11 +3,13 @@
  * `{ "relays": { "<relay url>": { "device_credential"?: "vrd_...", "access_token"?: "..." } } }`.
  * The device credential (from `vimrelay pair` or `vimrelay enroll`) buys the agent short-lived
  * JWTs to connect with; the access token is the local MCP token that the launcher prints.
- * Secrets are never logged. Older files held a `device_token` instead, which no longer works: it
- * is ignored, and `vimrelay agent` says to pair again.
+ * A file someone else could have written is refused (own-file.ts). Secrets are never logged.
+ * Older files held a `device_token` instead, which no longer works: it is ignored, and
+ * `vimrelay agent` says to pair again.
  */
 import { z } from 'zod';
-import { readOptionalFile, writePrivateFile } from './private-file.ts';
+import { readOwnFile } from './own-file.ts';
+import { writePrivateFile } from './private-file.ts';
 import { normaliseRelayUrl } from './relay-url.ts';
 
 const RelayCredentials = z.object({
@@ -19,8 +21,9 @@ export type RelayCredentials = z.infer<typeof RelayCredentials>;
 const CredentialsFile = z.object({ relays: z.record(z.string(), RelayCredentials) });
 type CredentialsFile = z.infer<typeof CredentialsFile>;
 
+/** The file's credentials (none when absent); throws when it is invalid or not the user's alone (own-file.ts). */
 export function readCredentials(file: string): CredentialsFile {
-  const text = readOptionalFile(file);
+  const text = readOwnFile(file);
   if (text === undefined) return { relays: {} };
   let json: unknown;
   try {

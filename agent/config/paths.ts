@@ -20,6 +20,8 @@ export interface Paths {
   policy: string;
   /** The audit log of every call (agent/audit/log.ts). */
   audit: string;
+  /** The agent's takeover key (agent/relay/takeover.ts), apart from the credentials. */
+  takeoverKey: string;
 }
 
 export function paths(env: NodeJS.ProcessEnv = process.env): Paths {
@@ -38,5 +40,6 @@ export function paths(env: NodeJS.ProcessEnv = process.env): Paths {
     log: join(stateDir, 'agent.log'),
     policy: join(configDir, 'policy.json'),
     audit: join(stateDir, 'audit.log'),
+    takeoverKey: join(stateDir, 'takeover-key'),
   };
 }

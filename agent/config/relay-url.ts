@@ -2,14 +2,30 @@
  * Relay URLs as the user types them (`vimrelay pair <url>`, `--relay URL`): checked and brought to
  * the one spelling the credentials file keys its entries by. A URL typed without its scheme
  * (`localhost:8787`, `relay.example.com`) is refused with the URL it most likely meant: http:// for
- * a loopback host (a relay under `wrangler dev` or `npm start`), https:// for any other. Nothing
- * here touches the network.
+ * a loopback host (a relay under `wrangler dev` or `npm start`), https:// for any other. A relay
+ * on another machine is reached over https:// only, unless the user says `--insecure`
+ * (`requireSecureRelay`): over plain http:// the device credential, tokens and the text of buffers
+ * would cross the network readable and changeable by anyone on the way. Nothing here touches the
+ * network.
  */
 
 /** Host names and addresses that can only be this machine (RFC 6761 §6.3, RFC 1122 §3.2.1.3). */
 function isLoopbackHost(host: string): boolean {
   const h = host.toLowerCase();
   return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '[::1]';
+}
+
+/**
+ * `relay` (as normaliseRelayUrl gives it) when it is https://, or http:// to this machine, or
+ * `insecure` is set; otherwise throws a message saying why and what to do.
+ */
+export function requireSecureRelay(relay: string, insecure: boolean): string {
+  const u = new URL(relay);
+  if (u.protocol !== 'http:' || isLoopbackHost(u.hostname) || insecure) return relay;
+  throw new Error(
+    `the relay URL ${relay} is plain http:// to another machine: the device credential, tokens and your buffers would cross the network unencrypted; ` +
+      `use https://${u.host}${u.pathname.replace(/\/+$/, '')}, or add --insecure if you mean it (a relay on a network you trust)`,
+  );
 }
 
 /** `typed` with the scheme it most likely lacks, if that makes it a URL. */

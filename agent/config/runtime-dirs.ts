@@ -65,3 +65,13 @@ export function runtimeDir(env: NodeJS.ProcessEnv, dirs: DerivedDirs = derivedDi
 export function userTempDir(env: NodeJS.ProcessEnv, dirs: DerivedDirs = derivedDirs()): string | undefined {
   return env.TMPDIR || dirs.temp;
 }
+
+/**
+ * The directory the agent's Vim socket goes in (editors/vim/rendezvous.ts): `vimrelay/` in the
+ * runtime directory, else `vimrelay-<uid>/` in the temporary one. When another account holds that
+ * name, the socket goes in a fresh directory beside it whose name starts with this one and `-`.
+ */
+export function vimSocketDir(env: NodeJS.ProcessEnv, dirs: DerivedDirs = derivedDirs()): string {
+  const runtime = runtimeDir(env, dirs);
+  return runtime ? join(runtime, 'vimrelay') : join(userTempDir(env, dirs) ?? '/tmp', `vimrelay-${ownUid()}`);
+}

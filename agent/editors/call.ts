@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ErrorCode, fail, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import type { Hunk } from '../reviews/diff.ts';
 import { blockedOutcome, EditorBlocked } from './blocked.ts';
 import { parsePaths, pathsParams } from './paths.ts';
 import type { EditorTool } from './tools/tool.ts';
@@ -32,8 +33,9 @@ export interface CallControl {
   readonly deadline: number;
   /**
    * The policy's check of the files a two-phase tool's first phase found it would change
-   * (tools/tool.ts `CommitPhase`), before it changes them: a refusal, or null to go on. The
-   * dispatcher gives the CallGuard's; absent, nothing is vetted.
+   * (tools/tool.ts `CommitPhase`), before it changes them: a refusal, or null to go on; it throws
+   * NeedsReview when they are to be reviewed and the call is not. The dispatcher gives the
+   * CallGuard's; absent, nothing is vetted.
    */
   readonly vetEdits?: (paths: readonly string[]) => Promise<ToolOutcome | null>;
   /**
@@ -58,6 +60,17 @@ export class PathsChanged extends Error {
   override name = 'PathsChanged';
   constructor(readonly paths: readonly string[]) {
     super('the call addresses other files than the policy checked');
+  }
+}
+
+/**
+ * A file the call found it would edit is to be reviewed (README "Reviews"), and the call was not
+ * run under review; nothing changed, and the dispatcher runs it again under review.
+ */
+export class NeedsReview extends Error {
+  override name = 'NeedsReview';
+  constructor() {
+    super('a file the call would edit is to be reviewed');
   }
 }
 
@@ -178,6 +191,8 @@ export interface EditorLink {
 export interface InvokeOptions {
   readonly redraw: boolean;
   readonly expect?: { readonly params: Record<string, unknown>; readonly paths: readonly string[] };
+  /** Run the edit tool on a copy of its buffer, for a review (proposeTool). */
+  readonly propose?: ProposeOptions;
 }
 
 /** The answer of a deferred call's first (and only) editor call when the outcome comes later. */
@@ -244,10 +259,46 @@ export class DeferredAnswers {
 const GONE = Symbol('editor gone');
 
 /**
+ * The policy's refusal of the files a first phase found (CallControl.vetEdits), or null; the
+ * editor drops what it kept under `token` when they are refused or to be reviewed.
+ */
+async function vetted(link: EditorLink, token: string, call: CallControl, files: string[]): Promise<ToolOutcome | null> {
+  const drop = (): Promise<void> => link.cancel(token, AbortSignal.timeout(CANCEL_MS)).catch(() => undefined);
+  let refusal: ToolOutcome | null;
+  try {
+    refusal = (await call.vetEdits?.(files)) ?? null;
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  if (refusal) await drop();
+  return refusal;
+}
+
+/**
  * Runs a tool's record on an editor, as the module header says; resolves with an outcome
- * (failedOutcome decides what an unfinished call was), and rejects only with PathsChanged.
+ * (failedOutcome decides what an unfinished call was), and rejects only with PathsChanged or
+ * NeedsReview.
  */
 export async function runTool(link: EditorLink, answers: DeferredAnswers, tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
+  const outcome = await execute(link, answers, tool, args, call, null);
+  return isProposal(outcome) ? fail('INTERNAL', `${tool.spec.name} answered a proposal when it was run.`) : outcome;
+}
+
+/**
+ * Runs edit tool `tool` for a review (README "Reviews"; its record's `review`), so that nothing
+ * changes: `copy`, ONE call running it on a copy of its buffer (lua/propose.lua,
+ * vimrelay/propose.vim); `commit`, its first phase as `runTool` runs it, the files it found vetted,
+ * then ONE call of the review's impl in place of the second phase. Resolves with the proposal, or
+ * the outcome of a tool that refused (NO_MATCH, STALE_CHANGEDTICK...) or did not finish; rejects
+ * only with PathsChanged.
+ */
+export async function proposeTool(link: EditorLink, answers: DeferredAnswers, tool: EditorTool, args: Record<string, unknown>, call: CallControl, maxLines: number): Promise<Proposal | ToolOutcome> {
+  return execute(link, answers, tool, args, call, { maxLines });
+}
+
+/** What runTool and proposeTool share: `propose` null runs the tool, else proposes its edit. */
+async function execute(link: EditorLink, answers: DeferredAnswers, tool: EditorTool, args: Record<string, unknown>, call: CallControl, propose: { maxLines: number } | null): Promise<ToolOutcome | Proposal> {
   const { signal } = call;
   const { lineTexts } = link;
   const invoke = (impl: string, params: Record<string, unknown>, opts: InvokeOptions): Promise<unknown> =>
@@ -256,9 +307,15 @@ export async function runTool(link: EditorLink, answers: DeferredAnswers, tool: 
   let token: string | null = null;
   try {
     const params = tool.params(args, call);
-    const opts = { redraw: !tool.spec.annotations.readOnlyHint };
+    const opts = { redraw: !tool.spec.annotations.readOnlyHint && propose === null };
     // The first (or only) phase runs on the files the policy saw; a commit phase is vetted instead.
     const first = call.expectPaths === undefined ? opts : { ...opts, expect: { params: pathsParams(tool.addresses(args), args), paths: call.expectPaths } };
+    const review = tool.review;
+    if (propose && review?.kind === 'copy') {
+      const raw = await invoke(tool.impl, params, { ...first, propose: { creates: review.creates, max_lines: propose.maxLines } });
+      throwIfPathsChanged(raw);
+      return readProposal(tool, link, raw, CopyProposal);
+    }
     if (tool.answer === 'now') {
       const raw = await invoke(tool.impl, params, first);
       throwIfPathsChanged(raw);
@@ -273,16 +330,117 @@ export async function runTool(link: EditorLink, answers: DeferredAnswers, tool: 
     const outcome = read(raw);
     const commit = tool.commit;
     if (!outcome.ok || !commit?.when(args)) return outcome;
-    const refusal = (await call.vetEdits?.(commit.changes(outcome.data))) ?? null;
-    if (refusal) {
-      await link.cancel(token, AbortSignal.timeout(CANCEL_MS)).catch(() => undefined);
-      return refusal;
-    }
+    const refusal = await vetted(link, token, call, commit.changes(outcome.data));
+    if (refusal) return refusal;
+    if (propose && review?.kind === 'commit') return readProposal(tool, link, await invoke(review.impl, commit.params(args, token, call), opts), CommitProposal);
     return read(await invoke(commit.impl, commit.params(args, token, call), opts));
   } catch (error) {
-    if (error instanceof PathsChanged) throw error;
+    if (error instanceof PathsChanged || error instanceof NeedsReview) throw error;
     // Whatever the editor started for this call is for nobody now (the deadline, a cancellation).
     if (token !== null && signal.aborted) void link.cancel(token, AbortSignal.timeout(CANCEL_MS)).catch(() => undefined);
     return failedOutcome(error, signal, tool.spec);
   }
+}
+
+/** One file of a proposal: the real buffer, and its text as it is and as the edit would leave it. */
+export interface ProposedFile {
+  readonly buf: number;
+  readonly path: string | null;
+  /** The buffer's changedtick and lines when the proposal was made. */
+  readonly baseTick: number;
+  readonly base: readonly string[];
+  /** Its lines as the edit would leave them. */
+  readonly proposed: readonly string[];
+  /** Whether the buffer was made (or loaded) for the proposal. */
+  readonly made: boolean;
+}
+
+/** What an edit would make of the buffers it edits (reviews/): nothing changed yet. */
+export interface Proposal {
+  /** The tool's data, its buffers' changedticks as they are (nothing changed). */
+  readonly result: Record<string, unknown>;
+  readonly files: readonly ProposedFile[];
+}
+
+/** How an edit tool's proposal is made on a copy of its buffer (InvokeOptions.propose). */
+export interface ProposeOptions {
+  /** The tool makes a buffer for a path that has none (write_buffer). */
+  readonly creates: boolean;
+  /** Lines of a buffer a proposal copies at most. */
+  readonly max_lines: number;
+}
+
+const ProposedFileAnswer = z.object({
+  buf: z.number().int().positive(),
+  path: z.string().nullable(),
+  base_tick: z.number().int().nonnegative(),
+  base: z.array(z.string()),
+  proposed: z.array(z.string()),
+  made: z.boolean(),
+});
+
+/** A copy's proposal (lua/propose.lua): the tool's data, with its one buffer's texts beside it. */
+const CopyProposal = z
+  .object({ result: z.record(z.string(), z.unknown()), base_tick: z.number().int().nonnegative(), base: z.array(z.string()), proposed: z.array(z.string()), made: z.boolean() })
+  .transform(({ result, base_tick, base, proposed, made }) => ({ result, files: [{ buf: Number(result.buf), path: typeof result.path === 'string' ? result.path : null, base_tick, base, proposed, made }] }));
+
+/** A second phase's proposal (lua/lsp_rename_propose.lua): the tool's data, and each file's texts. */
+const CommitProposal = z.object({ result: z.record(z.string(), z.unknown()), files: z.array(ProposedFileAnswer) });
+
+/** The proposal in the editor's raw answer `raw` (as `answer` shapes it), or the tool's failure. */
+function readProposal(tool: EditorTool, link: EditorLink, raw: unknown, answer: typeof CopyProposal | typeof CommitProposal): Proposal | ToolOutcome {
+  // The tool's own line texts sit under `result` here, and each file's texts are line texts too.
+  const texts = ['data.base.*', 'data.proposed.*', 'data.files.*.base.*', 'data.files.*.proposed.*', ...tool.lineTexts.answer.map((path) => path.replace(/^data\./, 'data.result.'))];
+  const parsed = EditorResult.safeParse(link.lineTexts ? link.lineTexts.fromEditor(raw, texts) : raw);
+  const malformed = fail('INTERNAL', `${link.name} returned a malformed proposal for ${tool.spec.name}.`);
+  if (!parsed.success) return malformed;
+  if (!parsed.data.ok) return readResult(tool.spec, parsed.data, link.name);
+  const proposal = answer.safeParse(parsed.data.data);
+  if (!proposal.success) return malformed;
+  const result = readResult(tool.spec, { ok: true, data: proposal.data.result }, link.name);
+  if (!result.ok) return result;
+  const files = proposal.data.files.map((f) => ({ buf: f.buf, path: f.path, baseTick: f.base_tick, base: f.base, proposed: f.proposed, made: f.made }));
+  return { result: result.data, files };
+}
+
+/** Whether `value` is a proposal (else the outcome of a tool that made none). */
+export function isProposal(value: Proposal | ToolOutcome): value is Proposal {
+  return !('ok' in value);
+}
+
+/** What review_apply answers: the real buffer after the accepted hunks were made. */
+export const AppliedAnswer = z.object({
+  buf: z.number().int().positive(),
+  path: z.string().nullable(),
+  changedtick: z.number().int().nonnegative(),
+  total_lines: z.number().int().nonnegative(),
+});
+export type Applied = z.infer<typeof AppliedAnswer>;
+
+/**
+ * Makes accepted hunks in buffer `buf` (lua/review_apply.lua, vimrelay/review_apply.vim): ONE
+ * call, refused STALE_CHANGEDTICK (nothing changed; its `current_changedtick` and
+ * `current_lines` say what the buffer holds now) when the buffer's tick is not `expectedTick`.
+ */
+export async function applyReviewed(link: EditorLink, buf: number, expectedTick: number, hunks: readonly Hunk[], signal: AbortSignal): Promise<Applied | ToolOutcome> {
+  try {
+    const params = { buffer: buf, expected_changedtick: expectedTick, hunks: hunks.map((h) => ({ start: h.start, count: h.count, lines: h.lines })) };
+    const raw = await link.invoke('review_apply', lineTexts(link, params), signal, { redraw: true });
+    const answer = EditorResult.safeParse(link.lineTexts ? link.lineTexts.fromEditor(raw, ['error.current_lines.*']) : raw);
+    if (!answer.success) return fail('INTERNAL', `${link.name} returned a malformed answer to applying a review.`);
+    if (!answer.data.ok) {
+      const { code, message, ...details } = answer.data.error;
+      const known = ErrorCode.safeParse(code);
+      return fail(known.success ? known.data : 'INTERNAL', message, details);
+    }
+    const applied = AppliedAnswer.safeParse(answer.data.data);
+    return applied.success ? applied.data : fail('INTERNAL', `${link.name} returned a malformed answer to applying a review.`);
+  } catch (error) {
+    return failedOutcome(error, signal);
+  }
+}
+
+/** `params` of review_apply as `link` carries line texts (each hunk's lines). */
+function lineTexts(link: EditorLink, params: Record<string, unknown>): Record<string, unknown> {
+  return link.lineTexts ? link.lineTexts.toEditor(params, ['hunks.*.lines.*']) : params;
 }

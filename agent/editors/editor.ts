@@ -5,7 +5,9 @@
  */
 import type { ToolOutcome, WireEditor } from '../../protocol/index.ts';
 import type { AskAnswer, AskRequest } from '../policy/types.ts';
-import type { CallControl } from './call.ts';
+import type { Hunk } from '../reviews/diff.ts';
+import type { Applied, CallControl, Proposal } from './call.ts';
+import type { OpenReview, ReviewSpec } from './reviews.ts';
 import type { Addressing, EditorTool } from './tools/tool.ts';
 
 export interface Editor {
@@ -40,6 +42,15 @@ export interface Editor {
    * cannot be shown, with EditorGone when the editor went away before an answer.
    */
   ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer>;
+  /**
+   * Runs edit tool `tool` on a copy of its buffer, as `run` would run it, for a review: what it
+   * would make of the buffer, which does not change (call.ts `proposeTool`).
+   */
+  propose(tool: EditorTool, args: Record<string, unknown>, call: CallControl, maxLines: number): Promise<Proposal | ToolOutcome>;
+  /** Makes a review's accepted hunks in buffer `buf`, refused when its tick is not `expectedTick` (call.ts `applyReviewed`). */
+  applyReviewed(buf: number, expectedTick: number, hunks: readonly Hunk[], signal: AbortSignal): Promise<Applied | ToolOutcome>;
+  /** Opens review `id` in this editor (reviews.ts); rejects when it cannot, with EditorGone when the editor went away. */
+  openReview(id: string, spec: ReviewSpec, signal: AbortSignal): Promise<OpenReview>;
   /** Detaches without touching the editor. */
   close(): Promise<void>;
 }

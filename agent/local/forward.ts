@@ -30,7 +30,7 @@ export interface LocalForwarderOptions {
   guard: CallGuard;
   /** The device part of editor ids (the relay uses the enrolled name, local mode the hostname), and this agent's device name. */
   device: string;
-  /** Who is calling, for the agent's prompts and audit log, e.g. `local:stdio`. */
+  /** Who is calling, for the agent's prompts and audit log, e.g. `local:stdio` (beside the name the client gives itself, RunControl.clientName). */
   client: string;
   /** Deadline of one call (ms). Default LIMITS.callDeadlineMs, as through the relay. */
   deadlineMs?: number;
@@ -44,6 +44,8 @@ export interface RunControl {
    * Every HTTP client holds the one local token, so two may use the same id (see `cancel`).
    */
   readonly key?: string;
+  /** The name the client gives itself (McpCallRequest.clientName), for prompts and the audit log. */
+  readonly clientName?: string;
 }
 
 export class LocalForwarder {
@@ -86,7 +88,7 @@ export class LocalForwarder {
       const device = this.#opts.device;
       const route = routeCall(call.spec, call.args, ALL_SCOPES, { editors: this.online(), devices: [{ deviceId: device, name: device }], noEditor: NO_LOCAL_EDITOR });
       if (route.kind === 'answer') return route.outcome;
-      return await this.#dispatch(call, route.localId, route.args, controller.signal);
+      return await this.#dispatch(call, route.localId, route.args, controller.signal, control.clientName);
     } finally {
       control.signal.removeEventListener('abort', stop);
       untrack();
@@ -107,7 +109,7 @@ export class LocalForwarder {
   }
 
   /** Runs the call through the Dispatcher on editor `localId` ('' for a call to the agent itself) until `signal` aborts. */
-  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
+  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, signal: AbortSignal, clientName: string | undefined): Promise<ToolOutcome> {
     const id = randomUUID();
     const cancel = (): void => this.#dispatcher.cancel(id);
     signal.addEventListener('abort', cancel, { once: true });
@@ -120,6 +122,7 @@ export class LocalForwarder {
         args,
         scopes: ALL_SCOPES,
         client: this.#opts.client,
+        ...(clientName === undefined ? {} : { client_name: clientName }),
         deadline_ms: this.#opts.deadlineMs ?? LIMITS.callDeadlineMs,
       });
       // Undefined only for an id already running, which a fresh UUID never is.

@@ -14,6 +14,10 @@
  * (the adapter aborts it on the response's 'close'); in the 2025 era a `notifications/cancelled`
  * POST names the request by its JSON-RPC id, and cancels it only when exactly one call in flight
  * holds that id (forward.ts `cancel`). A legacy client going away cancels its call too.
+ *
+ * Any local account can connect to the port: connections.ts bounds what they can hold (how many
+ * connections, how long before a whole header, the owner's proven connections kept apart) and
+ * keeps a failure to accept from ending the process.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,10 +37,12 @@ import {
 import { dualEraHandler, mcpEraOf } from '../../protocol/http/mcp-handler.ts';
 import { originAllowed } from '../../protocol/http/origin.ts';
 import { LIMITS } from '../../protocol/index.ts';
-import { buildMcpServer, cancelledRequestIds } from '../../protocol/mcp-server.ts';
+import { buildMcpServer, cancelledRequestIds, WHOLE_SERVING, type McpServing } from '../../protocol/mcp-server.ts';
 import type { Logger } from '../log.ts';
+import { guardConnections, serverTimeouts, type ConnectionGuard } from './connections.ts';
 import type { LocalForwarder } from './forward.ts';
 import { tokenMatches } from './token.ts';
+import { localNotFoundBody } from './not-a-relay.ts';
 
 /** The only address the local server binds. */
 export const LOOPBACK_HOST = '127.0.0.1';
@@ -50,6 +56,8 @@ export interface LocalHttpOptions {
   /** 0 picks a free port. Default DEFAULT_LOCAL_PORT. */
   port?: number;
   logger: Logger;
+  /** What it lists and serves (`--tools`); default the whole catalog. */
+  serving?: McpServing;
 }
 
 export interface LocalHttpServer {
@@ -64,17 +72,19 @@ export interface LocalHttpServer {
 export async function startLocalHttp(opts: LocalHttpOptions): Promise<LocalHttpServer> {
   // Known once listening, which is before the first request.
   let selfOrigin = '';
-  const mcp = localMcpLayer(opts.forwarder);
+  const mcp = localMcpLayer(opts.forwarder, opts.serving ?? WHOLE_SERVING);
+  const server = createServer(serverTimeouts());
+  const connections = guardConnections(server, opts.logger);
   const serve =
     (expectsContinue: boolean) =>
     (req: IncomingMessage, res: ServerResponse): void => {
-      handle(req, res, opts, selfOrigin, mcp.serve, expectsContinue).catch((error: unknown) => {
+      handle(req, res, opts, selfOrigin, mcp.serve, expectsContinue, connections).catch((error: unknown) => {
         opts.logger.error('local MCP request failed', { error: error instanceof Error ? error.message : String(error) });
         if (!res.headersSent) send(res, { status: 500, code: RPC.internalError, message: 'Internal error.' });
         else res.destroy();
       });
     };
-  const server = createServer(serve(false));
+  server.on('request', serve(false));
   // `Expect: 100-continue` (curl sends it for bodies over 1 MiB): Node would answer 100 at once;
   // handled here, the client is asked for its body only once the edge has passed it.
   server.on('checkContinue', serve(true));
@@ -102,15 +112,17 @@ type McpLayer = (req: IncomingMessage, res: ServerResponse, parsedBody: unknown)
  * their request is cancelled (the SDK's signal) or when the HTTP request goes away (the adapter
  * aborts the web Request when the response closes).
  */
-function localMcpLayer(forwarder: LocalForwarder): { serve: McpLayer; close(): Promise<void> } {
+function localMcpLayer(forwarder: LocalForwarder, serving: McpServing): { serve: McpLayer; close(): Promise<void> } {
   const factory: McpServerFactory = ({ era, requestInfo }) =>
     buildMcpServer(
       (call, request) =>
         forwarder.run(call, {
           signal: requestInfo === undefined ? request.signal : AbortSignal.any([request.signal, requestInfo.signal]),
           ...(era === 'legacy' ? { key: JSON.stringify(request.requestId) } : {}),
+          ...(request.clientName === undefined ? {} : { clientName: request.clientName }),
         }),
       era,
+      serving,
     );
   const handler = dualEraHandler(factory);
   const node = toNodeHandler({
@@ -153,10 +165,11 @@ async function handle(
   selfOrigin: string,
   mcp: McpLayer,
   expectsContinue: boolean,
+  connections: ConnectionGuard,
 ): Promise<void> {
   if (new URL(req.url ?? '/', selfOrigin).pathname !== '/mcp') {
     res.writeHead(404, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such endpoint; MCP is served at /mcp.' } }));
+    res.end(localNotFoundBody());
     return;
   }
   const origin = req.headers.origin ?? null;
@@ -174,6 +187,7 @@ async function handle(
   const token = bearerToken(req.headers.authorization);
   if (token === null) return send(res, unauthorizedRefusal(null), true);
   if (!tokenMatches(token, opts.token)) return send(res, unauthorizedRefusal('the access token is not valid'), true);
+  connections.prove(req.socket);
 
   if (expectsContinue) res.writeContinue();
   const body = await readCapped(req, LIMITS.maxMcpBodyBytes);

@@ -8,10 +8,28 @@ import { rmSync } from 'node:fs';
 import { readOptionalFile } from '../config/private-file.ts';
 import { ServeStatus, writeStatus } from '../config/status.ts';
 import type { EditorSource } from '../editors/editor.ts';
+import type { Logger } from '../log.ts';
 
-/** Keeps `file` current for this process; the returned function stops and removes it. */
-export function publishServeStatus(file: string, transport: ServeStatus['transport'], url: string | null, editors: EditorSource, watching: readonly string[]): () => void {
-  const save = (): void =>
+/**
+ * Keeps `file` current for this process; the returned function stops and removes it. A write that
+ * fails (no descriptor left, a full disk) is logged, never thrown into the editors' events.
+ */
+export function publishServeStatus(
+  file: string,
+  transport: ServeStatus['transport'],
+  url: string | null,
+  editors: EditorSource,
+  watching: readonly string[],
+  logger: Logger,
+): () => void {
+  const save = (): void => {
+    try {
+      saveNow();
+    } catch (error) {
+      logger.warn('cannot write the status file', { file, error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  const saveNow = (): void =>
     writeStatus(file, {
       pid: process.pid,
       transport,

@@ -6,7 +6,7 @@
  * the query's, its `editor` glob (if any) matches the editor's whole name, its `chosen_name` (if
  * any) is exactly the name the user chose for the editor, and its `path` glob (if
  * any) matches the path. A call that addresses several paths is decided per path and the strictest
- * answer wins (deny > ask > allow); a rule with a `path` glob never matches a call that addresses
+ * answer wins (deny > review > ask > allow); a rule with a `path` glob never matches a call that addresses
  * no path.
  */
 import type { PermissionClass } from '../../protocol/index.ts';
@@ -29,7 +29,8 @@ export interface Verdict {
   rule: Rule | null;
 }
 
-const STRICTNESS: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
+/** A review shows the user more than a prompt does (the whole diff, to change or reject), so it is the stricter of the two. */
+const STRICTNESS: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, review: 2, deny: 3 };
 
 /** The verdict of `rules` on `query`, as the header says; `home` expands `~/` in path globs. */
 export function decide(policy: { rules: readonly Rule[] }, query: PolicyQuery, home?: string): Verdict {

@@ -1,21 +1,65 @@
 /**
  * The policy file, `$XDG_CONFIG_HOME/vimrelay/policy.json` (README
- * "Permissions"): `{ "rules": [{ "class", "decision", "editor"?, "chosen_name"?, "path"? }], "never_read"?: [globs] }`.
+ * "Permissions"): `{ "rules": [{ "class", "decision", "editor"?, "chosen_name"?, "path"? }], "never_read"?: [globs], "ask_via"?: [surfaces] }`,
+ * `decision` one of allow, ask, deny, and review (for the write class only); `ask_via` where a
+ * prompt or a review may be answered (README "Deciding from elsewhere"): some of editor, dashboard,
+ * assistant, each once; absent, every one that can reach the user.
  * An absent file is the defaults (read/write/open allow, save/exec/terminal ask — those live in
  * decide.ts's CLASS_DEFAULTS — and the default `never_read` list); an absent `never_read` is the
  * default list, a present one is exactly that list. An invalid file is an error naming the file
- * and what is wrong: the agent and `serve` refuse to start with it. Written 0600 through a temp
+ * and what is wrong: the agent and `serve` refuse to start with it, and a running agent refuses
+ * every call while it stays so. So is a file someone else could have written (not the user's, or
+ * writable by group or others, or in a directory of someone else's: config/own-file.ts). Written 0600 through a temp
  * file and a rename, pretty-printed so it stays hand-editable. `PolicyStore` re-reads it when its
  * mtime changes, so `vimrelay allow …` takes effect on a running agent.
  */
 import { statSync } from 'node:fs';
 import { z } from 'zod';
-import { PermissionClass } from '../../protocol/index.ts';
-import { readOptionalFile, writePrivateFile } from '../config/private-file.ts';
-import type { Rule } from './types.ts';
+import { PermissionClass, Surface } from '../../protocol/index.ts';
+import { readOwnFile, UntrustedFileError } from '../config/own-file.ts';
+import { writePrivateFile } from '../config/private-file.ts';
+import { REVIEWABLE_CLASSES, type Rule } from './types.ts';
 
-/** Globs whose files' content is never returned nor edited, when the file names none. */
-export const DEFAULT_NEVER_READ: readonly string[] = ['.env*', '*.pem', '*.key', 'id_rsa*', 'id_ed25519*'];
+/**
+ * Globs whose files' content is never returned nor edited, when the file names none: environment
+ * files, keys and certificates anywhere, and the common credential stores, in the home directory
+ * (SSH, GnuPG, AWS, Kubernetes, Docker, GitHub CLI, Google Cloud, Azure, Cargo, RubyGems,
+ * Terraform) or in any directory (netrc, npm, PyPI, PostgreSQL, Git, Vault tokens; PKCS #12, Java
+ * keystores, KeePass databases).
+ */
+export const DEFAULT_NEVER_READ: readonly string[] = [
+  '.env*',
+  '*.pem',
+  '*.key',
+  'id_rsa*',
+  'id_ed25519*',
+  'id_ecdsa*',
+  'id_dsa*',
+  '~/.ssh/**',
+  '~/.gnupg/**',
+  '~/.aws/credentials',
+  '~/.aws/sso/cache/**',
+  '~/.aws/cli/cache/**',
+  '~/.kube/config',
+  '~/.docker/config.json',
+  '~/.config/gh/hosts.yml',
+  '~/.config/gcloud/**',
+  '~/.azure/**',
+  '~/.cargo/credentials*',
+  '~/.gem/credentials',
+  '~/.terraform.d/credentials.tfrc.json',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.pgpass',
+  '.git-credentials',
+  '.vault-token',
+  '*.p12',
+  '*.pfx',
+  '*.jks',
+  '*.keystore',
+  '*.kdbx',
+];
 
 /** The policy as the agent uses it. */
 export interface Policy {
@@ -24,19 +68,33 @@ export interface Policy {
   never_read: readonly string[];
   /** True when the file gives no `never_read` (the defaults apply, and later defaults will too): it is then written back without one. */
   neverReadDefault?: true;
+  /** Where prompts and reviews may be answered; absent: every surface that can reach the user. */
+  askVia?: readonly Surface[];
 }
 
-const RuleJson = z.strictObject({
-  class: PermissionClass,
-  decision: z.enum(['allow', 'ask', 'deny']),
-  editor: z.string().min(1).optional(),
-  chosen_name: z.string().min(1).optional(),
-  path: z.string().min(1).optional(),
-});
+const RuleJson = z
+  .strictObject({
+    class: PermissionClass,
+    decision: z.enum(['allow', 'ask', 'review', 'deny']),
+    editor: z.string().min(1).optional(),
+    chosen_name: z.string().min(1).optional(),
+    path: z.string().min(1).optional(),
+  })
+  .refine((r) => r.decision !== 'review' || REVIEWABLE_CLASSES.includes(r.class), {
+    message: `"review" is a decision for the ${REVIEWABLE_CLASSES.join(', ')} class only (edits are what a review shows)`,
+    path: ['decision'],
+  });
+
+/** Where decisions may be answered: at least one surface, none twice. */
+export const AskVia = z
+  .array(Surface)
+  .min(1, 'ask_via names at least one of editor, dashboard, assistant (to refuse instead of asking, deny the class)')
+  .refine((list) => new Set(list).size === list.length, 'ask_via names each surface once');
 
 const PolicyJson = z.strictObject({
   rules: z.array(RuleJson).default([]),
   never_read: z.array(z.string().min(1)).optional(),
+  ask_via: AskVia.optional(),
 });
 
 /** The policy of an absent file. */
@@ -68,12 +126,19 @@ export function parsePolicy(text: string, file: string): Policy {
       ...(r.path === undefined ? {} : { path: r.path }),
     })),
     ...(parsed.data.never_read === undefined ? { never_read: [...DEFAULT_NEVER_READ], neverReadDefault: true as const } : { never_read: parsed.data.never_read }),
+    ...(parsed.data.ask_via === undefined ? {} : { askVia: parsed.data.ask_via }),
   };
 }
 
-/** Reads the policy file: the defaults when absent; PolicyFileError when invalid. */
+/** Reads the policy file: the defaults when absent; PolicyFileError when invalid or not the user's alone. */
 export function readPolicy(file: string): Policy {
-  const text = readOptionalFile(file);
+  let text: string | undefined;
+  try {
+    text = readOwnFile(file);
+  } catch (err) {
+    if (err instanceof UntrustedFileError) throw new PolicyFileError(err.message);
+    throw err;
+  }
   return text === undefined ? defaultPolicy() : parsePolicy(text, file);
 }
 
@@ -86,7 +151,8 @@ export function formatPolicy(policy: Policy): string {
     ...(r.chosenName === undefined ? {} : { chosen_name: r.chosenName }),
     ...(r.path === undefined ? {} : { path: r.path }),
   }));
-  return JSON.stringify(policy.neverReadDefault ? { rules } : { rules, never_read: policy.never_read }, null, 2) + '\n';
+  const askVia = policy.askVia === undefined ? {} : { ask_via: policy.askVia };
+  return JSON.stringify(policy.neverReadDefault ? { rules, ...askVia } : { rules, never_read: policy.never_read, ...askVia }, null, 2) + '\n';
 }
 
 /** Writes `policy` to `file`, 0600, atomically. */
@@ -106,6 +172,15 @@ export function addRule(file: string, rule: Rule): Policy {
   return next;
 }
 
+/** Sets where decisions may be answered (`askVia`; undefined: everywhere that reaches the user) and writes the file. Re-reads it first. */
+export function setAskVia(file: string, askVia: readonly Surface[] | undefined): Policy {
+  const next: Policy = { ...readPolicy(file) };
+  if (askVia === undefined) delete next.askVia;
+  else next.askVia = askVia;
+  writePolicy(file, next);
+  return next;
+}
+
 /**
  * Takes rule `position` (1-based, in file order, as `vimrelay rules` numbers them) out of the
  * file and returns it; the other rules keep their order. Throws RangeError when there is no such rule.
@@ -121,7 +196,7 @@ export function removeRule(file: string, position: number): Rule {
   return removed;
 }
 
-/** The policy file as a running agent sees it: re-read whenever its mtime or size changes. */
+/** The policy file as a running agent sees it: re-read whenever its inode changes (content, mode, owner, the file replaced). */
 export class PolicyStore {
   readonly file: string;
   #policy: Policy;
@@ -157,7 +232,8 @@ export class PolicyStore {
 function stampOf(file: string): string {
   try {
     const s = statSync(file, { bigint: true });
-    return `${s.mtimeNs}:${s.size}:${s.ino}`;
+    // ctime changes with the content and with a chmod or chown too, which decide whether it is trusted.
+    return `${s.ctimeNs}:${s.mtimeNs}:${s.size}:${s.ino}`;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
     throw err;

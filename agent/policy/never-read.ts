@@ -8,6 +8,10 @@
  * under another name in any directory, and nobody can list a file's other names, so such a file
  * counts as never_read too (an empty never_read list turns this off with the rest). What each
  * tool's call gets is in its record (editors/tools/tool.ts `neverRead`).
+ * vimrelay's own files (own-files.ts: its credentials, tokens, policy, logs, a relay checkout's
+ * secrets) are matched first and withheld wherever never_read files are, whatever the globs say
+ * (`[]` included); a call that names one (NAMES_ONE_FILE: open_file too) is refused as well, with
+ * `own_file` instead of `glob`, audited `own_file`.
  *
  * Before a call (`neverReadBefore`, on the paths the call addresses): a tool whose record
  * `refuses` (reads, edits, saves; commands and keys, which act on the current buffer:
@@ -52,29 +56,36 @@ import { EditorGone, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { LIST_BUDGET_BYTES } from '../editors/tools/budget.ts';
 import { grepBuffersTool, readBufferTool } from '../editors/tools/index.ts';
-import type { EditorTool } from '../editors/tools/tool.ts';
+import type { Addressing, EditorTool } from '../editors/tools/tool.ts';
 import { matchesGlob } from './glob.ts';
+import { ownRefusal, type OwnFiles, type OwnHit } from './own-files.ts';
 
 /** What never_read needs of an editor: the paths a call addresses, and tools it runs for itself. */
 export type NeverReadEditor = Pick<Editor, 'paths' | 'run'>;
 
-/** One call as never_read sees it. */
-export interface NeverReadCall {
-  editor: NeverReadEditor;
-  tool: EditorTool;
-  /** Its arguments, validated. */
-  args: Record<string, unknown>;
-  /** `Editor.paths` of this call. */
-  paths: readonly string[];
+/** What tells the files whose content is withheld: vimrelay's own files, then the policy's never_read globs. */
+export interface SecretRules {
+  /** vimrelay's own files (own-files.ts), whatever the globs say. */
+  own: OwnFiles;
   /** The policy's never_read globs. */
   globs: readonly string[];
   /** The home directory `~/` in a glob stands for. */
   home?: string;
 }
 
-/** The verdict before a call: a refusal, or the filter its outcome must go through. */
+/** One call as never_read sees it. */
+export interface NeverReadCall extends SecretRules {
+  editor: NeverReadEditor;
+  tool: EditorTool;
+  /** Its arguments, validated. */
+  args: Record<string, unknown>;
+  /** `Editor.paths` of this call. */
+  paths: readonly string[];
+}
+
+/** The verdict before a call: a refusal (of a never_read file, or of one of vimrelay's own), or the filter its outcome must go through. */
 export type NeverReadCheck =
-  | { readonly refusal: ToolOutcome }
+  | { readonly refusal: ToolOutcome; readonly decision: 'never_read' | 'own_file' }
   | {
       readonly refusal: null;
       after(outcome: ToolOutcome, call: CallControl): Promise<ToolOutcome>;
@@ -91,8 +102,16 @@ export const WITHHELD = '[withheld: never_read]';
 /** Most pages of one never_read buffer the agent reads to redact command output. */
 const REDACT_READ_PAGES = 100;
 
-/** Why a file is never_read: a glob its name matches, or the hard links it has. */
-export type NeverReadHit = { readonly path: string; readonly glob: string } | { readonly path: string; readonly links: number };
+/** Why a file is withheld: one of vimrelay's own files, a glob its name matches, or the hard links it has. */
+export type NeverReadHit = OwnHit | { readonly path: string; readonly glob: string } | { readonly path: string; readonly links: number };
+
+/**
+ * Addressings by which a call names one file (tools/tool.ts): such a call is refused for one of
+ * vimrelay's own files even when its record lets it run for a never_read one (open_file,
+ * clear_decorations, a symbol query from that buffer). Searches over every buffer and state
+ * tools leave those files out of their results instead, and terminal text goes to a terminal.
+ */
+const NAMES_ONE_FILE: ReadonlySet<Addressing> = new Set(['buffer', 'path', 'window_buffer']);
 
 /** The first never_read glob one of `paths` matches (in either case), or null. */
 function neverReadGlob(paths: readonly string[], globs: readonly string[], home?: string): { glob: string; path: string } | null {
@@ -126,10 +145,16 @@ async function linksOf(path: string): Promise<number> {
   }
 }
 
+/** Whether one of `paths` is one of vimrelay's own files, else a never_read file (neverReadMatch), and why. */
+export async function secretMatch(paths: readonly string[], rules: SecretRules): Promise<NeverReadHit | null> {
+  return (await rules.own.match(paths)) ?? (await neverReadMatch(paths, rules.globs, rules.home));
+}
+
 /** Checks `call` before it runs; see the module header. Rejects only when the editor cannot answer. */
 export async function neverReadBefore(call: NeverReadCall, control: CallControl): Promise<NeverReadCheck> {
-  const hit = await neverReadMatch(call.paths, call.globs, call.home);
-  if (hit && call.tool.neverRead.refuses(call.args)) return { refusal: refusal(call, hit) };
+  const hit = await secretMatch(call.paths, call);
+  if (hit && 'own' in hit && (call.tool.neverRead.refuses(call.args) || NAMES_ONE_FILE.has(call.tool.addresses(call.args)))) return { refusal: refusal(call, hit), decision: 'own_file' };
+  if (hit && call.tool.neverRead.refuses(call.args)) return { refusal: refusal(call, hit), decision: 'never_read' };
   const filter = call.tool.neverRead.filter;
   const secrets = filter === 'command_output' ? await secretLines(call, control) : null;
   const withheldPaths = call.tool.neverRead.countsDiagnostics && call.paths.length === 0 ? await diagnosedSecrets(call, control) : [];
@@ -176,7 +201,7 @@ async function withoutLocations(call: NeverReadCall, data: Record<string, unknow
   const isSecret = (path: string): Promise<boolean> => {
     let verdict = verdicts.get(path);
     if (!verdict) {
-      verdict = call.editor.paths('path', { path }, signal).then(async (paths) => (await neverReadMatch(paths, call.globs, call.home)) !== null);
+      verdict = call.editor.paths('path', { path }, signal).then(async (paths) => (await secretMatch(paths, call)) !== null);
       verdicts.set(path, verdict);
     }
     return verdict;
@@ -204,8 +229,12 @@ function refusal(call: NeverReadCall, hit: NeverReadHit): ToolOutcome {
   return neverReadRefusal(hit, why, 'This file\'s content is never returned nor edited; the user can change never_read in policy.json.');
 }
 
-/** PERMISSION_DENIED for a never_read file: what matched (the glob, or the hard links), then `why`, and `hint`. */
+/**
+ * PERMISSION_DENIED for a never_read file: what matched (the glob, or the hard links), then `why`,
+ * and `hint`; for one of vimrelay's own files, own-files.ts's refusal, whose hint stands whatever `hint` says.
+ */
 export function neverReadRefusal(hit: NeverReadHit, why: string, hint: string): ToolOutcome {
+  if ('own' in hit) return ownRefusal(hit, why);
   if ('glob' in hit) return fail('PERMISSION_DENIED', `${hit.path} matches the never_read glob "${hit.glob}": ${why}.`, { glob: hit.glob, hint });
   return fail('PERMISSION_DENIED', `${hit.path} has ${hit.links} hard links, so it may be a never_read file under another name: ${why}.`, { hard_links: hit.links, hint });
 }
@@ -218,7 +247,7 @@ function bufferCheck(call: NeverReadCall): BufferCheck {
   return (buf, signal) => {
     let answer = known.get(buf);
     if (!answer) {
-      answer = call.editor.paths('buffer', { buffer: buf }, signal).then(async (paths) => (await neverReadMatch(paths, call.globs, call.home)) !== null);
+      answer = call.editor.paths('buffer', { buffer: buf }, signal).then(async (paths) => (await secretMatch(paths, call)) !== null);
       known.set(buf, answer);
     }
     return answer;
@@ -341,7 +370,6 @@ async function filterGrep(call: NeverReadCall, first: Record<string, unknown>, w
 
 /** The never_read files among those of the buffers with diagnostics (both names of each that is). */
 async function diagnosedSecrets(call: NeverReadCall, control: CallControl): Promise<string[]> {
-  if (call.globs.length === 0) return [];
   let diagnosed: string[];
   try {
     diagnosed = await call.editor.paths('diagnosed', {}, control.signal);
@@ -352,7 +380,7 @@ async function diagnosedSecrets(call: NeverReadCall, control: CallControl): Prom
     return [];
   }
   const secret: string[] = [];
-  for (const path of diagnosed) if (await neverReadMatch([path], call.globs, call.home)) secret.push(path);
+  for (const path of diagnosed) if (await secretMatch([path], call)) secret.push(path);
   return secret;
 }
 
@@ -362,7 +390,7 @@ async function secretLines(call: NeverReadCall, control: CallControl): Promise<s
   const lines = new Set<string>();
   const seen = new Set<number>();
   for (const path of loaded) {
-    if (!(await neverReadMatch([path], call.globs, call.home))) continue;
+    if (!(await secretMatch([path], call))) continue;
     let start: number | null = 1;
     for (let page = 0; start !== null && page < REDACT_READ_PAGES; page++) {
       const read = await call.editor.run(readBufferTool, { buffer: path, start_line: start }, control);

@@ -6,8 +6,14 @@
  */
 import type { PermissionClass } from '../../protocol/index.ts';
 
-/** What a rule says about a class of calls. */
-export type Decision = 'allow' | 'ask' | 'deny';
+/**
+ * What a rule says about a class of calls: allow, ask at a prompt, deny; or, for the write class
+ * only, review: the edit is shown to the user as a diff in the editor before it lands (README "Reviews").
+ */
+export type Decision = 'allow' | 'ask' | 'review' | 'deny';
+
+/** The classes a `review` rule may name: only edits can be reviewed as a diff. */
+export const REVIEWABLE_CLASSES: readonly PermissionClass[] = ['write'];
 
 /** One rule: `decision` for `klass`, narrowed to editors and paths matching the globs (absent: any). */
 export interface Rule {
@@ -35,9 +41,25 @@ export interface PolicyQuery {
   paths: readonly string[];
 }
 
+/**
+ * Who makes a call: its client id, the name it goes by when one came, and how prompts show it
+ * (`label`; calls/client-names.ts).
+ */
+export interface Caller {
+  /** The client id: an OAuth client id, `pat:<name>`, `local:stdio`, `local:http`. */
+  readonly id: string;
+  readonly name?: string;
+  readonly label: string;
+}
+
 /** What the user is shown when a call needs their answer. */
 export interface AskRequest {
-  /** Who asks: the client id the relay passed (OAuth client, `pat:<name>`, `local`). */
+  /**
+   * Who asks, as the prompt names it: the name the client goes by (the one the relay's consent
+   * page showed, a token's, local mode's client's own), with its id beside it when another client
+   * has that name too; its id when no name came (calls/client-names.ts). The client's own words:
+   * shown escaped.
+   */
   client: string;
   tool: string;
   klass: PermissionClass;
@@ -68,12 +90,3 @@ export type AskAnswer =
   | { kind: 'deny'; reason?: string }
   | { kind: 'timeout' }
   | { kind: 'cancelled' };
-
-/**
- * Shows a prompt inside an editor and waits for the answer; `signal` aborts at the prompt's
- * deadline or when the call is cancelled, and either way the prompter answers `timeout` (the
- * CallGuard tells the two apart). Rejects with EditorGone when the editor goes away first.
- */
-export interface Prompter {
-  ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer>;
-}

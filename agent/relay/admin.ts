@@ -1,12 +1,14 @@
 /**
  * Client of the relay's owner-only admin routes (`/admin/tokens`, `/admin/devices`),
- * authenticated with the owner secret. Used by `vimrelay enroll`, `vimrelay token create`,
+ * authenticated with the owner secret (and the relay's OWNER_USER, where the caller knows it).
+ * Used by `vimrelay enroll`, `vimrelay token create`,
  * `vimrelay devices` and the local launcher. Never logs the secret or what it mints. Failures say
  * what happened: the relay unreachable (`fetch-failure.ts`), the secret refused, guesses
  * throttled, no secret configured, an answer that is not the relay's.
  */
 import { z } from 'zod';
 import { PermissionClass } from '../../protocol/index.ts';
+import { localServerRefusal } from '../local/not-a-relay.ts';
 import { readRelayAnswer, relayErrorText, relayFetch } from './fetch-failure.ts';
 
 export const MintedToken = z.object({
@@ -41,6 +43,9 @@ export const DeviceRecord = z.object({
   online: z.boolean(),
   revoked_at: z.string().nullable(),
   revoked: z.boolean(),
+  /** The last connection refused as the device for want of its agent's takeover key; absent from relays before takeover keys. */
+  last_refused_at: z.string().nullable().optional(),
+  last_refused_from: z.string().nullable().optional(),
 });
 export type DeviceRecord = z.infer<typeof DeviceRecord>;
 
@@ -81,40 +86,54 @@ function refusal(path: string, res: Response, text: string): string {
   }
 }
 
-async function adminFetch<T>(schema: z.ZodType<T>, relayUrl: string, ownerSecret: string, method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * The owner's credentials: the owner secret alone (sent as a bearer token), or with the relay's
+ * OWNER_USER (sent as HTTP Basic), which sets the owner's attempts apart from anyone's wrong
+ * guesses, so that they cannot hold the owner out (the local relay: every caller is 127.0.0.1).
+ */
+export type OwnerCredentials = string | { user: string; secret: string };
+
+function ownerAuthorization(owner: OwnerCredentials): string {
+  if (typeof owner === 'string') return `Bearer ${owner}`;
+  return `Basic ${Buffer.from(`${owner.user}:${owner.secret}`, 'utf8').toString('base64')}`;
+}
+
+async function adminFetch<T>(schema: z.ZodType<T>, relayUrl: string, owner: OwnerCredentials, method: string, path: string, body?: unknown): Promise<T> {
   const url = relayUrl.replace(/\/+$/, '') + path;
   const res = await relayFetch(url, {
     method,
-    headers: { Authorization: `Bearer ${ownerSecret}`, 'Content-Type': 'application/json' },
+    headers: { Authorization: ownerAuthorization(owner), 'Content-Type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
+  const local = localServerRefusal(url, res.status, text);
+  if (local) throw local;
   if (!res.ok) throw new AdminError(refusal(path, res, text), res.status);
   return readRelayAnswer(url, text, schema);
 }
 
 /** Mints a personal access token. */
-export async function mintToken(relayUrl: string, ownerSecret: string, req: MintRequest): Promise<MintedToken> {
-  return adminFetch(MintedToken, relayUrl, ownerSecret, 'POST', '/admin/tokens', req);
+export async function mintToken(relayUrl: string, owner: OwnerCredentials, req: MintRequest): Promise<MintedToken> {
+  return adminFetch(MintedToken, relayUrl, owner, 'POST', '/admin/tokens', req);
 }
 
 /** Whether a stored access token is still accepted by the relay (signature, expiry, revocation). */
-export async function tokenIsValid(relayUrl: string, ownerSecret: string, token: string): Promise<boolean> {
-  const res = await adminFetch(z.object({ valid: z.boolean() }), relayUrl, ownerSecret, 'POST', '/admin/tokens/verify', { token, kind: 'access' });
+export async function tokenIsValid(relayUrl: string, owner: OwnerCredentials, token: string): Promise<boolean> {
+  const res = await adminFetch(z.object({ valid: z.boolean() }), relayUrl, owner, 'POST', '/admin/tokens/verify', { token, kind: 'access' });
   return res.valid;
 }
 
 /** Creates a device and its credential directly, without pairing. */
-export async function createDevice(relayUrl: string, ownerSecret: string, name: string, hostname?: string): Promise<EnrolledDevice> {
-  return adminFetch(EnrolledDevice, relayUrl, ownerSecret, 'POST', '/admin/devices', { name, ...(hostname === undefined ? {} : { hostname }) });
+export async function createDevice(relayUrl: string, owner: OwnerCredentials, name: string, hostname?: string): Promise<EnrolledDevice> {
+  return adminFetch(EnrolledDevice, relayUrl, owner, 'POST', '/admin/devices', { name, ...(hostname === undefined ? {} : { hostname }) });
 }
 
 /** Every device of the relay's account. */
-export async function listDevices(relayUrl: string, ownerSecret: string): Promise<DeviceRecord[]> {
-  return (await adminFetch(z.object({ devices: z.array(DeviceRecord) }), relayUrl, ownerSecret, 'GET', '/admin/devices')).devices;
+export async function listDevices(relayUrl: string, owner: OwnerCredentials): Promise<DeviceRecord[]> {
+  return (await adminFetch(z.object({ devices: z.array(DeviceRecord) }), relayUrl, owner, 'GET', '/admin/devices')).devices;
 }
 
 /** Revokes a device: it is disconnected at once and its credential stops working. */
-export async function revokeDevice(relayUrl: string, ownerSecret: string, id: string): Promise<{ device: { id: string; name: string }; disconnected: number }> {
-  return adminFetch(z.object({ device: DeviceRef, disconnected: z.number() }), relayUrl, ownerSecret, 'DELETE', `/admin/devices/${encodeURIComponent(id)}`);
+export async function revokeDevice(relayUrl: string, owner: OwnerCredentials, id: string): Promise<{ device: { id: string; name: string }; disconnected: number }> {
+  return adminFetch(z.object({ device: DeviceRef, disconnected: z.number() }), relayUrl, owner, 'DELETE', `/admin/devices/${encodeURIComponent(id)}`);
 }

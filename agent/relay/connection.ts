@@ -10,8 +10,15 @@
  * A refused credential (401/403 at `/agent/token`), or a 401/403 at the upgrade for a JWT fetched
  * for that very attempt, means the device is unknown or revoked: retrying cannot help, so it stops
  * and says so. A reused JWT refused at the upgrade (it expired) is dropped and the link retries
- * with a fresh one. A close with 4000 means another agent connected as the same device and the Hub
- * keeps only the newest: this one stops and says so, rather than take turns with it forever.
+ * with a fresh one. Each upgrade proves this agent's takeover key (`takeover.ts`): a close with
+ * 4000 means another agent connected as the same device and proved it may take over (this agent
+ * restarted, or the device's first agent came back): this one stops and says so, with the
+ * relay's word on who, rather than take turns with it forever. A 409 at the upgrade means another
+ * agent is live as this device and this one could not prove its key: it stops and says so, since
+ * retrying would only knock at the other's door. The live agent hears of every such refusal
+ * (`takeover_refused`), and of a connection it took the device over from (the welcome's
+ * `took_over`); both are logged, and those that may mean someone else holds the credential are
+ * handed to `onWarning` (the status file).
  *
  * A frozen agent (stopped, or its machine asleep) measures its own stall (`stall.ts`): the relay's
  * silence is counted only while the agent ran, so its own freeze is not taken for a dead link;
@@ -19,6 +26,10 @@
  * (and none when the stall was long enough for the Hub to have answered it EDITOR_OFFLINE), so
  * that nothing starts in an editor after the client has its answer; and after a stall that long
  * the link reconnects at once, since the Hub has dropped it.
+ *
+ * While it runs, the link makes the relay's Pending page a surface of the agent's pending
+ * decisions (`decisions.ts`): it publishes them to the Hub, and the book settles the answers the
+ * Hub carries from the page.
  */
 import { hostname, platform } from 'node:os';
 import WebSocket from 'ws';
@@ -27,9 +38,11 @@ import {
   HEARTBEAT_PONG,
   LIMITS,
   parseHubMessage,
+  TAKEOVER_HEADER,
   WIRE_VERSION,
   type AgentMessage,
   type HubMessage,
+  type TakeoverHow,
 } from '../../protocol/index.ts';
 import type { EditorSource } from '../editors/editor.ts';
 import type { CallGuard } from '../policy/enforce.ts';
@@ -37,6 +50,7 @@ import type { Logger } from '../log.ts';
 import { waitToRetry, type Failure } from './backoff.ts';
 import { CredentialRefused, DeviceTokens, RelayAnswered, type DeviceJwt } from './device-token.ts';
 import { relayFailureText } from './fetch-failure.ts';
+import { PagePublisher } from './decisions.ts';
 import { StallWatch } from './stall.ts';
 import { Dispatcher } from '../calls/dispatcher.ts';
 import { AGENT_VERSION } from '../version.ts';
@@ -45,24 +59,41 @@ import { jsonBytes } from '../utf8.ts';
 /** The Hub's close code for a socket replaced by a newer connection of the same device. */
 const CLOSE_REPLACED = 4000;
 
-export type LinkState = 'connecting' | 'connected' | 'waiting' | 'rejected' | 'replaced' | 'stopped';
+/** The Hub's status for an upgrade refused because another agent of the device is live and this one could not prove its key. */
+const DEVICE_IN_USE = 409;
 
-/** How a link ended: stopped by its owner, the credential refused, or replaced by another agent. */
+export type LinkState = 'connecting' | 'connected' | 'waiting' | 'rejected' | 'replaced' | 'refused' | 'stopped';
+
+/**
+ * How a link ended: stopped by its owner, the credential refused, replaced by another agent, or
+ * refused because another agent holds the device.
+ */
 export interface LinkEnd {
-  kind: 'stopped' | 'rejected' | 'replaced';
+  kind: 'stopped' | 'rejected' | 'replaced' | 'refused';
   reason?: string;
+}
+
+/** Something the user should know that may mean someone else holds the device's credential. */
+export interface LinkWarning {
+  /** When it happened (ISO 8601). */
+  at: string;
+  message: string;
 }
 
 export interface RelayLinkOptions {
   relayUrl: string;
   /** The device credential (`vrd_...`); never logged. */
   deviceCredential: string;
+  /** This agent's takeover proof for this relay (`takeover.ts`); never logged. */
+  takeoverProof: string;
   editors: EditorSource;
   /** The user's policy and the audit log, applied to every call. */
   guard: CallGuard;
   logger: Logger;
   /** Called on every state change, e.g. to write the status file. */
   onState?: (state: LinkState, detail: { device?: string; reason?: string }) => void;
+  /** Called with each warning the module header lists, after it is logged. */
+  onWarning?: (warning: LinkWarning) => void;
   heartbeatMs?: number;
   reconnectBaseMs?: number;
   reconnectCapMs?: number;
@@ -87,6 +118,8 @@ export class RelayLink {
   /** Why this agent is closing the current socket itself, for the log line that follows. */
   #closing: string | undefined;
   #unsubscribe: (() => void) | undefined;
+  /** The relay's Pending page as a surface of the agent's decisions, while the link runs. */
+  #page: PagePublisher | undefined;
   #stopped = false;
   #end: ((end: LinkEnd) => void) | undefined;
 
@@ -103,6 +136,7 @@ export class RelayLink {
   /** Starts connecting; resolves when the link ends (stopped, credential refused, or replaced). */
   run(): Promise<LinkEnd> {
     this.#unsubscribe = this.#opts.editors.onChange(() => this.#sendEditors());
+    this.#page = new PagePublisher(this.#opts.guard.decisions, this.#opts.relayUrl, (message) => this.#send(message));
     this.#stall.start();
     return new Promise((resolve) => {
       this.#end = resolve;
@@ -126,6 +160,7 @@ export class RelayLink {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#unsubscribe?.();
+    this.#page?.stop();
     this.#retry?.abort();
     clearInterval(this.#heartbeat);
     this.#stall.stop();
@@ -156,7 +191,7 @@ export class RelayLink {
     const url = new URL(this.#opts.relayUrl.replace(/\/+$/, '') + '/agent');
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(url, {
-      headers: { Authorization: `Bearer ${jwt.token}` },
+      headers: { Authorization: `Bearer ${jwt.token}`, [TAKEOVER_HEADER]: this.#opts.takeoverProof },
       maxPayload: LIMITS.maxWireMessageBytes,
       handshakeTimeout: 15_000,
       // No permessage-deflate (RFC 7692): the messages are JSON the relay and the agent make, a
@@ -173,6 +208,8 @@ export class RelayLink {
       res.resume();
       if ((status === 401 || status === 403) && jwt.fresh) {
         this.#reject(`the relay refused this device's credential (HTTP ${status})`);
+      } else if (status === DEVICE_IN_USE) {
+        this.#refused();
       } else if (status === 401 || status === 403) {
         // A JWT kept from an earlier attempt may have expired: the next attempt fetches a new one.
         this.#tokens.invalidate();
@@ -213,9 +250,10 @@ export class RelayLink {
     ws.on('close', (code, reason) => {
       clearInterval(this.#heartbeat);
       if (this.#ws === ws) this.#ws = undefined;
+      this.#page?.disconnected();
       if (this.#stopped) return;
       this.#dispatcher.cancelAll();
-      if (code === CLOSE_REPLACED) return this.#replaced();
+      if (code === CLOSE_REPLACED) return this.#replaced(reason.toString());
       const closing = this.#closing;
       this.#closing = undefined;
       if (closing !== undefined) return this.#scheduleReconnect('unreachable', closing);
@@ -241,9 +279,11 @@ export class RelayLink {
         this.#attempt = 0;
         this.#device = msg.device.name;
         this.#opts.logger.info('connected to relay', { device: msg.device.name });
+        if (msg.took_over) this.#tookOver(msg.took_over);
         this.#setState('connected', { device: msg.device.name });
         // Editors that came or went between our hello and this welcome were not sent yet.
         this.#sendEditors();
+        this.#page?.connected();
         return;
       case 'call': {
         // A call read right after a stall may have waited in the socket all along: it keeps only
@@ -258,6 +298,16 @@ export class RelayLink {
       }
       case 'cancel':
         this.#dispatcher.cancel(msg.id);
+        return;
+      case 'decide':
+        void this.#page?.decide(msg);
+        return;
+      case 'takeover_refused':
+        this.#warn(
+          msg.at,
+          `a connection as device "${this.#device ?? '?'}" from ${msg.address} was refused: it had this device's credential but could not prove it is this agent. ` +
+            'If it was not another agent of yours (one with another state directory), someone else holds the credential: revoke the device in the dashboard and pair this machine again.',
+        );
         return;
       case 'error':
         if (msg.code === 'REVOKED') this.#reject(`the relay revoked this device: ${msg.message}`);
@@ -342,10 +392,43 @@ export class RelayLink {
     }
   }
 
-  #replaced(): void {
-    const reason = `another agent connected to the relay as device "${this.#device ?? '?'}" and replaced this one (one agent per device: stop the other, or let it serve)`;
+  /** The Hub closed this link for a newer connection of the device; `said`: its close reason (who, from where). */
+  #replaced(said: string): void {
+    const relay = said.length > 0 ? ` (the relay said: ${said})` : '';
+    const reason = `another agent connected to the relay as device "${this.#device ?? '?'}" and replaced this one${relay}; one agent per device: stop the other, or let it serve`;
     this.#opts.logger.error(`stopping: ${reason}`);
     this.#finish('replaced', reason);
+  }
+
+  /** The Hub refused this link: another agent of the device is live and this one could not prove its key. */
+  #refused(): void {
+    if (this.#stopped) return;
+    const reason =
+      'another agent is connected to the relay as this device, and this one could not prove it is that agent (its takeover key): ' +
+      'stop the other one first (`vimrelay status` where it runs), or, if it is not yours, revoke the device in the dashboard and pair this machine again';
+    this.#opts.logger.error(`stopping: ${reason}`);
+    this.#finish('refused', reason);
+    this.#ws?.terminate();
+  }
+
+  /** Logs what the welcome's `took_over` says: a restart at info; a connection that had not proved this agent's key as a warning. */
+  #tookOver(took: { address: string; since: string; how: TakeoverHow }): void {
+    const device = this.#device ?? '?';
+    if (took.how === 'same_key') {
+      this.#opts.logger.info('took the device over from an earlier connection of this agent (a restart)', { device, from: took.address, since: took.since });
+      return;
+    }
+    const who = took.how === 'keyless' ? 'proved no takeover key (an agent of an older version, or someone else)' : 'did not prove this agent\'s key';
+    this.#warn(
+      new Date().toISOString(),
+      `took device "${device}" over from a connection from ${took.address}, live since ${took.since}, that ${who}. ` +
+        'If it was not another agent of yours, someone else holds the credential: revoke the device in the dashboard and pair this machine again.',
+    );
+  }
+
+  #warn(at: string, message: string): void {
+    this.#opts.logger.warn(message, { at });
+    this.#opts.onWarning?.({ at, message });
   }
 
   #reject(reason: string): void {

@@ -6,6 +6,7 @@
  * logs the device code or the credential.
  */
 import { z } from 'zod';
+import { localServerRefusal } from '../local/not-a-relay.ts';
 import { readRelayAnswer, relayErrorText, relayFetch } from './fetch-failure.ts';
 
 const Started = z.object({
@@ -31,14 +32,19 @@ export class PairingFailed extends Error {
   }
 }
 
-/** RFC 8628 §3.1: asks the relay to pair a device named `name` on `hostname`. */
-export async function startPairing(relayUrl: string, name: string, hostname: string): Promise<StartedPairing> {
+/**
+ * RFC 8628 §3.1: asks the relay to pair a device named `name` on `hostname`, with the owner's
+ * `ticket` from the relay's /pair page if given (it gets the request in past every pairing limit).
+ */
+export async function startPairing(relayUrl: string, name: string, hostname: string, ticket?: string): Promise<StartedPairing> {
   const res = await relayFetch(`${relayUrl}/pair/device`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name, hostname }),
+    body: JSON.stringify({ name, hostname, ...(ticket === undefined ? {} : { ticket }) }),
   });
   const text = await res.text();
+  const local = localServerRefusal(relayUrl, res.status, text);
+  if (local) throw local;
   // The relay says whose limit it is: this address's, or too many requests waiting for the owner.
   if (res.status === 429) throw new Error(`the relay is refusing pairing requests for now: ${relayErrorText(text)}`);
   if (!res.ok) throw new Error(`${relayUrl}/pair/device answered HTTP ${res.status}: ${relayErrorText(text)}`);

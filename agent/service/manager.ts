@@ -4,10 +4,12 @@
  * macOS (`launchctl … gui/<uid>`). Touches only the user's own files: the unit or plist under the
  * user's configuration (`$XDG_CONFIG_HOME/systemd/user/`, `~/Library/LaunchAgents/`). Install and
  * uninstall are idempotent. When the manager cannot be reached (no user session, as in a
- * container), the file is still written or removed and the report says what to run by hand.
+ * container), the file is still written or removed, and the report says so once: after install,
+ * what to run once there is a session; after uninstall, that nothing will start the agent again
+ * (the unit and the link `enable` made are gone), never a command on the unit it removed.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LAUNCHD_LABEL, launchdPlist, SYSTEMD_UNIT, systemdUnit, type ServiceSpec } from './units.ts';
 
@@ -86,12 +88,25 @@ function removeIfPresent(file: string): boolean {
   return true;
 }
 
+/** Removes the symbolic link `link` (dangling or not); returns whether there was one. */
+function removeLink(link: string): boolean {
+  try {
+    if (!lstatSync(link).isSymbolicLink()) return false;
+  } catch {
+    return false;
+  }
+  rmSync(link, { force: true });
+  return true;
+}
+
 function systemd(where: ServiceEnv, run: Run): ServiceManager {
   const configHome = where.env.XDG_CONFIG_HOME || join(where.home, '.config');
   const file = join(configHome, 'systemd', 'user', SYSTEMD_UNIT);
   const ctl = (...args: string[]) => run('systemctl', ['--user', ...args]);
-  const unreachable = (output: string, todo: string): string =>
-    `systemctl --user did not answer (${output.split('\n')[0] || 'no user session'}); once you are logged in to a session with a user manager, run: ${todo}`;
+  // The link `systemctl --user enable` makes for the unit's WantedBy=default.target.
+  const wants = join(configHome, 'systemd', 'user', 'default.target.wants', SYSTEMD_UNIT);
+  const said = (output: string): string => `systemctl --user did not answer (${output.split('\n')[0] || 'no user session'})`;
+  const unreachable = (output: string, todo: string): string => `${said(output)}; once you are logged in to a session with a user manager, run: ${todo}`;
   return {
     kind: 'systemd',
     file,
@@ -109,9 +124,16 @@ function systemd(where: ServiceEnv, run: Run): ServiceManager {
       const present = readText(file) !== null;
       const disable = present ? ctl('disable', '--now', SYSTEMD_UNIT) : { status: 0, output: '' };
       const changed = removeIfPresent(file);
+      if (disable.status !== 0) {
+        // Without the manager nothing was stopped or disabled: the link enable made goes too, so
+        // that no login starts the agent again; there is no unit left to name in a command.
+        removeLink(wants);
+        const note = `${said(disable.output)}, so nothing was stopped; the unit is removed and no login will start the agent again (one still running, as \`vimrelay status\` shows, ends with its session)`;
+        return { file, changed, managed: false, note };
+      }
       const reload = changed ? ctl('daemon-reload') : { status: 0, output: '' };
-      const ok = disable.status === 0 && reload.status === 0;
-      return { file, changed, managed: ok, note: ok ? null : unreachable(`${disable.output} ${reload.output}`.trim(), `systemctl --user disable --now ${SYSTEMD_UNIT}`) };
+      const ok = reload.status === 0;
+      return { file, changed, managed: ok, note: ok ? null : `${said(reload.output)}: the unit is stopped and removed; systemd forgets it at its next start` };
     },
     state() {
       const installed = readText(file) !== null;

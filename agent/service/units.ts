@@ -15,6 +15,8 @@ export interface ServiceSpec {
   readonly cli: string;
   /** The relay the agent connects to. */
   readonly relay: string;
+  /** The user allowed plain http:// to a relay on another machine (`--insecure`); the agent is told so too. */
+  readonly insecure?: boolean;
   /** The agent's state directory, where the service's own log goes. */
   readonly stateDir: string;
   /** Environment to set (XDG directories given at install time), sorted by name. */
@@ -30,7 +32,7 @@ export const SERVICE_LOG = 'service.log';
 
 /** The arguments the service runs the CLI with. */
 export function agentArgs(spec: ServiceSpec): string[] {
-  return [spec.cli, 'agent', '--service', '--relay', spec.relay];
+  return [spec.cli, 'agent', '--service', '--relay', spec.relay, ...(spec.insecure ? ['--insecure'] : [])];
 }
 
 /**
@@ -55,7 +57,7 @@ export function systemdUnit(spec: ServiceSpec): string {
     'Type=simple',
     `ExecStart=${[spec.node, ...agentArgs(spec)].map(systemdWord).join(' ')}`,
     ...env,
-    // Exit 0 means retrying cannot help (revoked, or replaced by another agent): stay stopped.
+    // Exit 0 means retrying cannot help (revoked, replaced by another agent, or refused for one): stay stopped.
     'Restart=on-failure',
     'RestartSec=5',
     'UMask=0077',
@@ -94,7 +96,7 @@ export function launchdPlist(spec: ServiceSpec): string {
     '  </dict>',
     '  <key>RunAtLoad</key>',
     '  <true/>',
-    // Restarted when it exits non-zero; exit 0 (revoked, replaced) leaves it stopped.
+    // Restarted when it exits non-zero; exit 0 (revoked, replaced, refused) leaves it stopped.
     '  <key>KeepAlive</key>',
     '  <dict>',
     '    <key>SuccessfulExit</key>',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
+import { ReviewResult, reviewArg, reviewTimeoutArg } from './review.ts';
 import { BufferId, changedtickArg, currentBufferArg, editorArg, Position } from './common.ts';
 
 export const findAndReplace = defineTool({
@@ -19,12 +20,15 @@ export const findAndReplace = defineTool({
       old_text: z.string().min(1).describe('Exactly as in the buffer, whitespace and line breaks included.'),
       new_text: z.string().describe('May be empty, to delete.'),
       expected_changedtick: changedtickArg.optional(),
+      review: reviewArg,
+      timeout_ms: reviewTimeoutArg,
     })
     .strict(),
   output: z.object({
     ...BufferId,
-    changedtick: z.number().int().nonnegative(),
-    start: Position.describe('Of the new text.'),
-    end: Position.describe('Of the new text.'),
+    changedtick: z.number().int().nonnegative().describe('after the edit: pass to the next one'),
+    start: Position.describe('of the new text; 1-based, col in characters'),
+    end: Position.describe('just after the new text'),
+    review: ReviewResult.optional(),
   }),
 });

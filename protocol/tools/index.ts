@@ -26,6 +26,7 @@ import { lspHover } from './lsp-hover.ts';
 import { lspReferences } from './lsp-references.ts';
 import { lspRename } from './lsp-rename.ts';
 import { lspSymbols } from './lsp-symbols.ts';
+import { reviewStatus } from './review.ts';
 
 export { findAndReplace, getStateBrief, listEditors, readBuffer, writeBuffer };
 export { addVirtualText, clearDecorations, highlightRange, setCursor };
@@ -36,6 +37,7 @@ export { STATE_CONTEXT_LINE_BYTES } from './get-state-brief.ts';
 export { GREP_LIMITS } from './grep-buffers.ts';
 export { DECORATION_COLORS, DecorationColor, DecorationId, VIRTUAL_TEXT_LIMITS } from './decorations.ts';
 export { connectEditor, runCommand, sendKeys, sendToTerminal };
+export { REVIEW_LIMITS, ReviewResult, reviewStatus } from './review.ts';
 export { CONNECT_EDITOR_LIMITS, EditorCandidate } from './connect-editor.ts';
 export { PROMPT_TIMEOUT_HINT, RUN_COMMAND_LIMITS } from './run-command.ts';
 export { SEND_KEYS_LIMITS } from './send-keys.ts';
@@ -51,7 +53,7 @@ export { LSP_LIMITS, LSP_SERVER_HINTS } from './lsp.ts';
 export { DEFINITION_KINDS } from './lsp-definition.ts';
 export { SYMBOL_KINDS } from './lsp-symbols.ts';
 
-export const TOOLS: readonly ToolSpec[] = [listEditors, connectEditor, getStateBrief, getState, readBuffer, grepBuffers, getDiagnostics, findAndReplace, applyDiff, writeBuffer, substitute, undo, redo, setCursor, highlightRange, addVirtualText, clearDecorations, openFile, saveBuffer, runCommand, sendKeys, sendToTerminal, lspDefinition, lspReferences, lspHover, lspSymbols, lspRename];
+export const TOOLS: readonly ToolSpec[] = [listEditors, connectEditor, getStateBrief, getState, readBuffer, grepBuffers, getDiagnostics, findAndReplace, applyDiff, writeBuffer, substitute, undo, redo, setCursor, highlightRange, addVirtualText, clearDecorations, openFile, saveBuffer, runCommand, sendKeys, sendToTerminal, lspDefinition, lspReferences, lspHover, lspSymbols, lspRename, reviewStatus];
 
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 

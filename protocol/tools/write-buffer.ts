@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
+import { ReviewResult, reviewArg, reviewTimeoutArg } from './review.ts';
 import { BufferId, bufferRef, changedtickArg, editorArg } from './common.ts';
 
 export const writeBuffer = defineTool({
@@ -18,12 +19,15 @@ export const writeBuffer = defineTool({
       buffer: bufferRef,
       text: z.string().describe('Split into lines on \\n; one trailing newline is ignored.'),
       expected_changedtick: changedtickArg.optional(),
+      review: reviewArg,
+      timeout_ms: reviewTimeoutArg,
     })
     .strict(),
   output: z.object({
     ...BufferId,
-    created: z.boolean(),
-    changedtick: z.number().int().nonnegative(),
+    created: z.boolean().describe('a new buffer for the path'),
+    changedtick: z.number().int().nonnegative().describe('after the edit: pass to the next one'),
     total_lines: z.number().int().nonnegative(),
+    review: ReviewResult.optional(),
   }),
 });

@@ -1,6 +1,7 @@
 // The agent's life around the relay: credentials, logs and status files kept private (another
-// account cannot read them), `vimrelay status`, and reconnection after the relay restarts (every
-// deploy drops every socket).
+// account cannot read them), `vimrelay status` (an editor's directory printed, its escape
+// sequences never obeyed), and reconnection after the relay restarts (every deploy drops every
+// socket).
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -93,6 +94,25 @@ it('vimrelay status shows the link and the editors', async () => {
   expect(status.status).toBe(0);
   expect(status.stdout).toMatch(/^agent: running \(pid \d+\)$/m);
   expect(status.stdout).toMatch(/connected as life/);
+});
+
+it('vimrelay status shows an editor in a directory whose name holds escape sequences with them escaped, never sent to the terminal', async () => {
+  const evil = join(String(env.HOME), 'repo\x1b]0;pwned\x07\x1b[2J\x1b[1;1H\u202eevil');
+  const shownAs = 'repo\\x1b]0;pwned\\x07\\x1b[2J\\x1b[1;1H\\u202eevil';
+  mkdirSync(evil);
+  const work = await nvim.lua<string>('return vim.fn.getcwd()');
+  await nvim.lua('vim.api.nvim_set_current_dir(...)', evil);
+  try {
+    await eventually(async () => runCli(['status'], env).stdout.includes('pwned'), 'status to show the new directory');
+    const status = runCli(['status'], env);
+    expect(status.status).toBe(0);
+    // Nothing a terminal would act on but the output's own line breaks.
+    expect(/[\p{Cc}\p{Cf}]/u.test(status.stdout.replaceAll('\n', ''))).toBe(false);
+    // The editor's name is its directory's, and its directory the whole path.
+    expect(status.stdout).toContain(`  ${shownAs}  ${join(String(env.HOME), shownAs)}\n`);
+  } finally {
+    await nvim.lua('vim.api.nvim_set_current_dir(...)', work);
+  }
 });
 
 it('reconnects after the relay restarts, and its editors come back', async () => {

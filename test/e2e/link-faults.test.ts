@@ -3,9 +3,10 @@
 //   - A frozen agent (SIGSTOP): the Hub misses its heartbeats, a call answers EDITOR_OFFLINE well
 //     before the configured deadline, list_editors drops it and NO_EDITOR says it is reconnecting;
 //     an edit refused meanwhile is never applied after SIGCONT, and the agent comes back.
-//   - Two agents for one device: the newer wins, the older exits (code 4) saying why, and
-//     `vimrelay status` shows the one that runs, or, when the winner keeps its status elsewhere,
-//     that this one was replaced.
+//   - Two agents for one device: a restart (the same state directory, so the same takeover key)
+//     wins at once, the older exits (code 4) saying by whom, and `vimrelay status` shows the one
+//     that runs; an agent keeping its state elsewhere (another key) is refused while one runs and
+//     exits, 0 as a service, the running one warned and serving on; a service replaced in turn exits 0.
 //   - A long outage: the relay down long enough for the backoff to grow past the 5 s bound, then
 //     up: the agent's log shows the scheduled delay, the probe that found the relay back, and the
 //     reconnection it started (the schedule, not wall time); "link down" lines say ECONNREFUSED.
@@ -95,7 +96,7 @@ describe('two agents for one device', () => {
     await relay?.stop();
   });
 
-  it('the newer one wins and the older exits saying so; status shows the one that runs, or that this one was replaced', async () => {
+  it('a restart wins and the older exits saying by whom; an agent with another state directory is refused while one runs; a service replaced exits 0', async () => {
     const m = await machine(relay, 'twice');
     nvim = m.nvim;
     const args = ['--relay', relay.url, '--discover-dir', m.sockets];
@@ -103,41 +104,47 @@ describe('two agents for one device', () => {
     agents.push(first);
     await first.waitFor('connected to relay');
 
-    // A second terminal, same user and files.
+    // A second terminal, same user and files: the same takeover key.
     const second = startAgentProcess(args, m.env);
     agents.push(second);
     await second.waitFor('connected to relay');
     expect(await first.exited).toBe(4);
-    expect(first.output()).toMatch(/replaced this one/);
+    expect(first.output()).toMatch(/replaced this one \(the relay said: replaced by a newer connection of this same agent from \S+\)/);
+    expect(second.output()).toContain('took the device over from an earlier connection of this agent (a restart)');
     const status = runCli(['status'], m.env);
     expect(status.stdout).toContain(`agent: running (pid ${second.proc.pid})`);
 
     const client = await connectMcp(relay.mcpUrl, await relay.mint({ kind: 'access', name: 'twice' }));
     await waitFor(async () => ((await listed(client)).length === 1 ? true : undefined), 20_000, 'the editor to be listed');
     expect((await callOk(client, 'read_buffer', {})).lines).toEqual(['alpha']);
-    await client.close();
 
-    // A third, keeping its state elsewhere (a service, say): the second is replaced, and its
-    // status says so rather than "not running".
+    // A third keeping its state elsewhere (a service set up with another XDG_STATE_HOME, say) has
+    // another takeover key: refused while the second runs. As a service it exits 0, so that its
+    // manager does not start it again to knock forever.
     const elsewhere = { ...m.env, XDG_STATE_HOME: join(String(m.env.HOME), 'service-state') };
     mkdirSync(String(elsewhere.XDG_STATE_HOME));
     const third = startAgentProcess([...args, '--service'], elsewhere);
     agents.push(third);
-    await third.waitFor('connected to relay');
-    expect(await second.exited).toBe(4);
-    const replaced = runCli(['status'], m.env);
-    expect(replaced.status).toBe(3);
-    expect(replaced.stdout).toMatch(/^agent: not running \(replaced at .*another agent connected/);
-    // The winner stays: it is not replaced back.
-    expect(third.output().match(/connected to relay/g)).toHaveLength(1);
+    expect(await third.exited).toBe(0);
+    expect(third.output()).toMatch(/another agent is connected to the relay as this device, and this one could not prove it is that agent/);
+    expect(runCli(['status'], elsewhere).stdout).toMatch(/^agent: not running \(refused at /);
+    await second.waitFor(/a connection as device "twice" from \S+ was refused/);
+    expect(runCli(['status'], m.env).stdout).toMatch(/warning \(.+\): a connection as device "twice" from \S+ was refused/);
+    expect(second.output().match(/connected to relay/g)).toHaveLength(1);
+    expect((await callOk(client, 'read_buffer', {})).lines).toEqual(['alpha']);
+    await client.close();
 
     // The login service's agent replaced in turn exits 0, so that its service manager (restart on
     // failure) leaves it stopped instead of starting it again to push the newer one out.
-    const fourth = startAgentProcess(args, m.env);
-    agents.push(fourth);
-    await fourth.waitFor('connected to relay');
-    expect(await third.exited).toBe(0);
-    expect(third.output()).toMatch(/replaced this one/);
+    const service = startAgentProcess([...args, '--service'], m.env);
+    agents.push(service);
+    await service.waitFor('connected to relay');
+    expect(await second.exited).toBe(4);
+    const fifth = startAgentProcess(args, m.env);
+    agents.push(fifth);
+    await fifth.waitFor('connected to relay');
+    expect(await service.exited).toBe(0);
+    expect(service.output()).toMatch(/replaced this one/);
   }, 90_000);
 });
 

@@ -1,17 +1,20 @@
 // The local relay's secrets, attacked as another account on the same machine would: as uid 65534
 // (`setpriv`; the test runs as root in CI and skips otherwise, since only root can switch users)
 // it probes every TCP port the relay's processes listen on for a V8 inspector / DevTools endpoint
-// and asks each to write a file through Miniflare's loopback routes, tries to read the relay's
+// and asks each to write a file through Miniflare's loopback routes, or to print into the relay's
+// log, and tries workerd's own way to report (a unix socket); it tries to read the relay's
 // persisted state (the Hub's SQLite holds the token-signing key), and reads the processes' command
 // lines for the owner secret; and it takes the relay's port between the launcher's check and
 // workerd's bind, to be asked for /health and sent the owner secret. Every attempt must fail.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mintToken } from '../../agent/relay/admin.ts';
 import { freePort, startLocalRelay, type LocalRelay } from '../../scripts/local-relay.ts';
+import { REPORT_MAX_BYTES } from '../../scripts/loopback-guard.ts';
 import { asOther, describeAsOther, itAsOther, spawnAsOther } from '../helpers/other-user.ts';
 import { groupPids } from '../helpers/procs.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -67,13 +70,15 @@ console.log(JSON.stringify(found));
 
 // The other probe: Miniflare's loopback routes (scripts/loopback-guard.ts) on every port, asked to
 // write a file at argv[1] (a path steered out of Miniflare's temporary directory), directly and
-// through the header that makes Miniflare dispatch on another URL, to list storage, and to render
-// the lines of argv[2] (a file only the relay's user may read) as an error's source; prints each
-// status, and whether an answer held argv[3] (that file's text).
+// through the header that makes Miniflare dispatch on another URL, to list storage, to render
+// the lines of argv[2] (a file only the relay's user may read) as an error's source, and to print
+// into the relay's log (argv[4], with a terminal escape that clears the screen, and 4 MiB of it, at
+// Miniflare's error level); prints each status, and whether an answer held argv[3] (that file's text).
 const LOOPBACK_PROBE = `
-const [target, secretFile, secretText, ...ports] = process.argv.slice(1);
+const [target, secretFile, secretText, marker, ...ports] = process.argv.slice(1);
 const steer = encodeURIComponent('/' + '../'.repeat(20) + target.slice(1));
-const thrown = JSON.stringify({ name: 'Error', message: 'probe', stack: 'Error: probe\\n    at probe (' + secretFile + ':1:1)' });
+const thrown = JSON.stringify({ name: 'Error', message: marker + '\\u001b[2J', stack: 'Error: ' + marker + '\\u001b[2J\\n    at probe (' + secretFile + ':1:1)' });
+const flood = marker + '\\x1b[2J\\x1b]0;owned\\x07' + 'x'.repeat(4 * 1024 * 1024);
 const statuses = [];
 for (const port of ports) {
   const base = 'http://127.0.0.1:' + port;
@@ -82,18 +87,58 @@ for (const port of ports) {
     ['POST', '/core/log', { 'MF-Original-URL': base + '/core/store-temp-file?extension=' + steer, 'MF-Log-Level': '2' }, 'written by another account'],
     ['GET', '/core/do-storage/x', {}, undefined],
     ['POST', '/core/error', { Accept: 'text/html', 'Content-Type': 'application/json' }, thrown],
+    ['POST', '/core/log', { 'MF-Log-Level': '1' }, flood],
   ]) {
     try {
-      const res = await fetch(base + path, { method, headers, body, signal: AbortSignal.timeout(3000) });
+      const res = await fetch(base + path, { method, headers, body, signal: AbortSignal.timeout(10000) });
       const text = await res.text();
-      statuses.push(port + ' ' + path.split('?')[0] + ' ' + res.status + (text.includes(secretText) ? ' leaked' : ''));
+      statuses.push(port + ' ' + method + ' ' + path.split('?')[0] + ' ' + res.status + (text.includes(secretText) ? ' leaked' : ''));
     } catch (error) {
-      statuses.push(port + ' ' + path.split('?')[0] + ' ' + String(error));
+      statuses.push(port + ' ' + method + ' ' + path.split('?')[0] + ' ' + String(error));
     }
   }
 }
 console.log(JSON.stringify(statuses));
 `;
+
+// Another account's try at workerd's own way to report: a request to the unix socket at argv[1];
+// prints the status, or the error code.
+const SOCKET_PROBE = `
+import { request } from 'node:http';
+const req = request({ socketPath: process.argv[1], method: 'POST', path: '/core/log', headers: { 'MF-Log-Level': '1' } }, (res) => {
+  console.log(String(res.statusCode));
+  res.resume();
+});
+req.on('error', (error) => console.log(error.code));
+req.end('written by another account');
+`;
+
+/** workerd's loopback service address, from its command line (the relay's process group `pgid`). */
+function workerdLoopback(pgid: number): string {
+  for (const pid of groupPids(pgid)) {
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    const arg = args.find((a) => a.startsWith('--external-addr=loopback='));
+    if (arg) return arg.slice('--external-addr=loopback='.length);
+  }
+  throw new Error('no workerd with a loopback address in the relay\'s process group');
+}
+
+/** POSTs `body` to `path` on the unix socket `socketPath`; the status. */
+function postToSocket(socketPath: string, path: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ socketPath, method: 'POST', path, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 describeAsOther('the local relay, attacked from another local account (uid 65534)', () => {
   let dir: string;
@@ -133,7 +178,7 @@ describeAsOther('the local relay, attacked from another local account (uid 65534
     expect(JSON.parse(probe.stdout)).toEqual([]);
   });
 
-  it('no port of the relay writes a file for it, shows it a file, nor lists the relay\'s storage (Miniflare\'s loopback routes)', async () => {
+  it('no port of the relay writes a file for it, shows it a file, lists the relay\'s storage, nor prints into its log (Miniflare\'s loopback routes)', async () => {
     const pids = groupPids(relay.process.pid ?? -1);
     const ports = listeningPorts(pids).filter((port) => port !== Number(new URL(relay.url).port));
     expect(ports.length).toBeGreaterThan(0);
@@ -141,22 +186,48 @@ describeAsOther('the local relay, attacked from another local account (uid 65534
     const secretText = `private-key-material-${Date.now()}`;
     const secretFile = join(dir, 'private-key');
     writeFileSync(secretFile, `${secretText}\n`, { mode: 0o600 });
-    const probe = asOther(process.execPath, ['--input-type=module', '-e', LOOPBACK_PROBE, target, secretFile, secretText, ...ports.map(String)]);
+    const marker = `printed-by-another-account-${Date.now()}`;
+    const logBefore = statSync(join(dir, 'relay.log')).size;
+    const probe = asOther(process.execPath, ['--input-type=module', '-e', LOOPBACK_PROBE, target, secretFile, secretText, marker, ...ports.map(String)]);
     expect(probe.status, probe.stderr).toBe(0);
     const statuses = JSON.parse(probe.stdout) as string[];
-    // Miniflare's loopback server (a port of the relay's own node process) refuses the three, and
-    // answers the error report with a plain 500.
-    expect(statuses.filter((s) => /\/core\/(store-temp-file|log|do-storage\/x) 403$/.test(s)).length, statuses.join('\n')).toBeGreaterThanOrEqual(3);
-    expect(statuses.filter((s) => s.endsWith('/core/error 500')).length, statuses.join('\n')).toBeGreaterThanOrEqual(1);
+    // Miniflare's loopback server (a port of the relay's own node process) refuses all five.
+    const refused = statuses.filter((s) => / 403$/.test(s));
+    expect(refused.length, statuses.join('\n')).toBeGreaterThanOrEqual(5);
     expect(statuses.filter((s) => / 2\d\d$/.test(s) || s.endsWith(' leaked'))).toEqual([]);
     expect(() => lstatSync(target)).toThrow();
-    // The error report went to the relay's log, the file's text with it nowhere.
-    const reported = `relay: the Worker threw: Error: probe\n    at probe (${secretFile}:1:1)`;
+    // Nothing of it reached the relay's log: no text, no escape, no 4 MiB; a refusal is named once per route.
+    await waitFor(() => (readFileSync(join(dir, 'relay.log'), 'utf8').includes('refused POST /core/log') ? true : undefined), 10_000, 'the refusal in the relay log');
+    const log = readFileSync(join(dir, 'relay.log'), 'utf8');
+    expect(log).not.toContain(marker);
+    expect(log).not.toContain(secretText);
+    expect(log).not.toContain('\x1b');
+    expect(statSync(join(dir, 'relay.log')).size - logBefore).toBeLessThan(4096);
+  });
+
+  it('workerd reports to the relay at a unix socket only the relay\'s user may reach; what it reports is escaped and capped in the log', async () => {
+    const address = workerdLoopback(relay.process.pid ?? -1);
+    expect(address).toMatch(/^unix:\//);
+    const socketPath = address.slice('unix:'.length);
+    const socketDir = lstatSync(join(socketPath, '..'));
+    expect(socketDir.uid).toBe(process.getuid?.());
+    expect(socketDir.mode & 0o777).toBe(0o700);
+    const other = asOther(process.execPath, ['--input-type=module', '-e', SOCKET_PROBE, socketPath]);
+    expect(other.status, other.stderr).toBe(0);
+    expect(other.stdout.trim()).toBe('EACCES');
+    // The relay's own reports (workerd's, sent here by the test as the relay's user) still arrive.
+    const marker = `reported-by-workerd-${Date.now()}`;
+    expect(await postToSocket(socketPath, '/core/log', { 'MF-Log-Level': '2' }, `${marker}\x1b[2J${'y'.repeat(1024 * 1024)}`)).toBe(204);
+    const thrown = JSON.stringify({ name: 'Error', message: 'thrown', stack: `Error: ${marker}-thrown\u001b]0;title\u0007\n    at worker (worker.js:1:1)` });
+    expect(await postToSocket(socketPath, '/core/error', { 'Content-Type': 'application/json' }, thrown)).toBe(500);
     const log = await waitFor(() => {
       const text = readFileSync(join(dir, 'relay.log'), 'utf8');
-      return text.includes(reported) ? text : undefined;
-    }, 10_000, 'the error report in the relay log');
-    expect(log).not.toContain(secretText);
+      return text.includes(`${marker}-thrown`) ? text : undefined;
+    }, 10_000, 'the reports in the relay log');
+    expect(log).toContain(`relay: workerd warn: ${marker}\\x1b[2Jyyy`);
+    expect(log).toContain(`relay: the Worker threw: Error: ${marker}-thrown\\x1b]0;title\\x07\n    at worker (worker.js:1:1)`);
+    expect(log).not.toContain('\x1b');
+    expect(log).not.toContain('y'.repeat(REPORT_MAX_BYTES.log));
   });
 
   it('the persisted state is 0700/0600, an older run\'s included, and none of it can be read', () => {

@@ -1,7 +1,10 @@
 // The local relay's owner sign-in over HTTP (worker/auth/basic-owner.ts): HTTP Basic with the owner
-// secret as the password, under the owner-secret guess limits, and no cookie ever set. The same in
+// secret as the password, under the owner-secret guess limits, and no cookie ever set; another
+// local account's wrong guesses hold out everyone but the owner, who names OWNER_USER. The same in
 // a real browser: pages.test.ts; why Basic and not the cookie: other-port.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken } from '../../agent/relay/admin.ts';
+import { asOther, itAsOther } from '../helpers/other-user.ts';
 import { ownerBasic, withRelay, type TestRelay } from '../helpers/relay.ts';
 
 const CHALLENGE = 'Basic realm="vimrelay", charset="UTF-8"';
@@ -36,7 +39,7 @@ describe('the owner pages of the local relay', () => {
       const res = await get(path, authorization);
       expect([path, res.status, res.headers.get('WWW-Authenticate')]).toEqual([path, 401, CHALLENGE]);
       const text = await res.text();
-      expect(text).toContain('any user name');
+      expect(text).toContain('<code>OWNER_USER</code>');
       expect(text).not.toContain('role="alert"');
     }
   });
@@ -95,3 +98,50 @@ describe('wrong secrets from one address', () => {
     }
   });
 });
+
+// Another local account (uid 65534) guessing as fast as the limits let it: ten wrong secrets from
+// 127.0.0.1, then from every loopback address it can name (Miniflare takes CF-Connecting-IP from
+// the client), with the user names an owner might type; prints the statuses it got.
+const GUESSER = `
+const [url] = process.argv.slice(1);
+const basic = (user, secret) => 'Basic ' + Buffer.from(user + ':' + secret).toString('base64');
+const statuses = [];
+for (let a = 1; a <= 7; a++) {
+  for (let i = 0; i < 10; i++) {
+    const headers = { Authorization: basic(['owner', 'admin', 'root', ''][i % 4], 'guess-' + a + '-' + i) };
+    if (a > 1) headers['CF-Connecting-IP'] = '127.0.0.' + a;
+    statuses.push((await fetch(url + '/dashboard', { headers })).status);
+  }
+}
+console.log(JSON.stringify(statuses));
+`;
+
+describe('wrong secrets from another local account', () => {
+  let own: TestRelay;
+  beforeAll(async () => {
+    own = await withRelay();
+  }, 120_000);
+  afterAll(() => own?.stop());
+
+  itAsOther('hold out every attempt but the owner\'s: with OWNER_USER the browser and the launcher get in; without it, the right secret is refused too', async () => {
+    const guessed = asOther(process.execPath, ['--input-type=module', '-e', GUESSER, own.url]);
+    expect(guessed.status, guessed.stderr).toBe(0);
+    const statuses = JSON.parse(guessed.stdout) as number[];
+    // Every guess it got compared was wrong (401); then everything it tried was held back (429).
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.at(-1)).toBe(429);
+    expect(new Set(statuses)).toEqual(new Set([401, 429]));
+    // Its limits hold for whoever does not name the owner's user name, the right secret included.
+    for (const user of ['owner', 'someone else']) expect((await getFrom(own, '/dashboard', ownerBasic(own.ownerSecret, user))).status).toBe(429);
+    // The owner's browser, and the launcher's admin calls, name it.
+    const page = await getFrom(own, '/dashboard', ownerBasic(own.ownerSecret, own.ownerUser));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<h1>Dashboard</h1>');
+    const minted = await mintToken(own.url, { user: own.ownerUser, secret: own.ownerSecret }, { kind: 'access', name: 'while-guessed' });
+    expect(minted.token).toBeTruthy();
+  }, 60_000);
+});
+
+function getFrom(relay: TestRelay, path: string, authorization: string): Promise<Response> {
+  return fetch(`${relay.url}${path}`, { redirect: 'manual', headers: { Authorization: authorization } });
+}

@@ -11,6 +11,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAudit } from '../../agent/audit/log.ts';
 import { paths } from '../../agent/config/paths.ts';
 import { LIMITS } from '../../protocol/index.ts';
 import { localTokenFile } from '../../agent/local/token.ts';
@@ -323,6 +324,23 @@ describe('serve --stdio', () => {
     expect(`${String(none.message)} ${none.hint}`).not.toMatch(/vimrelay agent|\brelay\b/);
     expect(none.hint).toMatch(/VimRelayConnect/);
     await empty.client.close();
+  });
+
+  it.each(['modern', 'legacy'] as const)('names its client, in the audit log and `vimrelay log`, as the client names itself (%s era)', async (era) => {
+    const env = isolatedEnv();
+    const sockets = join(String(env.HOME), 'sockets');
+    mkdirSync(sockets);
+    const nvim = await startNvim({ files: { 'a.txt': 'a\n' }, open: ['a.txt'], listen: join(sockets, 'nvim.named.0') });
+    try {
+      const info = { name: 'claude-code', title: 'Claude Code', version: '2.0.0' };
+      const serve = await connectStdio(process.execPath, [CLI, 'serve', '--stdio', '--discover-dir', sockets], env, era, { info });
+      await callOk(serve.client, 'read_buffer', {});
+      await serve.client.close();
+    } finally {
+      await nvim.stop();
+    }
+    expect(readAudit(paths(env).audit, 1)[0]).toMatchObject({ client: 'local:stdio', client_name: 'Claude Code', tool: 'read_buffer', outcome: 'ok' });
+    expect(runCli(['log', '-n', '1'], env).stdout.split('\n')[1]).toMatch(/^\S+ +Claude Code +\S+ +read_buffer +allow +ok /);
   });
 
   it('refuses to start without exactly one of --stdio and --http', () => {

@@ -1,23 +1,16 @@
 // End to end, a real relay in local workerd, a real agent process and a real headless Neovim: an MCP SDK
 // client authorizes itself with OAuth (its own `auth()` through an OAuthClientProvider: discovery
 // from the 401, dynamic registration with a loopback redirect URI, PKCE S256, the resource
-// indicator), the owner consents through the real sign-in and consent forms, and the client then
-// reads the editor's buffer. Then refresh rotation and a revoked grant.
+// indicator), the owner consents once through the real sign-in and consent forms, allowing what
+// the page ticked, and the client then reads and edits the editor's buffer; a save steps up.
+// Then refresh rotation and a revoked grant.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-  type OAuthClientInformationMixed,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type OAuthTokens,
-} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthTokens } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
 import { approve, NO_COOKIE, type Fetcher } from '../helpers/consent-flow.ts';
+import { MemoryProvider } from '../helpers/oauth-client.ts';
 import { callOk } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { ownerBasic, withRelay, type TestRelay } from '../helpers/relay.ts';
@@ -26,53 +19,6 @@ import { waitFor } from '../helpers/wait.ts';
 // Nothing listens here: the test reads the code off the redirect, as a client's listener would.
 const REDIRECT = 'http://127.0.0.1:43118/callback';
 const TEXT = 'première ligne\nzweite Zeile\n';
-
-/** An in-memory OAuthClientProvider, as a local MCP client keeps one per server. */
-class MemoryProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  discovery: OAuthDiscoveryState | undefined;
-  authorizationUrl: URL | undefined;
-
-  get redirectUrl(): string {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'vimrelay e2e client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  state(): string {
-    return 'e2e-state';
-  }
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    this.client = info;
-  }
-  tokens(): OAuthTokens | undefined {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL): void {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
-  }
-  // Kept beside the verifier: the SDK checks the callback's `iss` against it (RFC 9207).
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.discovery = state;
-  }
-  discoveryState(): OAuthDiscoveryState | undefined {
-    return this.discovery;
-  }
-}
 
 /** The owner's browser at the local relay: asked for the owner secret (HTTP Basic), it sends it with every request there. */
 const owner: Fetcher = (url, init = {}) =>
@@ -104,8 +50,11 @@ function newClient(): Client {
   return new Client({ name: 'vimrelay-oauth-e2e', version: '0.0.0' });
 }
 
-/** Runs the whole authorization with the SDK: 401 -> discovery -> DCR -> consent -> tokens. */
-async function authorize(provider: MemoryProvider, scopes: string[]): Promise<void> {
+/**
+ * Runs the whole authorization with the SDK: 401 -> discovery -> DCR -> consent, allowed as the
+ * page opens (the scopes the client asked for ticked) -> tokens. The scopes the SDK asked for.
+ */
+async function authorize(provider: MemoryProvider): Promise<string[]> {
   const first = new StreamableHTTPClientTransport(new URL(relay.mcpUrl), { authProvider: provider });
   // No tokens yet: the SDK discovers, registers, and sends the user to the authorization URL.
   await expect(newClient().connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
@@ -114,13 +63,14 @@ async function authorize(provider: MemoryProvider, scopes: string[]): Promise<vo
   expect(url.origin + url.pathname).toBe(`${relay.url}/authorize`);
   expect(url.searchParams.get('code_challenge_method')).toBe('S256');
   expect(url.searchParams.get('resource')).toBe(relay.mcpUrl);
-  const back = await approve(owner, relay.url, url.toString(), NO_COOKIE, scopes);
+  const back = await approve(owner, relay.url, url.toString(), NO_COOKIE, 'as ticked');
   expect(back.origin + back.pathname).toBe(REDIRECT);
   expect(back.searchParams.get('state')).toBe('e2e-state');
   expect(back.searchParams.get('iss')).toBe(relay.url);
   // The SDK reads `code` and `iss` from the callback and checks `iss` first (RFC 9207 §2.4).
   await first.finishAuth(back.searchParams);
   await first.close();
+  return url.searchParams.get('scope')?.split(' ') ?? [];
 }
 
 function tokenEndpoint(params: Record<string, string>): Promise<Response> {
@@ -136,10 +86,12 @@ function listTools(accessToken: string): Promise<Response> {
 }
 
 describe('OAuth end to end', () => {
-  const provider = new MemoryProvider();
+  const provider = new MemoryProvider(REDIRECT, 'vimrelay e2e client', 'e2e-state');
 
-  it('the SDK client registers, the owner consents, and the client reads the live buffer', async () => {
-    await authorize(provider, ['read', 'write']);
+  it('the SDK client registers, the owner consents once, and the client reads and edits the live buffer', async () => {
+    // The client asks for what the 401 challenge names, an ordinary session's scopes, and the
+    // consent page opens with them ticked: one consent covers reading and editing.
+    expect(await authorize(provider)).toEqual(['read', 'write']);
     expect(provider.client?.client_id).toBeTruthy();
     expect(provider.saved?.scope?.split(' ').sort()).toEqual(['read', 'write']);
 
@@ -153,20 +105,25 @@ describe('OAuth end to end', () => {
       }, 15_000, 'the editor to appear in list_editors');
       const read = await callOk(client, 'read_buffer', { editor, buffer: 'notes.txt' });
       expect(read.lines).toEqual(['première ligne', 'zweite Zeile']);
+      // An edit needs no second trip to the browser.
+      provider.authorizationUrl = undefined;
+      const edited = await callOk(client, 'find_and_replace', { editor, buffer: 'notes.txt', old_text: 'zweite', new_text: 'second', expected_changedtick: read.changedtick });
+      expect(edited.changedtick).not.toBe(read.changedtick);
+      expect(provider.authorizationUrl).toBeUndefined();
       // Outside the granted scopes: HTTP 403 insufficient_scope naming the scopes the call needs
       // (MCP 2025-11-25 "Scope Challenge Handling"). The SDK steps up: it sends the user back to
       // the authorization endpoint for them, and the call fails until the user consents.
-      provider.authorizationUrl = undefined;
       await expect(client.callTool({ name: 'save_buffer', arguments: { editor, buffer: 'notes.txt' } })).rejects.toBeInstanceOf(UnauthorizedError);
       // Set by the SDK during the call (TypeScript narrowed it to undefined above).
       const asked = provider.authorizationUrl as URL | undefined;
-      expect(asked?.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['read', 'save']));
+      expect(asked?.searchParams.get('scope')?.split(' ')).toEqual(['read', 'write', 'save']);
     } finally {
       await client.close();
     }
   });
 
-  it('refresh rotates: the new refresh token works, and once it is used the old one is refused', async () => {
+  // A used refresh token presented again revokes the grant: test/workers/oauth.test.ts › refresh token reuse.
+  it('refresh rotates: each refresh gives a new refresh token, which works', async () => {
     const clientId = provider.client?.client_id ?? '';
     const old = provider.saved?.refresh_token ?? '';
     const r1 = await tokenEndpoint({ grant_type: 'refresh_token', refresh_token: old, client_id: clientId });
@@ -177,10 +134,9 @@ describe('OAuth end to end', () => {
     expect((await listTools(rotated.access_token)).status).toBe(200);
     const r2 = await tokenEndpoint({ grant_type: 'refresh_token', refresh_token: rotated.refresh_token ?? '', client_id: clientId });
     expect(r2.status).toBe(200);
-    const again = await tokenEndpoint({ grant_type: 'refresh_token', refresh_token: old, client_id: clientId });
-    expect(again.status).toBe(400);
-    expect(((await again.json()) as { error: string }).error).toBe('invalid_grant');
-    provider.saveTokens((await r2.json()) as OAuthTokens);
+    const latest = (await r2.json()) as OAuthTokens;
+    expect((await listTools(latest.access_token)).status).toBe(200);
+    provider.saveTokens(latest);
   });
 
   it('a revoked grant: its tokens are refused with 401 (RFC 7009 revocation, which revokes the grant)', async () => {

@@ -8,7 +8,7 @@
 // installed globally into a prefix as `npm install -g` does. Needs the package registry, as any
 // install does.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayCredentials } from '../../agent/config/credentials.ts';
@@ -26,6 +26,8 @@ const work = tempDir('vimrelay-package-');
 const prefix = join(work, 'prefix');
 let tarball = '';
 let files: string[] = [];
+/** The tarball's size in bytes. */
+let size = 0;
 
 function npm(args: string[], cwd: string): string {
   const r = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' } });
@@ -36,9 +38,10 @@ function npm(args: string[], cwd: string): string {
 beforeAll(() => {
   // --ignore-scripts: `npm test` built dist/ already, and a rebuild (prepare) would take it away
   // from under the other test files while they run the CLI.
-  const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)) as { filename: string; files: { path: string }[] }[];
+  const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)) as { filename: string; size: number; files: { path: string }[] }[];
   tarball = join(work, packed[0]?.filename ?? '');
   files = (packed[0]?.files ?? []).map((f) => f.path);
+  size = packed[0]?.size ?? 0;
   mkdirSync(prefix);
   npm(['install', '--prefix', prefix, '--omit=dev', '--no-package-lock', tarball], work);
 }, 360_000);
@@ -50,11 +53,22 @@ describe('the packed agent', () => {
     expect(files).toContain('dist/agent/editors/nvim/lua/core.lua');
     expect(files).toContain('plugin/vim/autoload/vimrelay.vim');
     expect(files).toContain('plugin/vim/doc/tags');
+    expect(files).toContain('plugin/nvim/doc/tags');
     expect(files).toContain('plugin/nvim/lua/vimrelay/health.lua');
     const outside = files.filter((f) => !/^(bin|dist|plugin)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f));
     expect(outside).toEqual([]);
     expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('dist/worker/') || f.startsWith('dist/test/'))).toEqual([]);
+  });
+
+  it('is as big as the README says, within a fifth, and git ignores it in a clone', () => {
+    const stated = /vimrelay-0\.1\.0\.tgz, about ([\d.]+) MB/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1];
+    expect(stated, 'the README states the size').toBeDefined();
+    const mb = size / 1_000_000;
+    console.log(`the package: ${size} bytes; the README says about ${stated} MB`);
+    expect(Math.abs(mb - Number(stated)) / mb).toBeLessThanOrEqual(0.2);
+    // `npm pack` in a clone leaves the tarball there: git ignores it.
+    expect(spawnSync('git', ['check-ignore', '-q', 'vimrelay-0.1.0.tgz'], { cwd: ROOT }).status).toBe(0);
   });
 
   it('installs only the agent\'s runtime dependencies', () => {

@@ -121,7 +121,7 @@ describe('signing in', () => {
     const asked = await fetch(`${relay.url}/dashboard`);
     expect(asked.status).toBe(401);
     await page.setContent(await asked.text());
-    expect(await page.locator('main').textContent()).toMatch(/any user name, and this relay's owner\s+secret/);
+    expect(await page.locator('main').textContent()).toMatch(/the user name npm start\s+printed \(OWNER_USER in \.dev\.vars, where it ran\), and this relay's owner secret/);
     await browser.screenshot(page, 'signin');
 
     expect((await page.goto(withOwnerSecret(`${relay.url}/dashboard`, relay.ownerSecret)))?.status()).toBe(200);
@@ -289,6 +289,11 @@ describe('on a phone', () => {
 
       await phone.goto(`${relay.url}/pair`);
       await fitsPhone(phone);
+      await phone.click('button:has-text("Get a pairing ticket")');
+      await phone.waitForURL(`${relay.url}/pair/ticket`);
+      expect(await phone.locator('.secret code').textContent()).toMatch(/^vimrelay pair http:\/\/127\.0\.0\.1:\d+ --ticket vrt_[\w-]{22}$/);
+      await fitsPhone(phone);
+      await browser.screenshot(phone, 'pair-ticket-phone');
       const started = await postJson('/pair/device', { name: 'a-device-with-a-long-name-0123456789', hostname: 'build-server-17.ci.internal.example.com' });
       const { verification_uri_complete } = (await started.json()) as { verification_uri_complete: string };
       await phone.goto(verification_uri_complete);

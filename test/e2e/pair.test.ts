@@ -2,7 +2,10 @@
 // XDG home, approved by the owner over HTTP (session cookie + CSRF form, as a browser does); then
 // `vimrelay agent` connects with the stored credential and a real Neovim appears through a real
 // MCP client; `vimrelay devices` lists it; revoking it drops its editors at once and the agent
-// exits. Denial and Ctrl-C end the command without saving anything.
+// exits. Denial and Ctrl-C end the command without saving anything. With the queue full of
+// strangers' requests, the owner's ticket from /pair still pairs. A second machine asking for a
+// name another device has is named alike on the owner's page and in its terminal (`<name>-2`).
+// Given the URL of `vimrelay serve`, pair (and token create) say it is a local server, not a relay.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +16,8 @@ import { listDevices, revokeDevice } from '../../agent/relay/admin.ts';
 import { CLI, isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
-import { withRelay, type TestRelay } from '../helpers/relay.ts';
+import { ownerBasic, withRelay, type TestRelay } from '../helpers/relay.ts';
+import { startServeHttp } from '../helpers/serve-process.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 let relay: TestRelay;
@@ -37,9 +41,9 @@ interface PairProcess {
   code: Promise<string>;
 }
 
-/** Starts `vimrelay pair <relay> --name <name>` (stdout not a terminal: no QR code, no spinner). */
-function startPair(env: NodeJS.ProcessEnv, name: string): PairProcess {
-  const proc = spawn(process.execPath, [CLI, 'pair', relay.url, '--name', name], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `vimrelay pair <relay> --name <name> [...more]` (stdout not a terminal: no QR code, no spinner). */
+function startPair(env: NodeJS.ProcessEnv, name: string, more: string[] = []): PairProcess {
+  const proc = spawn(process.execPath, [CLI, 'pair', relay.url, '--name', name, ...more], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
@@ -95,8 +99,8 @@ describe('vimrelay pair, approved', () => {
   it('`vimrelay devices` lists it online with a last-seen time', () => {
     const run = runCli(['devices'], env);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^ID\s+NAME\s+HOSTNAME\s+STATE\s+LAST SEEN$/m);
-    expect(run.stdout).toMatch(/pairbox\s+\S+\s+online\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/);
+    expect(run.stdout).toMatch(/^ID\s+NAME\s+HOSTNAME\s+STATE\s+LAST SEEN\s+LAST REFUSED$/m);
+    expect(run.stdout).toMatch(/pairbox\s+\S+\s+online\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\s+never$/m);
   });
 
   it('revoking the device drops its editors at once, and the agent exits saying to pair again', async () => {
@@ -117,6 +121,40 @@ describe('vimrelay pair, approved', () => {
     expect(again.output()).toMatch(/refused this device's credential \(HTTP 401\)/);
     const listed = runCli(['devices', '--relay', relay.url], env);
     expect(listed.stdout).toMatch(/pairbox\s+\S+\s+revoked/);
+  });
+
+  it('a machine that asks for a name another device has: the page and the CLI name it alike', async () => {
+    const other = isolatedEnv();
+    const pairing = startPair(other, 'pairbox');
+    const code = await pairing.code;
+    expect(pairing.stdout()).toContain('as device "pairbox"');
+    const page = await relay.decidePairing(code, true);
+    expect(page).toContain('<strong>pairbox-2</strong> <span class="muted">(it asked for pairbox, which another device has)</span>');
+    expect(await pairing.exited).toBe(0);
+    expect(pairing.stdout()).toContain('Paired as device "pairbox-2" (another device is named "pairbox").');
+  });
+});
+
+describe('a command that wants a relay, given the URL of `vimrelay serve`', () => {
+  it('says it is a local MCP server, not a relay, and what to give instead', async () => {
+    const env = isolatedEnv({ VIMRELAY_OWNER_SECRET: 'not-this-one' });
+    const serve = await startServeHttp(['--port', '0', '--discover-dir', String(env.XDG_RUNTIME_DIR)], env);
+    try {
+      const origin = new URL(serve.mcpUrl).origin;
+      for (const args of [
+        ['pair', origin, '--name', 'confused'],
+        ['token', 'create', '--relay', origin, '--name', 'confused'],
+      ]) {
+        const run = runCli(args, env);
+        expect(run.status, args[0]).toBe(1);
+        expect(run.stderr).toContain(`${origin} is \`vimrelay serve\`, a local MCP server, not a relay`);
+        expect(run.stderr).toContain(`use ${origin}/mcp directly`);
+        expect(run.stderr).not.toContain('404');
+      }
+      expect(relayCredentials(paths(env).credentials, origin).device_credential).toBeUndefined();
+    } finally {
+      await serve.stop();
+    }
   });
 });
 
@@ -139,5 +177,35 @@ describe('vimrelay pair, not approved', () => {
     expect(await pairing.exited).toBe(130);
     expect(pairing.stderr()).toMatch(/pairing cancelled/);
     expect(relayCredentials(paths(env).credentials, relay.url).device_credential).toBeUndefined();
+  });
+});
+
+describe('vimrelay pair, the queue full of strangers\' requests', () => {
+  it('is refused, saying how to get in; with a ticket from the owner\'s /pair page it pairs', async () => {
+    // Strangers fill the queue from as many addresses as it takes (the local relay takes the
+    // address a client names).
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(`${relay.url}/pair/device`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': `127.0.0.${(i % 4) + 2}` },
+        body: JSON.stringify({ name: `stranger${i}`, hostname: 'elsewhere' }),
+      });
+      expect(res.status).toBe(200);
+    }
+    const env = isolatedEnv();
+    const refused = runCli(['pair', relay.url, '--name', 'ticketbox'], env);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`refusing pairing requests for now: Too many pairing requests are waiting for the owner, who can dismiss them at ${relay.url}/pair, or get a ticket there`);
+
+    const owner = { Authorization: ownerBasic(relay.ownerSecret, relay.ownerUser) };
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await (await fetch(`${relay.url}/pair`, { headers: owner })).text())?.[1] ?? '';
+    const page = await (await fetch(`${relay.url}/pair/ticket`, { method: 'POST', headers: owner, body: new URLSearchParams({ csrf }) })).text();
+    const command = /<code>(vimrelay pair \S+ --ticket \S+)<\/code>/.exec(page)?.[1] ?? '';
+    expect(command).toMatch(new RegExp(`^vimrelay pair ${relay.url} --ticket vrt_`));
+    const pairing = startPair(env, 'ticketbox', ['--ticket', command.split(' ').at(-1) ?? '']);
+    const approved = await relay.decidePairing(await pairing.code, true);
+    expect(approved).toContain('ticketbox');
+    expect(await pairing.exited).toBe(0);
+    expect(relayCredentials(paths(env).credentials, relay.url).device_credential).toMatch(/^vrd_/);
   });
 });

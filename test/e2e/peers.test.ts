@@ -5,7 +5,7 @@
 //     (conformance-baseline-<revision>.yml): a scored scenario that fails, or warns, on a check
 //     not listed there fails the test;
 //   - the MCP Inspector's CLI with the token in a header: tools/list and tools/call, modern and
-//     legacy era.
+//     legacy era, and its schema lint (`--strict`): no tool schema it finds less than portable.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,9 +116,11 @@ describe.skipIf(missing !== null).each<Endpoint>(['relay', 'http'])('peers again
         MCP_INSPECTOR_SECRET_STORE: 'memory',
       });
 
-    it('lists the catalog and calls a tool', async () => {
-      const listed = await inspect(['--method', 'tools/list']);
+    it('lists the catalog, every schema portable, and calls a tool', async () => {
+      const listed = await inspect(['--method', 'tools/list', '--strict']);
       expect(listed.code, listed.stderr).toBe(0);
+      // --strict writes each finding of its schema lint (a `type` list, a bare boolean schema, ...) to stderr.
+      expect(listed.stderr).not.toMatch(/^(Warning|Error): tool/m);
       const { tools } = JSON.parse(listed.stdout) as { tools: { name: string }[] };
       expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
 

@@ -1,12 +1,13 @@
 // `vimrelay service` as a user runs it, with the real CLI: install writes the systemd user unit
 // under the user's own configuration, and again changes nothing; uninstall removes it, and again
-// is a no-op; status says installed or not, running or not (here no user manager answers: a
-// container has no login session, and the commands say what to run once there is one), and what
+// is a no-op; status says installed or not, running or not (here no user manager answers: the
+// isolated XDG_RUNTIME_DIR has no bus, and the commands say what to run once there is one, or,
+// for uninstall, once that nothing will start the agent again, with no command on the removed unit), and what
 // the agent's status file says. Run as another account (uid 65534, with a home of its own) it
 // needs no access to anything but that home.
 import { spawnSync } from 'node:child_process';
-import { chownSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { saveRelayCredentials } from '../../agent/config/credentials.ts';
 import { paths } from '../../agent/config/paths.ts';
@@ -62,8 +63,19 @@ describe('vimrelay service on Linux', () => {
     expect(status.stdout).toMatch(/^running: (yes|no|unknown) \(.+\)$/m);
     expect(status.stdout).toContain('agent: not running');
 
-    expect(runCli(['service', 'uninstall'], env).stdout).toContain(`removed: ${unit}`);
-    expect(runCli(['service', 'uninstall'], env).stdout).toContain(`not installed: ${unit}`);
+    // The link `systemctl --user enable` made in an earlier session, with a user manager.
+    const link = join(dirname(unit), 'default.target.wants', 'vimrelay-agent.service');
+    mkdirSync(dirname(link));
+    symlinkSync(unit, link);
+    const removed = runCli(['service', 'uninstall'], env);
+    expect(removed.stdout).toContain(`removed: ${unit}`);
+    // No user manager answers here (the isolated XDG_RUNTIME_DIR has no bus): said once, and no
+    // command on the unit it removed; the link goes too, so that no login starts the agent again.
+    expect(removed.stdout.match(/did not answer/g)).toHaveLength(1);
+    expect(removed.stdout).toContain('no login will start the agent again');
+    expect(removed.stdout).not.toContain('systemctl --user disable');
+    expect(() => lstatSync(link)).toThrow();
+    expect(runCli(['service', 'uninstall'], env).stdout).toBe(`not installed: ${unit}\n`);
     expect(filesBelow(String(env.HOME))).toEqual(before);
     const gone = runCli(['service', 'status'], env);
     expect(gone.status).toBe(3);

@@ -65,8 +65,13 @@ it('npm start prints a working MCP URL and token, and Ctrl-C leaves nothing runn
   // The browser is asked for the owner secret (HTTP Basic), which opens the dashboard.
   const asked = await fetch(dashboard!, { redirect: 'manual' });
   expect([asked.status, asked.headers.get('WWW-Authenticate')]).toEqual([401, 'Basic realm="vimrelay", charset="UTF-8"']);
-  const secret = /^OWNER_SECRET="([^"]+)"/m.exec(readFileSync(join(ROOT, '.dev.vars'), 'utf8'))?.[1] ?? '';
+  const devVars = readFileSync(join(ROOT, '.dev.vars'), 'utf8');
+  const secret = /^OWNER_SECRET="([^"]+)"/m.exec(devVars)?.[1] ?? '';
   expect((await fetch(dashboard!, { headers: { Authorization: ownerBasic(secret) } })).status).toBe(200);
+  // The user name that sets the owner's sign-ins apart from other accounts' guesses: kept beside the secret, printed.
+  const user = /^OWNER_USER="(owner-[\w-]{16})"$/m.exec(devVars)?.[1] ?? '';
+  expect(out).toContain(`user name ${user}, password OWNER_SECRET from .dev.vars`);
+  expect((await fetch(dashboard!, { headers: { Authorization: ownerBasic(secret, user) } })).status).toBe(200);
 
   nvim = await startNvim({ files: { 'a.txt': 'started after the relay\n' }, open: ['a.txt'], listen: join(sockets, 'nvim.start.0') });
   const client = await connectMcp(printed.url, printed.token);

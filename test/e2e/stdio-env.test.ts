@@ -4,12 +4,13 @@
 // directory) and in Neovim's own temp layout (/tmp/nvimXXXXXX/0). Its state directory is then
 // private like the agent's (0700, files 0600).
 //
-// As root, the server runs in a mount namespace of its own (unshare(1)) whose /run/user is a
-// directory of this test's: the machine's /run/user is never touched, so no other test's process
-// sees a runtime directory appear (or the Vim socket the server makes in it). Without that
-// privilege the test needs the user's own /run/user/<uid>, as a login session makes it.
+// As root, the server runs in a mount namespace of its own (unshare(1)) whose /run/user and /tmp
+// are directories of this test's: the machine's /run/user and /tmp are never touched, so no other
+// test's process sees a runtime directory appear (or the Vim socket the server makes in it), and no
+// agent running on the machine sees the test's Neovims. Without that privilege the test needs the
+// user's own /run/user/<uid>, as a login session makes it, and its Neovim listens in the real /tmp.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -40,6 +41,8 @@ const skip = namespaced || existsSync(join(RUN_USER, String(uid))) ? null : `${R
 let home: string;
 /** What the server sees as /run/user: this test's directory when namespaced, else the real one. */
 let runUser = RUN_USER;
+/** What the server sees as /tmp: this test's directory when namespaced, else the real one. */
+let tmp = '/tmp';
 /** The /tmp/nvimXXXXXX the second Neovim listens in (Neovim's own layout, made here: removed after). */
 let tmpSocketDir: string | undefined;
 let nvims: NvimFixture[] = [];
@@ -52,6 +55,9 @@ beforeAll(() => {
     // through the namespace's /run/user.
     runUser = mkdtempSync('/run/vimrelay-test-run-user-');
     mkdirSync(join(runUser, String(uid)), { mode: 0o700 });
+    // Root's and sticky, as /tmp is: the server trusts a socket below it as it would below /tmp.
+    tmp = mkdtempSync(join(tmpdir(), 'vimrelay-test-tmp-'));
+    chmodSync(tmp, 0o1777);
   }
   // Its XDG directories are not passed on: the policy the server reads is the one under ~/.config.
   writePermissivePolicy(join(home, '.config'));
@@ -62,19 +68,21 @@ afterAll(async () => {
   await Promise.all(nvims.map((n) => n.stop()));
   if (tmpSocketDir !== undefined) rmSync(tmpSocketDir, { recursive: true, force: true });
   if (runUser !== RUN_USER) rmSync(runUser, { recursive: true, force: true });
+  if (tmp !== '/tmp') rmSync(tmp, { recursive: true, force: true });
 });
 
-/** `vimrelay serve --stdio`, in its own mount namespace with this test's /run/user when namespaced. */
+/** `vimrelay serve --stdio`, in its own mount namespace with this test's /run/user and /tmp when namespaced. */
 function serveCommand(): [string, string[]] {
   if (!namespaced) return [process.execPath, [CLI, 'serve', '--stdio']];
   // unshare execs sh in the new namespace, and sh execs node: the client's pid is the server's.
-  const script = 'mount --bind "$1" /run/user && exec "$2" "$3" serve --stdio';
-  return ['unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', runUser, process.execPath, CLI]];
+  const script = 'mount --bind "$1" /run/user && mount --bind "$2" /tmp && exec "$3" "$4" serve --stdio';
+  return ['unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', runUser, tmp, process.execPath, CLI]];
 }
 
 it.skipIf(skip !== null)(`lists Neovims in ${RUN_USER}/${uid} and in /tmp/nvimXXXXXX/0 when started with HOME, PATH, SHELL and TERM only${skip ? ` (skipped: ${skip})` : ''}`, async () => {
   const runtimeNvim = await startNvim({ listen: join(runUser, String(uid), `nvim.${process.pid}.0`) });
-  tmpSocketDir = mkdtempSync(join(tmpdir(), 'nvim'));
+  // Where the server, started without TMPDIR, looks: /tmp as it sees it, whatever TMPDIR the tests have.
+  tmpSocketDir = mkdtempSync(join(tmp, 'nvim'));
   const tmpNvim = await startNvim({ listen: join(tmpSocketDir, '0') });
   nvims = [runtimeNvim, tmpNvim];
   const env = { HOME: home, PATH: process.env.PATH, SHELL: process.env.SHELL ?? '/bin/sh', TERM: process.env.TERM ?? 'xterm' };

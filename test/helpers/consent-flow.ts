@@ -61,6 +61,11 @@ export async function openConsent(fetcher: Fetcher, authorizeUrl: string, sessio
   return { response, html, handle: field(html, 'handle'), csrf: field(html, 'csrf'), shownName: field(html, 'shown_name'), cookies: [...sessionCookies, ...setCookies(response)] };
 }
 
+/** The scopes the consent page has ticked, as a browser submits them untouched. */
+export function tickedScopes(html: string): string[] {
+  return [...html.matchAll(/name="scope" value="([a-z]+)" checked/g)].map((m) => m[1] ?? '');
+}
+
 /** Posts the consent form with `decision` and the ticked `scopes`; the raw (redirect) response. */
 export function postConsent(
   fetcher: Fetcher,
@@ -79,10 +84,13 @@ export function postConsent(
   return fetcher(`${base}/authorize`, { method: 'POST', body, headers: { Cookie: form.cookies.join('; ') }, redirect: 'manual' });
 }
 
-/** Signs in if needed, consents to `scopes` and returns the redirect back to the client (its Location). */
-export async function approve(fetcher: Fetcher, base: string, authorizeUrl: string, session: string, scopes: readonly string[]): Promise<URL> {
+/**
+ * Signs in if needed, consents to `scopes` (or to what the page ticked, `'as ticked'`) and returns
+ * the redirect back to the client (its Location).
+ */
+export async function approve(fetcher: Fetcher, base: string, authorizeUrl: string, session: string, scopes: readonly string[] | 'as ticked'): Promise<URL> {
   const form = await openConsent(fetcher, authorizeUrl, session);
-  const res = await postConsent(fetcher, base, form, 'allow', scopes);
+  const res = await postConsent(fetcher, base, form, 'allow', scopes === 'as ticked' ? tickedScopes(form.html) : scopes);
   const location = res.headers.get('Location');
   if (res.status !== 303 || !location) throw new Error(`consent answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
   return new URL(location);

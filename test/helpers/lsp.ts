@@ -1,11 +1,11 @@
 /**
  * The lsp_* tests' editors: a driver (helpers/editors.ts) on a copy of a fixture project
  * (test/fixtures/lsp/<ts|py|c>) whose user config starts a real language server the way a user's
- * would: Neovim through test/fixtures/lsp/init.lua (vim.lsp.start_client + buf_attach_client from a
- * FileType autocmd), Vim through ALE (test/fixtures/lsp/vimrc.vim) or through vim-lsp
+ * would: Neovim through test/fixtures/lsp/init.lua (vim.lsp.config + vim.lsp.enable, vim.lsp.start or
+ * vim.lsp.start_client, whichever that Neovim's users have), Vim through ALE (test/fixtures/lsp/vimrc.vim) or through vim-lsp
  * (test/fixtures/lsp/vim-lsp.vim, the copy in test/vendor/vim-lsp). `lspDriver` resolves once the
  * opened files are ready: their server has published their first diagnostics (Neovim:
- * DiagnosticChanged; ALE has linted them; vim-lsp holds diagnostics for them), after which it
+ * a server gave its diagnostics, pushed or pulled; ALE has linted them; vim-lsp holds diagnostics for them), after which it
  * answers about the project (never a sleep: typescript-language-server answers a request sent
  * before that from a half-loaded project). `SERVERS` also holds where the fixture's names are and what each server should find.
  */
@@ -39,6 +39,11 @@ export interface ServerCase {
   fixture: string;
   cmd: string[];
   init_options?: Record<string, unknown>;
+  /**
+   * Neovim: offer these encodings in clangd's own extension (capabilities.offsetEncoding) and use
+   * the one its answer to initialize names, as nvim-lspconfig's clangd configuration does.
+   */
+  offsetEncodings?: string[];
   /** Vim: define an ALE linter of this name for `cmd` (ALE has none, or not for this command). */
   define?: true;
   /** Files the editor opens and loads at startup (the first one current). */
@@ -149,6 +154,7 @@ export const SERVERS: readonly ServerCase[] = [
     filetypes: ['c', 'cpp'],
     fixture: 'c',
     cmd: ['clangd', '--log=error'],
+    offsetEncodings: ['utf-8', 'utf-16'],
     // Every file open (compile_flags.txt gives the flags; a .h is filetype cpp): clangd knows the
     // references in open files at once, while its background index of the others comes later,
     // with no event a user's config sees (a rename through an incomplete index misses the header).
@@ -190,7 +196,7 @@ export function fixtureFiles(fixture: string): Record<string, string> {
 export function serverConfig(servers: readonly ServerCase[]): string {
   return JSON.stringify(
     Object.fromEntries(
-      servers.flatMap((s) => s.filetypes.map((ft) => [ft, { name: s.name, cmd: s.cmd, ...(s.init_options ? { init_options: s.init_options } : {}), ...(s.define ? { define: true } : {}) }])),
+      servers.flatMap((s) => s.filetypes.map((ft) => [ft, { name: s.name, cmd: s.cmd, ...(s.init_options ? { init_options: s.init_options } : {}), ...(s.offsetEncodings ? { offset_encodings: s.offsetEncodings } : {}), ...(s.define ? { define: true } : {}) }])),
     ),
   );
 }
@@ -213,6 +219,8 @@ export interface LspDriverOptions {
   ready?: boolean;
   /** Vim: in Normal mode, keys through a pipe, so that its prompts take keys (editors.ts vimNormalDriver). */
   vimNormal?: boolean;
+  /** Vim: the name it connects under ('': none the user chose; default 'test', as editors.ts has it). */
+  name?: string;
 }
 
 /** The editors the lsp_* suites run on, for `describe.each`: Neovim (vim.lsp), and Vim with each language client. */
@@ -243,7 +251,7 @@ export async function lspDriver(client: LspClient, server: ServerCase, options: 
     const lets = Object.entries(env).map(([k, v]) => `let $${k} = ${vimString(v)}`);
     const also = options.vimLsp ? [`let $VIMRELAY_TEST_LSP = ${vimString(serverConfig([options.vimLsp]))}`, `source ${join(FIXTURES, VIM_CONFIG['vim-lsp'])}`] : [];
     const vimCmds = options.noClient ? ['filetype on'] : [...lets, `source ${join(FIXTURES, VIM_CONFIG[client])}`, ...also];
-    d = await vimDriver({ files, open: server.open.slice(0, 1), vimCmds, vimNormal: options.vimNormal });
+    d = await vimDriver({ files, open: server.open.slice(0, 1), vimCmds, vimNormal: options.vimNormal, ...(options.name === undefined ? {} : { name: options.name }) });
   }
   const readyBy = options.vimLsp && options.noServer ? 'vim-lsp' : client;
   try {

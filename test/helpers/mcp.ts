@@ -4,14 +4,16 @@
  * 2026-07-28 (`server/discover`, no fallback), `legacy` opens with `initialize` (2025-11-25, or an
  * older revision when `legacyVersion` says so). And result helpers that hold every result to the catalog's conventions:
  * `callOk` fails the test unless the structuredContent validates against the outputSchema the
- * server listed for that tool (checked with @cfworker/json-schema, as the servers do), the text
- * content is the same JSON, and the text stays under LIMITS.maxResultBytes; `callErr` fails it
- * unless the error has a known code, a message and a hint.
+ * server listed for that tool and against the full output schema that one summarises (the
+ * catalog's, as JSON Schema: protocol/schema-summary.ts; checked with @cfworker/json-schema, as
+ * the servers do), the text content is the same JSON, and the text stays under
+ * LIMITS.maxResultBytes; `callErr` fails it unless the error has a known code, a message and a
+ * hint.
  */
 import { Validator, type Schema } from '@cfworker/json-schema';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { LIMITS, ToolError } from '../../protocol/index.ts';
+import { jsonSchemaOf, LIMITS, toolByName, ToolError } from '../../protocol/index.ts';
 import type { McpEra } from '../../protocol/mcp-server.ts';
 
 /** The eras every behaviour suite runs through. */
@@ -23,11 +25,13 @@ export const MODERN_VERSION = '2026-07-28';
 export interface ClientOptions {
   /** Legacy era only: the one 2025 revision the client offers at `initialize` (default: the SDK's list, 2025-11-25 first). */
   legacyVersion?: string;
+  /** The client's `clientInfo` (default: name `vimrelay-tests`). */
+  info?: { name: string; title?: string; version: string };
 }
 
 /** A v2 SDK client for `era`, not yet connected. */
 export function mcpClient(era: McpEra, options: ClientOptions = {}): Client {
-  const info = { name: 'vimrelay-tests', version: '0.0.0' };
+  const info = options.info ?? { name: 'vimrelay-tests', version: '0.0.0' };
   if (era === 'modern') return new Client(info, { versionNegotiation: { mode: { pin: MODERN_VERSION } } });
   return new Client(info, options.legacyVersion === undefined ? {} : { supportedProtocolVersions: [options.legacyVersion] });
 }
@@ -54,7 +58,7 @@ export interface StdioConnection {
  * Spawns `command args` as an MCP stdio server with exactly `env`, and connects to it in `era`
  * (never the SDK's 'auto', which would spawn a second server to probe).
  */
-export async function connectStdio(command: string, args: string[], env: NodeJS.ProcessEnv, era: McpEra = 'modern'): Promise<StdioConnection> {
+export async function connectStdio(command: string, args: string[], env: NodeJS.ProcessEnv, era: McpEra = 'modern', options: ClientOptions = {}): Promise<StdioConnection> {
   const transport = new StdioClientTransport({
     command,
     args,
@@ -63,7 +67,7 @@ export async function connectStdio(command: string, args: string[], env: NodeJS.
   });
   let err = '';
   transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const client = mcpClient(era);
+  const client = mcpClient(era, options);
   await client.connect(transport);
   return { client, stderr: () => err, pid: transport.pid };
 }
@@ -107,6 +111,9 @@ export async function resultOf(client: Client, name: string, res: CallToolResult
   const schema = await outputSchemaOf(client, name);
   if (schema === undefined) throw new Error(`${name} has no outputSchema in tools/list`);
   assertMatchesSchema(schema, content, `${name}'s structuredContent`);
+  const spec = toolByName(name);
+  if (!spec) throw new Error(`${name} is not in the catalog`);
+  assertMatchesSchema(jsonSchemaOf(spec.output, 'output'), content, `${name}'s structuredContent (full schema)`);
   const text = res.content[0]?.type === 'text' ? res.content[0].text : undefined;
   if (text === undefined || JSON.stringify(JSON.parse(text)) !== JSON.stringify(content)) {
     throw new Error(`${name}: text content is not the same JSON as structuredContent`);

@@ -10,6 +10,7 @@ import { PERMISSION_CLASSES } from '../../protocol/index.ts';
 import { AuditLog } from '../../agent/audit/log.ts';
 import { CallGuard } from '../../agent/policy/enforce.ts';
 import { PolicyStore, writePolicy, DEFAULT_NEVER_READ, type Policy } from '../../agent/policy/file.ts';
+import { OwnFiles, type OwnPlace } from '../../agent/policy/own-files.ts';
 import { tempDir } from './temp.ts';
 
 /** Every class allowed, the default never_read globs. */
@@ -22,12 +23,16 @@ export function writePermissivePolicy(configHome: string): void {
   writePolicy(join(configHome, 'vimrelay', 'policy.json'), permissivePolicy());
 }
 
-/** A CallGuard over `policy` (default: permissive), its files in a fresh directory. */
-export function testGuard(policy: Policy = permissivePolicy(), home?: string): { guard: CallGuard; policyFile: string; auditFile: string } {
+/**
+ * A CallGuard over `policy` (default: permissive), its files in a fresh directory, which is also
+ * the one place of vimrelay's own files unless `own` names others.
+ */
+export function testGuard(policy: Policy = permissivePolicy(), home?: string, own?: readonly OwnPlace[]): { guard: CallGuard; policyFile: string; auditFile: string } {
   const dir = tempDir('vimrelay-policy-');
   const policyFile = join(dir, 'policy.json');
   const auditFile = join(dir, 'audit.log');
   writePolicy(policyFile, policy);
-  const guard = new CallGuard({ policy: new PolicyStore(policyFile), audit: new AuditLog(auditFile), ...(home === undefined ? {} : { home }) });
+  const places = own ?? [{ path: dir, kind: 'config' as const }];
+  const guard = new CallGuard({ policy: new PolicyStore(policyFile), audit: new AuditLog(auditFile), own: new OwnFiles(places), ...(home === undefined ? {} : { home }) });
   return { guard, policyFile, auditFile };
 }

@@ -50,7 +50,7 @@ export function promptArmed(d: Pick<Driver, 'kind' | 'expr'>): Promise<PromptSta
     const [state, ...more] = await promptStates(d);
     if (more.length > 0) throw new Error('more than one prompt is shown');
     return state?.armed ? state : undefined;
-  }, 10_000, 'the prompt to take keys and answer');
+  }, 20_000, 'the prompt to take keys and answer');
 }
 
 /** The keys that give each answer, as `Driver.type` takes them in each editor. */

@@ -15,6 +15,8 @@ export interface TestRelay {
   url: string;
   mcpUrl: string;
   ownerSecret: string;
+  /** The relay's OWNER_USER, as `npm start` makes one. */
+  ownerUser: string;
   dir: string;
   mint(req: MintRequest): Promise<string>;
   /**
@@ -34,17 +36,19 @@ export interface TestRelay {
 export async function withRelay(vars: Record<string, string> = {}): Promise<TestRelay> {
   const dir = mkdtempSync(join(tmpdir(), 'vimrelay-relay-'));
   const ownerSecret = randomBytes(24).toString('base64url');
+  const ownerUser = `owner-${randomBytes(12).toString('base64url')}`;
   const options = {
     port: await freePort(),
     persistTo: join(dir, 'state'),
     logFile: join(dir, 'relay.log'),
-    vars: { OWNER_SECRET: ownerSecret, ...vars },
+    vars: { OWNER_SECRET: ownerSecret, OWNER_USER: ownerUser, ...vars },
   };
   let relay = await startLocalRelay(options);
   return {
     url: relay.url,
     mcpUrl: `${relay.url}/mcp`,
     ownerSecret,
+    ownerUser,
     dir,
     mint: async (req) => (await mintToken(relay.url, ownerSecret, req)).token,
     decidePairing: (code, approve) => decidePairing(relay.url, ownerSecret, code, approve),

@@ -1,7 +1,8 @@
 /**
  * `startServeHttp()`: the real `vimrelay serve --http` as a child process (environment as given,
- * typically `isolatedEnv()`), waiting for the MCP URL and access token it prints. `stop()` sends
- * SIGTERM, waits for the exit, and throws if serve printed a Node warning.
+ * typically `isolatedEnv()`), waiting for the MCP URL and access token it prints; with
+ * `maxFiles`, under that limit of open file descriptors (`prlimit --nofile`, as `ulimit -n` sets
+ * it). `stop()` sends SIGTERM, waits for the exit, and throws if serve printed a Node warning.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CLI } from './agent-process.ts';
@@ -22,9 +23,19 @@ export interface ServeHttpProcess {
 
 const START_TIMEOUT_MS = 20_000;
 
+export interface ServeHttpOptions {
+  /** The process's limit of open file descriptors (soft and hard). */
+  maxFiles?: number;
+}
+
 /** Starts `vimrelay serve --http ...args`; rejects if it exits or prints no URL in time. */
-export async function startServeHttp(args: string[], env: NodeJS.ProcessEnv): Promise<ServeHttpProcess> {
-  const proc = spawn(process.execPath, [CLI, 'serve', '--http', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServeHttp(args: string[], env: NodeJS.ProcessEnv, options: ServeHttpOptions = {}): Promise<ServeHttpProcess> {
+  const argv = [CLI, 'serve', '--http', ...args];
+  // prlimit execs the command, so the pid is serve's own.
+  const proc =
+    options.maxFiles === undefined
+      ? spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('prlimit', [`--nofile=${options.maxFiles}:${options.maxFiles}`, process.execPath, ...argv], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));

@@ -27,12 +27,15 @@ async function status(d: NvimDriver = fx): Promise<string> {
   return (await d.nvim.client.request('nvim_exec', ['VimRelayStatus', true])) as string;
 }
 
-/** The report of :checkhealth vimrelay in `d`. */
+/**
+ * The report of :checkhealth vimrelay in `d`, each item as `OK: ...`, `WARNING: ...` or `ERROR: ...`
+ * whichever way the Neovim writes it (0.7: `- OK: ...`; 0.10+: `- ✅ OK ...`).
+ */
 async function health(d: NvimDriver = fx): Promise<string> {
   await d.nvim.client.command('checkhealth vimrelay');
   const lines = (await d.nvim.client.request('nvim_buf_get_lines', [0, 0, -1, false])) as string[];
   await d.nvim.client.command('bwipeout!');
-  return lines.join('\n');
+  return lines.map((l) => l.replace(/^(\s*)- (?:\S+ )?(OK|WARNING|ERROR):? /u, '$1- $2: ')).join('\n');
 }
 
 beforeAll(async () => {
@@ -52,6 +55,19 @@ describe(':checkhealth vimrelay', () => {
     expect(report).toContain(`ERROR: no vimrelay agent has run for this user (no ${paths(env).stateDir}/status.json)`);
     expect(report).toContain('vimrelay service install');
     expect(report).toContain(`OK: this editor listens at ${fx.nvim.socket}`);
+  });
+
+  it('uses the health API of the Neovim it runs on: no deprecated function called, no message left', async (ctx) => {
+    await health();
+    // Neovim 0.10 says 'Running healthchecks...' itself.
+    const messages = (await fx.nvim.client.request('nvim_exec', ['messages', true])) as string;
+    expect(messages.split('\n').filter((l) => l !== '' && l !== 'Running healthchecks...')).toEqual([]);
+    if (!(await fx.nvim.lua<boolean>('return (pcall(require, "vim.deprecated.health"))'))) ctx.skip('this Neovim keeps no record of deprecated calls (before 0.11, each is a message)');
+    await fx.nvim.client.command('checkhealth vim.deprecated');
+    const report = ((await fx.nvim.client.request('nvim_buf_get_lines', [0, 0, -1, false])) as string[]).join('\n');
+    await fx.nvim.client.command('bwipeout!');
+    expect(report).toContain('vim.deprecated');
+    expect(report).not.toMatch(/vimrelay/);
   });
 
   it('sees vimrelay serve serving locally, listing this editor', async () => {

@@ -218,6 +218,8 @@ describe('/admin/devices', () => {
       online: false,
       revoked_at: null,
       revoked: false,
+      last_refused_at: null,
+      last_refused_from: null,
     });
   });
 

@@ -38,28 +38,28 @@ describe('/mcp methods', () => {
   });
 });
 
-// The challenge points at the protected resource metadata (RFC 9728 §5.1) and names the baseline
-// scope (MCP 2025-11-25 "Scope Selection Strategy").
+// The challenge points at the protected resource metadata (RFC 9728 §5.1) and names the scopes an
+// ordinary session needs, which a client asks for first (MCP 2025-11-25 "Scope Selection Strategy").
 const METADATA = 'resource_metadata="https://relay.test/.well-known/oauth-protected-resource/mcp"';
 
 describe('/mcp authentication (RFC 6750)', () => {
   it('no Authorization: 401 with a bare Bearer challenge', async () => {
     const res = await postMcp(null, listTools);
     expect(res.status).toBe(401);
-    expect(res.headers.get('WWW-Authenticate')).toBe(`Bearer realm="OAuth", ${METADATA}, scope="read"`);
+    expect(res.headers.get('WWW-Authenticate')).toBe(`Bearer realm="OAuth", ${METADATA}, scope="read write"`);
   });
 
   it('a non-bearer scheme counts as missing', async () => {
     const res = await postMcp(null, listTools, { Authorization: `Basic ${btoa('a:b')}` });
     expect(res.status).toBe(401);
-    expect(res.headers.get('WWW-Authenticate')).toBe(`Bearer realm="OAuth", ${METADATA}, scope="read"`);
+    expect(res.headers.get('WWW-Authenticate')).toBe(`Bearer realm="OAuth", ${METADATA}, scope="read write"`);
   });
 
   it('garbage token: 401 invalid_token', async () => {
     const res = await postMcp('not.a.jwt', listTools);
     expect(res.status).toBe(401);
     expect(res.headers.get('WWW-Authenticate')).toBe(
-      `Bearer realm="OAuth", ${METADATA}, error="invalid_token", error_description="The token is not a well-formed vimrelay JWT.", scope="read"`,
+      `Bearer realm="OAuth", ${METADATA}, error="invalid_token", error_description="The token is not a well-formed vimrelay JWT.", scope="read write"`,
     );
   });
 

@@ -216,6 +216,7 @@ describe('routing a call', () => {
       args: { start_line: 1 },
       scopes: ['read', 'write', 'open', 'save', 'exec', 'terminal'],
       client: 'pat:hub-tests',
+      client_name: 'hub-tests (personal access token)',
       deadline_ms: 30_000,
     });
     beta.agent.answer(call.id, { ok: true, data });
@@ -268,6 +269,8 @@ describe('routing a call', () => {
     expect(call.tool).toBe('read_buffer');
     expect(call.scopes).toEqual(['read']);
     expect(call.client).toBe(`pat:${reader.name}`);
+    // Named beside the id as the dashboard names it, for the agent's prompts and audit log.
+    expect(call.client_name).toBe(`${reader.name} (personal access token)`);
     agent.answer(call.id, { ok: false, error: { code: 'BUFFER_NOT_FOUND', message: 'm', hint: 'h' } });
     expect(errorCode(outcomeOf(await pending))).toBe('BUFFER_NOT_FOUND');
   });

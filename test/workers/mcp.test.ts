@@ -43,8 +43,8 @@ describe.each<McpEra>(['modern', 'legacy'])('the %s era', (era) => {
         expect(tool.title, tool.name).toBeTruthy();
         expect(tool.inputSchema.type, tool.name).toBe('object');
         expect(tool.outputSchema?.type, tool.name).toBe('object');
+        expect(tool.annotations?.title, `${tool.name}: the title is said once, at the top`).toBeUndefined();
         expect(tool.annotations, tool.name).toMatchObject({
-          title: tool.title,
           readOnlyHint: expect.any(Boolean),
           destructiveHint: expect.any(Boolean),
           idempotentHint: expect.any(Boolean),
@@ -119,10 +119,10 @@ describe('scopes', () => {
     expect(denied.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope", scope="read write"');
   });
 
-  it('a write-only token may not even list editors', async () => {
+  it('a write-only token may not even list editors: the challenge names read, with an ordinary session\'s scopes', async () => {
     const writer = await mint({ kind: 'access', name: uniqueName('writer'), scopes: ['write'] });
     const denied = await postMcp(writer.token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_editors', arguments: {} } });
     expect(denied.status).toBe(403);
-    expect(denied.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope", scope="read"');
+    expect(denied.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope", scope="read write"');
   });
 });

@@ -2,12 +2,12 @@
 // a user sees, against the real Worker in workerd: the metadata advertises RFC 9207 `iss` and
 // Client ID Metadata Documents (registration still accepted); every authorization response,
 // success or error, carries `iss`; the consent page ticks what the client asked for (a step-up
-// for `exec` comes back with exec); the dashboard shows one row per client however often it was
+// for `exec` comes back with exec, and write kept); the dashboard shows one row per client however often it was
 // allowed, and names clients in Recent calls.
 import { env, exports } from 'cloudflare:workers';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openConsent, postConsent, signIn, type Fetcher } from '../helpers/consent-flow.ts';
-import { BASE, forgetRegistrations, mint, postMcp, relay, uniqueName } from './helpers.ts';
+import { openConsent, postConsent, signIn, tickedScopes as ticked, type Fetcher } from '../helpers/consent-flow.ts';
+import { BASE, deviceJwt, editor, FakeAgent, forgetRegistrations, mint, postMcp, relay, uniqueName } from './helpers.ts';
 
 // More clients register here than a minute's limit allows (registration-limits.test.ts tests it).
 beforeEach(forgetRegistrations);
@@ -40,11 +40,6 @@ function authorizeUrl(clientId: string, challenge: string, params: Record<string
   const all: Record<string, string | undefined> = { response_type: 'code', client_id: clientId, redirect_uri: LOOPBACK, scope: 'read write', state: 'st', resource: MCP, code_challenge: challenge, code_challenge_method: 'S256', ...params };
   for (const [k, v] of Object.entries(all)) if (v !== undefined) url.searchParams.set(k, v);
   return url.toString();
-}
-
-/** The scopes the consent page has ticked, as a browser would submit them untouched. */
-function ticked(html: string): string[] {
-  return [...html.matchAll(/name="scope" value="([a-z]+)" checked/g)].map((m) => m[1] ?? '');
 }
 
 /** Opens consent for `scope`, submits the boxes as ticked, trades the code; the token response. */
@@ -129,19 +124,45 @@ describe('the consent page ticks what the client asked for', () => {
     expect(ticked(form.html)).toEqual(expected);
   });
 
-  it('a step-up for exec, allowed as the page opens, gets a token that may run commands', async () => {
+  it('a step-up for exec, asked as the challenge says and allowed as the page opens, gets a token that may run commands and still edit', async () => {
     const clientId = await register('step-up');
     const first = await consentAsTicked(clientId, 'read write');
     const run = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'run_command', arguments: { commands: ['echo 1'] } } };
     const refused = await postMcp(first.access_token, run);
     expect(refused.status).toBe(403);
-    expect(refused.headers.get('WWW-Authenticate')).toContain('scope="read exec"');
-    const stepped = await consentAsTicked(clientId, 'read exec');
-    expect(stepped.scope.split(' ').sort()).toEqual(['exec', 'read']);
+    const asked = /scope="([^"]*)"/.exec(refused.headers.get('WWW-Authenticate') ?? '')?.[1];
+    expect(asked).toBe('read write exec');
+    const stepped = await consentAsTicked(clientId, asked ?? '');
+    expect(stepped.scope.split(' ').sort()).toEqual(['exec', 'read', 'write']);
     // Past the scope check: the call reaches the Hub, which has no editor to give it to.
     const res = await postMcp(stepped.access_token, run);
     expect(res.status).toBe(200);
     expect(JSON.stringify(await res.json())).toContain('NO_EDITOR');
+  });
+});
+
+describe('the agent hears the client named as the consent page named it', () => {
+  it('an OAuth client by the name the owner allowed, a token by its own, each beside its id', async () => {
+    const { agent } = await FakeAgent.online((await deviceJwt(uniqueName('named-'))).token, [editor('nvim-1')]);
+    try {
+      const name = uniqueName('MCP CLI Proxy ');
+      const clientId = await register(name);
+      const oauth = await consentAsTicked(clientId, 'read write');
+      const pat = await mint({ kind: 'access', name: uniqueName('local-') });
+      const read = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_buffer', arguments: {} } };
+      for (const [token, id, shown] of [
+        [oauth.access_token, clientId, name],
+        [pat.token, `pat:${pat.name}`, `${pat.name} (personal access token)`],
+      ] as const) {
+        const answered = postMcp(token, read);
+        const call = await agent.next('call');
+        expect([call.client, call.client_name]).toEqual([id, shown]);
+        agent.answer(call.id, { ok: false, error: { code: 'BUFFER_NOT_FOUND', message: 'm', hint: 'h' } });
+        expect((await answered).status).toBe(200);
+      }
+    } finally {
+      await agent.close();
+    }
   });
 });
 

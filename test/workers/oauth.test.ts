@@ -97,14 +97,17 @@ async function oauthError(res: Response): Promise<string> {
 
 describe('discovery', () => {
   it.each(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'])(
-    'protected resource metadata at %s names exactly the MCP URL (RFC 9728 §3)',
+    'protected resource metadata at %s names exactly the MCP URL (RFC 9728 §3) and every scope it takes',
     async (path) => {
       const res = await relay(path);
       expect(res.status).toBe(200);
       const doc = (await res.json()) as Record<string, unknown>;
       expect(doc.resource).toBe(MCP);
       expect(doc.authorization_servers).toEqual([BASE]);
-      expect(doc.scopes_supported).toEqual(['read']);
+      // Every scope a client may ask for, the step-up ones too (RFC 9728 §2); the challenge asks for fewer.
+      expect(doc.scopes_supported).toEqual(['read', 'write', 'open', 'save', 'exec', 'terminal']);
+      expect(doc.bearer_methods_supported).toEqual(['header']);
+      expect(doc.resource_name).toBe('vimrelay');
     },
   );
 
@@ -126,18 +129,18 @@ describe('discovery', () => {
 });
 
 describe('challenges', () => {
-  it('401 names the resource metadata and the baseline scope (RFC 9728 §5.1, RFC 6750 §3)', async () => {
+  it('401 names the resource metadata and the scopes of an ordinary session, read and write (RFC 9728 §5.1, RFC 6750 §3)', async () => {
     const res = await postMcp(null, listTools);
     expect(res.status).toBe(401);
-    expect(res.headers.get('WWW-Authenticate')).toBe(`Bearer realm="OAuth", resource_metadata="${METADATA}", scope="read"`);
+    expect(res.headers.get('WWW-Authenticate')).toBe(`Bearer realm="OAuth", resource_metadata="${METADATA}", scope="read write"`);
   });
 
-  it('403 insufficient_scope with a PAT lacking the scope, naming every scope needed (MCP 2025-11-25)', async () => {
+  it('403 insufficient_scope with a PAT lacking the scope, naming every scope needed, an ordinary session\'s too (MCP 2025-11-25)', async () => {
     const reader = await mint({ kind: 'access', name: uniqueName('pat-read'), scopes: ['read'] });
     const res = await postMcp(reader.token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'save_buffer', arguments: { buffer: 1 } } });
     expect(res.status).toBe(403);
     expect(res.headers.get('WWW-Authenticate')).toBe(
-      `Bearer realm="OAuth", error="insufficient_scope", scope="read save", resource_metadata="${METADATA}", error_description="This call needs the save scope."`,
+      `Bearer realm="OAuth", error="insufficient_scope", scope="read write save", resource_metadata="${METADATA}", error_description="This call needs the save scope."`,
     );
   });
 
@@ -146,7 +149,7 @@ describe('challenges', () => {
     const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
     const res = await postMcp(reader.token, [call(1, 'list_editors'), call(2, 'run_command'), call(3, 'send_to_terminal')]);
     expect(res.status).toBe(403);
-    expect(res.headers.get('WWW-Authenticate')).toContain('scope="read exec terminal"');
+    expect(res.headers.get('WWW-Authenticate')).toContain('scope="read write exec terminal"');
   });
 });
 
@@ -358,7 +361,7 @@ describe('the flow', () => {
     expect(res.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope", scope="read write"');
   });
 
-  it('refresh rotates: the new refresh token works, and once used the old one is refused', async () => {
+  it('refresh rotates: each refresh gives a new refresh token, which works', async () => {
     const { client, verifier, code } = await authorized();
     const first = await exchange(client, code, verifier);
     const refresh = (token: string) => tokenRequest({ grant_type: 'refresh_token', refresh_token: token, client_id: client.client_id, resource: MCP });
@@ -370,9 +373,7 @@ describe('the flow', () => {
     expect((await postMcp(second.access_token, listTools)).status).toBe(200);
     const r2 = await refresh(second.refresh_token);
     expect(r2.status).toBe(200);
-    const old = await refresh(first.refresh_token);
-    expect(old.status).toBe(400);
-    expect(await oauthError(old)).toBe('invalid_grant');
+    expect((await postMcp(((await r2.json()) as Tokens).access_token, listTools)).status).toBe(200);
   });
 
   it('a revoked grant: its access and refresh tokens stop working', async () => {
@@ -399,6 +400,77 @@ describe('the flow', () => {
     const back = await approve(fetcher, BASE, authorizeUrl({ client_id: a.client.client_id, redirect_uri: LOOPBACK, code_challenge: challenge }), session, ['read']);
     await exchange(a.client, back.searchParams.get('code') ?? '', verifier);
     expect((await postMcp(first.access_token, listTools)).status).toBe(200);
+  });
+});
+
+// RFC 9700 §4.14.2 (refresh token rotation): a refresh token is exchanged once; one presented
+// again, by the thief or by the client it was stolen from, revokes the whole grant.
+describe('refresh token reuse', () => {
+  /** A client with its first tokens, and its refresh request. */
+  async function grantWithTokens(): Promise<{ first: Tokens; refresh: (token: string) => Promise<Response> }> {
+    const { client, verifier, code } = await authorized();
+    const first = await exchange(client, code, verifier);
+    const refresh = (token: string) => tokenRequest({ grant_type: 'refresh_token', refresh_token: token, client_id: client.client_id, resource: MCP });
+    return { first, refresh };
+  }
+
+  async function refreshed(res: Response): Promise<Tokens> {
+    if (res.status !== 200) throw new Error(`refresh answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as Tokens;
+  }
+
+  /** Every access token refused at /mcp and every refresh token refused at the token endpoint. */
+  async function expectDead(refresh: (token: string) => Promise<Response>, ...tokens: Tokens[]): Promise<void> {
+    for (const t of tokens) {
+      expect((await postMcp(t.access_token, listTools)).status).toBe(401);
+      const again = await refresh(t.refresh_token);
+      expect(again.status).toBe(400);
+      expect(await oauthError(again)).toBe('invalid_grant');
+    }
+  }
+
+  it('the client refreshed, then a thief replays the old refresh token: refused, and the grant is revoked', async () => {
+    const { first, refresh } = await grantWithTokens();
+    const client = await refreshed(await refresh(first.refresh_token));
+    expect((await postMcp(client.access_token, listTools)).status).toBe(200);
+    const replay = await refresh(first.refresh_token);
+    expect(replay.status).toBe(400);
+    expect(await oauthError(replay)).toBe('invalid_grant');
+    await expectDead(refresh, client, first);
+  });
+
+  it('a thief refreshed twice with a stolen token: the client\'s use of it revokes the grant, the thief\'s newest tokens included', async () => {
+    const { first, refresh } = await grantWithTokens();
+    const thief = await refreshed(await refresh(first.refresh_token));
+    const thiefAgain = await refreshed(await refresh(thief.refresh_token));
+    expect((await postMcp(thiefAgain.access_token, listTools)).status).toBe(200);
+    const client = await refresh(first.refresh_token);
+    expect(client.status).toBe(400);
+    expect(await oauthError(client)).toBe('invalid_grant');
+    await expectDead(refresh, thiefAgain);
+  });
+
+  it('two exchanges of one refresh token at once: the grant is revoked, whatever either was answered', async () => {
+    const { first, refresh } = await grantWithTokens();
+    const answers = await Promise.all([refresh(first.refresh_token), refresh(first.refresh_token)]);
+    expect(answers.map((a) => a.status)).not.toEqual([200, 200]);
+    const issued: Tokens[] = [];
+    for (const a of answers) if (a.status === 200) issued.push((await a.json()) as Tokens);
+    await expectDead(refresh, first, ...issued);
+  });
+
+  it('a refresh token never issued, naming the grant, revokes nothing; a refused exchange does not use the token up', async () => {
+    const { first, refresh } = await grantWithTokens();
+    const [user, grant] = first.refresh_token.split(':');
+    const madeUp = await refresh(`${user}:${grant}:${'A'.repeat(32)}`);
+    expect(await oauthError(madeUp)).toBe('invalid_grant');
+    expect(await oauthError(await refresh(`${user}:${grant}:${'A'.repeat(32)}`))).toBe('invalid_grant');
+    const other = await registered();
+    const wrongClient = await tokenRequest({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: other.client_id, resource: MCP });
+    expect(await oauthError(wrongClient)).toBe('invalid_grant');
+    expect((await postMcp(first.access_token, listTools)).status).toBe(200);
+    const next = await refreshed(await refresh(first.refresh_token));
+    expect((await postMcp(next.access_token, listTools)).status).toBe(200);
   });
 });
 

@@ -46,7 +46,7 @@ describe('a token forged with the stolen signing key under a read-only jti', () 
     // At /mcp: a save is outside the recorded scopes, so 403 insufficient_scope before any routing.
     const res = await postMcp(forged, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'save_buffer', arguments: { buffer: 1 } } });
     expect(res.status).toBe(403);
-    expect(res.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope", scope="read save"');
+    expect(res.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope", scope="read write save"');
   });
 
   it('gains no time: past the recorded expiry it is refused whatever its exp says', async () => {

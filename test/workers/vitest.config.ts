@@ -24,10 +24,13 @@ function project(name: string, include: string[], bindings: Record<string, strin
 
 export default defineConfig({
   test: {
+    // Temporary and XDG directories of the run's own (wrangler and Miniflare write there).
+    globalSetup: ['test/setup/hermetic.ts'],
     projects: [
       // A throwaway owner secret, for tests only; one extra OAuth redirect URI (oauth.test.ts).
       project('workers', ['test/workers/*.test.ts'], {
         OWNER_SECRET: 'test-owner-secret-not-for-production',
+        OWNER_USER: 'test-owner-user',
         REDIRECT_URIS: 'https://app.example/oauth/callback, https://tool.example/cb',
       }),
       project('workers-config', ['test/workers/config/*.test.ts'], {

@@ -1,6 +1,8 @@
 /**
- * The local relay's owner sign-in (LOCAL_RELAY): HTTP Basic (RFC 7617), any user name, the owner
- * secret as the password, checked under the same guess limits as `/signin` (`owner-check.ts`).
+ * The local relay's owner sign-in (LOCAL_RELAY): HTTP Basic (RFC 7617), the owner secret as the
+ * password, checked under the same guess limits as `/signin` (`owner-check.ts`). Any user name
+ * will do; OWNER_USER as the user name sets the owner's attempts apart from everyone's guesses,
+ * which on the local relay all come from 127.0.0.1 (`hub/owner-guesses.ts`).
  *
  * Why not the session cookie there: browsers keep cookies apart by host, not by port (RFC 6265
  * §8.5), so every program listening on another port of 127.0.0.1 that the browser is sent to —
@@ -14,8 +16,8 @@ import { checkOwnerSecret, type OwnerSecretCheck } from './owner-check.ts';
 /** The realm of the challenge (RFC 7617 §2; `charset` as its §2.1 defines). */
 export const BASIC_CHALLENGE = 'Basic realm="vimrelay", charset="UTF-8"';
 
-/** The password of a `Basic` Authorization header (user-id ":" password, UTF-8), or null. */
-export function basicPassword(request: Request): string | null {
+/** The user name and password of a `Basic` Authorization header (user-id ":" password, UTF-8), or null. */
+export function basicCredentials(request: Request): { user: string; password: string } | null {
   const match = /^Basic[ ]+([A-Za-z0-9+/]+={0,2})[ ]*$/i.exec(request.headers.get('Authorization') ?? '');
   if (!match) return null;
   let bytes: Uint8Array;
@@ -31,7 +33,7 @@ export function basicPassword(request: Request): string | null {
     return null;
   }
   const colon = text.indexOf(':');
-  return colon < 0 ? null : text.slice(colon + 1);
+  return colon < 0 ? null : { user: text.slice(0, colon), password: text.slice(colon + 1) };
 }
 
 /** What a request's Basic credentials say: no password at all is `absent`, never a guess. */
@@ -39,7 +41,7 @@ export type BasicOwner = OwnerSecretCheck | { ok: false; limited: false; absent:
 
 /** Checks the request's Basic password against OWNER_SECRET (which the caller has found set). */
 export async function basicOwner(env: Env, request: Request, secret: string): Promise<BasicOwner> {
-  const password = basicPassword(request);
-  if (password === null || password === '') return { ok: false, limited: false, absent: true };
-  return checkOwnerSecret(env, request, password, secret);
+  const credentials = basicCredentials(request);
+  if (credentials === null || credentials.password === '') return { ok: false, limited: false, absent: true };
+  return checkOwnerSecret(env, request, credentials.password, secret, credentials.user);
 }

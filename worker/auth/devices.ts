@@ -8,6 +8,8 @@
  * A device is usable while it has a credential that is not revoked. The credential itself is never
  * stored: it is shown once, and presented later it is hashed, looked up by hash and compared in
  * constant time. Sockets are not this module's business: the Hub disconnects a revoked device.
+ * Beside the credential: the SHA-256 of the device's first takeover key (the first one an agent
+ * proved; hub/takeover.ts), and when and from where the last connection was refused for want of it.
  */
 import { hashSecret, newCredential, sameHash } from './pairing.ts';
 
@@ -22,9 +24,15 @@ const SCHEMA = [
   device_id TEXT PRIMARY KEY REFERENCES devices(id),
   credential_hash TEXT NOT NULL UNIQUE,
   hostname TEXT,
-  revoked_at INTEGER
+  revoked_at INTEGER,
+  takeover_hash TEXT,
+  refused_at INTEGER,
+  refused_from TEXT
 )`,
 ];
+
+/** Columns that tables made before takeover keys gain. */
+const ADDED_COLUMNS = ['takeover_hash TEXT', 'refused_at INTEGER', 'refused_from TEXT'];
 
 /** A device as other modules see it. */
 export interface Device {
@@ -42,6 +50,9 @@ export interface DeviceRecord {
   last_seen_at: string | null;
   /** Whether its agent has a live socket now (filled in by the Hub). */
   online: boolean;
+  /** When a connection with its credential was last refused for want of its agent's takeover key, and from which address; null if never. */
+  last_refused_at: string | null;
+  last_refused_from: string | null;
   /** When it was revoked, or null. A device without a credential counts as revoked. */
   revoked_at: string | null;
   revoked: boolean;
@@ -61,6 +72,8 @@ type ListRow = {
   last_seen_at: number | null;
   revoked_at: number | null;
   has_credential: number;
+  refused_at: number | null;
+  refused_from: string | null;
 };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -71,6 +84,8 @@ export class DeviceStore {
   constructor(private readonly storage: DurableObjectStorage) {
     this.sql = storage.sql;
     for (const statement of SCHEMA) this.sql.exec(statement);
+    const columns = new Set(this.sql.exec<{ name: string }>('PRAGMA table_info(device_credentials)').toArray().map((c) => c.name));
+    for (const column of ADDED_COLUMNS) if (!columns.has(column.split(' ')[0] ?? '')) this.sql.exec(`ALTER TABLE device_credentials ADD COLUMN ${column}`);
   }
 
   /**
@@ -82,8 +97,7 @@ export class DeviceStore {
     const hash = await hashSecret(credential);
     const id = crypto.randomUUID();
     const device = this.storage.transactionSync(() => {
-      let name = wanted;
-      for (let n = 2; this.nameTaken(name); n++) name = `${wanted}-${n}`;
+      const name = this.freeName(wanted);
       this.sql.exec('INSERT INTO devices (id, name, created_at) VALUES (?, ?, ?)', id, name, nowMs);
       this.sql.exec('INSERT INTO device_credentials (device_id, credential_hash, hostname) VALUES (?, ?, ?)', id, hash, hostname);
       return { id, name };
@@ -119,7 +133,7 @@ export class DeviceStore {
   list(): DeviceRecord[] {
     return this.sql
       .exec<ListRow>(
-        `SELECT d.id, d.name, c.hostname, d.created_at, d.last_seen_at, c.revoked_at, c.device_id IS NOT NULL AS has_credential
+        `SELECT d.id, d.name, c.hostname, d.created_at, d.last_seen_at, c.revoked_at, c.device_id IS NOT NULL AS has_credential, c.refused_at, c.refused_from
          FROM devices d LEFT JOIN device_credentials c ON c.device_id = d.id ORDER BY d.name`,
       )
       .toArray()
@@ -132,7 +146,26 @@ export class DeviceStore {
         online: false,
         revoked_at: row.revoked_at === null ? null : iso(row.revoked_at),
         revoked: row.revoked_at !== null || row.has_credential === 0,
+        last_refused_at: row.refused_at === null ? null : iso(row.refused_at),
+        last_refused_from: row.refused_from,
       }));
+  }
+
+  /** The SHA-256 (hex) of the device's first takeover key, or null while no agent has proved one. */
+  firstTakeoverKey(id: string): string | null {
+    return this.sql.exec<{ takeover_hash: string | null }>('SELECT takeover_hash FROM device_credentials WHERE device_id = ?', id).toArray()[0]?.takeover_hash ?? null;
+  }
+
+  /** Records `hash` as the device's first takeover key, unless it has one already. */
+  keepFirstTakeoverKey(id: string, hash: string): void {
+    this.sql.exec('UPDATE device_credentials SET takeover_hash = ? WHERE device_id = ? AND takeover_hash IS NULL', hash, id);
+  }
+
+  /** Records a refused connection from `address` at `nowMs`; returns when the one before it was refused (null if never). */
+  recordRefused(id: string, nowMs: number, address: string): number | null {
+    const before = this.sql.exec<{ refused_at: number | null }>('SELECT refused_at FROM device_credentials WHERE device_id = ?', id).toArray()[0]?.refused_at ?? null;
+    this.sql.exec('UPDATE device_credentials SET refused_at = ?, refused_from = ? WHERE device_id = ?', nowMs, address, id);
+    return before;
   }
 
   /**
@@ -150,6 +183,16 @@ export class DeviceStore {
   /** Records that the device's agent was heard from. */
   touch(id: string, nowMs: number): void {
     this.sql.exec('UPDATE devices SET last_seen_at = ? WHERE id = ?', nowMs, id);
+  }
+
+  /**
+   * The name a device asking for `wanted` gets if it is enrolled now: `wanted`, else the first of
+   * `wanted-2`, `wanted-3`, ... that no device has (a revoked one keeps its name).
+   */
+  freeName(wanted: string): string {
+    let name = wanted;
+    for (let n = 2; this.nameTaken(name); n++) name = `${wanted}-${n}`;
+    return name;
   }
 
   private nameTaken(name: string): boolean {

@@ -16,7 +16,9 @@
  *   `/oauth/register` (RFC 7591 DCR); RFC 8414 and RFC 9728 metadata at their well-known paths.
  * - Clients: DCR and Client ID Metadata Documents; PKCE S256 only (the library refuses `plain`;
  *   /authorize also requires a challenge from confidential clients, OAuth 2.1 §4.1.1).
- * - Refresh tokens rotate (the library's rule: the previous one works until the new one is used).
+ * - Refresh tokens rotate and are single-use: one presented again revokes its grant
+ *   (routes/refresh-reuse.ts, RFC 9700 §4.14.2), without the library's grace for the previous one.
+ *   They live REFRESH_TOKEN_TTL_S from the authorization, as long as the Hub remembers used ones.
  * - Personal access tokens (our ES256 JWTs, minted by `/admin/tokens`) are accepted at `/mcp`
  *   through `resolveExternalToken`, verified by the Hub, the verdict kept briefly in the isolate
  *   (verified-tokens.ts); a revoked one is refused by the Hub at the next tool call all the same
@@ -25,6 +27,7 @@
 import { ExternalTokenError, getOAuthApi, OAuthProvider, type OAuthHelpers, type OAuthProviderOptions } from '@cloudflare/workers-oauth-provider';
 import { ALL_SCOPES, parseScopes, type PermissionClass } from '../../protocol/index.ts';
 import { hubFor } from '../account.ts';
+import { REFRESH_TOKEN_TTL_S } from '../hub/used-refresh-tokens.ts';
 import type { Env } from '../env.ts';
 import type { Revocation } from './tokens.ts';
 import { audienceFor, describe, type Rejection } from './claims.ts';
@@ -39,17 +42,26 @@ export const OAUTH_PATHS = {
 } as const;
 
 /**
- * Scopes a token needs for any access (RFC 9728 `scopes_supported` of the resource, and the
- * `scope` of the 401 challenge): the baseline MCP clients ask for first.
+ * The scopes an ordinary session needs, reading and editing buffers: the `scope` of the 401
+ * challenge (RFC 6750 §3), which an MCP client asks for first (MCP 2025-11-25 "Scope Selection
+ * Strategy"), so that the first consent covers such a session; and the baseline every
+ * `insufficient_scope` challenge names beside the scope it lacks (routes/mcp.ts), so that a client
+ * that asks again for exactly those keeps them. `open`, `save`, `exec` and `terminal` are asked for
+ * when a call needs them (step-up). The metadata's `scopes_supported` names every scope
+ * (auth/resource-metadata.ts).
  */
-export const REQUIRED_SCOPES: readonly PermissionClass[] = ['read'];
+export const SESSION_SCOPES: readonly PermissionClass[] = ['read', 'write'];
+
+/** The scope any access needs: the consent page ticks it whatever the client asked for. */
+export const BASELINE_SCOPES: readonly PermissionClass[] = ['read'];
 
 /**
  * What a token carries to the `/mcp` handler as `ctx.props`. OAuth grants store `oauth` at
  * consent; `grant` is a random id per grant that scopes call keys (cancellation) the way a PAT's
- * jti does; their scopes are the token's own (`ctx.auth.scope`). PATs carry their verified claims.
+ * jti does; `clientName` is the name the owner consented to (absent in grants made before it was
+ * kept); their scopes are the token's own (`ctx.auth.scope`). PATs carry their verified claims.
  */
-export type McpProps = { kind: 'oauth'; grant: string } | PatProps;
+export type McpProps = { kind: 'oauth'; grant: string; clientName?: string } | PatProps;
 
 /** The props of a personal access token: its verified claims. */
 export interface PatProps {
@@ -107,8 +119,11 @@ export function oauthOptions(origin: string, env: Env, handlers: OAuthHandlers):
     tokenEndpoint: `${origin}${OAUTH_PATHS.token}`,
     clientRegistrationEndpoint: `${origin}${OAUTH_PATHS.register}`,
     // Refresh tokens come with every grant (the library issues them without `offline_access`).
+    refreshTokenTTL: REFRESH_TOKEN_TTL_S,
     scopesSupported: [...ALL_SCOPES],
-    requiredScopes: [...REQUIRED_SCOPES],
+    // The challenge's scope; the provider writes it as the metadata's scopes_supported too, which
+    // worker/index.ts replaces with every scope (auth/resource-metadata.ts).
+    requiredScopes: [...SESSION_SCOPES],
     resourceMetadata: { resource, authorization_servers: [origin], bearer_methods_supported: ['header'], resource_name: 'vimrelay' },
     clientIdMetadataDocumentEnabled: true,
     // RFC 7591 §2: the server may refuse metadata by policy (auth/redirect-policy.ts).
@@ -177,13 +192,13 @@ export async function revokePat(env: Env, jti: string): Promise<Revocation | nul
 
 /**
  * The challenge for a refused personal access token: the library's (RFC 9728 §5.1
- * `resource_metadata`, the baseline `scope`) plus why (RFC 6750 §3 `error_description`, a
+ * `resource_metadata`, the session's `scope`) plus why (RFC 6750 §3 `error_description`, a
  * quoted-string of %x20-21 / %x23-5B / %x5D-7E), so that a user can tell expired from revoked.
  */
 function patChallenge(origin: string, description: string): string {
   const quoted = description.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '');
   const metadata = `${origin}/.well-known/oauth-protected-resource/mcp`;
-  return `Bearer realm="OAuth", resource_metadata="${metadata}", error="invalid_token", error_description="${quoted}", scope="${REQUIRED_SCOPES.join(' ')}"`;
+  return `Bearer realm="OAuth", resource_metadata="${metadata}", error="invalid_token", error_description="${quoted}", scope="${SESSION_SCOPES.join(' ')}"`;
 }
 
 const providers = new Map<string, OAuthProvider<Env>>();

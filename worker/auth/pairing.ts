@@ -27,7 +27,8 @@ export const POLL_SLACK_MS = 1_000;
  * Rate limits, per account (the Hub is per account) and per client address (`http/client-address.ts`),
  * so that one anonymous source cannot fill the account's queue. Over a limit: 429 with Retry-After.
  * A flood from many addresses can still fill it: the owner sees the waiting requests on /pair and
- * dismisses them.
+ * dismisses them, and pairs a machine of theirs with a ticket from that page, which no limit
+ * refuses (hub/pairing-tickets.ts).
  */
 export const PAIRING_LIMITS = {
   /** Pairing requests still waiting for the owner at once. */
@@ -66,6 +67,14 @@ export function newCredential(): string {
 /** A fresh device code (RFC 8628 §3.2; §5.2 asks for enough entropy): 256 random bits. */
 export function newDeviceCode(): string {
   return base64url(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** Prefix of a pairing ticket (hub/pairing-tickets.ts), so that one is recognisable where it is pasted. */
+export const TICKET_PREFIX = 'vrt_';
+
+/** A fresh pairing ticket: `vrt_` and 128 random bits, pasted, never typed, and never guessed. */
+export function newPairingTicket(): string {
+  return TICKET_PREFIX + base64url(crypto.getRandomValues(new Uint8Array(16)));
 }
 
 /** A fresh user code, 8 letters of USER_CODE_ALPHABET, unbiased (rejection sampling). */

@@ -33,3 +33,12 @@ function ipv6Prefix64(address: string): string {
     .map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? g.replace(/^0+(?=.)/, '') : '0'))
     .join(':');
 }
+
+/**
+ * The request's client address as a person reads it (the whole address, IPv6 too), for what the
+ * owner is shown; UNKNOWN_CLIENT when the request names none that looks like an address.
+ */
+export function shownAddress(request: Request): string {
+  const raw = request.headers.get('CF-Connecting-IP')?.trim().toLowerCase() ?? '';
+  return /^[0-9a-f:.]{2,45}$/.test(raw) && /^[\d.]+$|:/.test(raw) ? raw : UNKNOWN_CLIENT;
+}

@@ -1,21 +1,26 @@
 /**
  * The agents' WebSockets as the Hub holds them (hibernation API; PROTOCOL.md "Wire protocol"):
  * the upgrade, after the device JWT is verified (one live socket per device: a newer one closes
- * the older), each agent message (hello, editors, results, faults), the close of a socket, the
+ * the older when it proves the takeover key takeover.ts asks for, and is refused with 409
+ * otherwise, the live agent told), each agent message (hello, editors, results, faults), the close of a socket, the
  * disconnection of a device, and agents that went silent: heartbeats are answered by the runtime
  * without waking the Hub, so the Hub reads each socket's last auto-response time when it needs to
  * know (a call, a listing, and once a second while calls are in flight) and closes the sockets of
  * agents it has not heard from for LIMITS.heartbeatTimeoutMs (`dropSilent`); any message of the
- * agent's counts as hearing from it too. It keeps the editor registry in step with the sockets,
- * and a live connection's editors whatever happened to their rows (`editors`: a connection with
- * fewer rows than its last list held is asked for the list again, with a second `welcome`), records
- * the devices it lost (lost-devices.ts, what NO_EDITOR names as reconnecting), and hands results
- * and dropped connections to the call table; it never routes a call (call-router.ts does).
+ * agent's counts as hearing from it too. It keeps the editor registry and the published decisions
+ * (decisions.ts) in step with the sockets, and a live connection's editors whatever happened to
+ * their rows (`editors`: a connection with fewer rows than its last list held is asked for the
+ * list again, with a second `welcome`), records the devices it lost (lost-devices.ts, what
+ * NO_EDITOR names as reconnecting), and hands results, the agents' word on the page's answers
+ * (`decided`) and dropped connections to the call table and decide-requests.ts; it never routes a
+ * call (call-router.ts does) nor an answer (decision-router.ts does).
  */
 import {
   fail,
   LIMITS,
   parseAgentMessage,
+  TAKEOVER_HEADER,
+  TAKEOVER_PROOF,
   WIRE_VERSION,
   type AgentMessage,
   type OnlineDevice,
@@ -24,14 +29,20 @@ import {
 } from '../../protocol/index.ts';
 import { bearerToken } from '../../protocol/http/bearer.ts';
 import { describe } from '../auth/claims.ts';
+import type { Device } from '../auth/devices.ts';
+import { hashSecret, sameHash } from '../auth/pairing.ts';
 import type { TokenStore } from '../auth/tokens.ts';
 import { relayOrigin, type Vars } from '../config.ts';
+import { shownAddress } from '../http/client-address.ts';
 import { jsonError, unauthorized } from '../http/responses.ts';
 import type { CallTable } from './calls.ts';
+import type { DecideRequests } from './decide-requests.ts';
+import type { PublishedDecisions } from './decisions.ts';
 import type { LostDevices } from './lost-devices.ts';
 import type { LostDevice } from './reconnecting.ts';
 import type { Registry } from './registry.ts';
 import { attachmentOf, CLOSE, closeQuietly, send, type Attachment } from './sockets.ts';
+import { decideTakeover, replacedReason } from './takeover.ts';
 
 /** The hint of every EDITOR_OFFLINE a dropped link causes. */
 export const OFFLINE_HINT =
@@ -46,6 +57,9 @@ export interface AgentSocketsDeps {
   readonly registry: Registry;
   readonly calls: CallTable;
   readonly lost: LostDevices;
+  /** The pending decisions agents published (decisions.ts), and answers from the page in flight to them. */
+  readonly published: PublishedDecisions;
+  readonly decides: DecideRequests;
 }
 
 /**
@@ -60,6 +74,9 @@ const SEEN_EVERY_MS = 30_000;
  * LIMITS.heartbeatTimeoutMs, and calls go on with what the registry has.
  */
 const RESYNC_WAIT_MS = 1_000;
+
+/** How often, at most, a live agent is told of refused connections as its device (ms); each is recorded. */
+const REFUSED_NOTICE_EVERY_MS = 60_000;
 
 export class AgentSockets {
   readonly #d: AgentSocketsDeps;
@@ -88,11 +105,13 @@ export class AgentSockets {
       deps.tokens.devices.touch(deviceId, now);
       deps.lost.lost(deviceId, now);
     }
+    deps.published.keepOnly(live);
   }
 
   /**
    * The agent's WebSocket upgrade, forwarded by the `/agent` route. Verifies the device token
-   * before accepting; one live socket per device (a new one closes the older one).
+   * before accepting; one live socket per device: a newer one replaces it when takeover.ts lets
+   * it, and is refused (409 DEVICE_IN_USE, the live agent told, the attempt recorded) otherwise.
    */
   async accept(request: Request): Promise<Response> {
     if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') {
@@ -105,8 +124,24 @@ export class AgentSockets {
     if (!verdict.valid) return unauthorized(describe(verdict.reason));
     const device = verdict.device;
     if (device === null) return unauthorized(describe('unknown'));
+    const proof = request.headers.get(TAKEOVER_HEADER);
+    if (proof !== null && !TAKEOVER_PROOF.test(proof)) {
+      return jsonError(400, 'BAD_TAKEOVER_PROOF', `The ${TAKEOVER_HEADER} header holds no takeover proof (43 base64url characters).`);
+    }
+    const takeover = proof === null ? null : await hashSecret(proof);
+    const nowMs = Date.now();
+    const address = shownAddress(request);
 
-    this.disconnect(device.id, CLOSE.replaced, 'replaced by a newer connection');
+    // An agent that went silent is no longer live: it holds its device against nobody.
+    this.dropSilent(nowMs);
+    const live = ctx.getWebSockets(device.id).filter((ws) => ws.readyState === WebSocket.READY_STATE_OPEN && attachmentOf(ws) !== null);
+    const liveAttachments = live.map((ws) => attachmentOf(ws) as Attachment);
+    const admission = decideTakeover(takeover, liveAttachments.map((a) => a.takeover), tokens.devices.firstTakeoverKey(device.id), sameHash);
+    if (!admission.admit) return this.#refuse(device, live, address, nowMs);
+    if (takeover !== null) tokens.devices.keepFirstTakeoverKey(device.id, takeover);
+    const replaced = admission.how === 'free' ? undefined : liveAttachments[0];
+    if (admission.how !== 'free') this.disconnect(device.id, CLOSE.replaced, replacedReason(admission.how, address));
+
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     ctx.acceptWebSocket(server, [device.id]);
     const attachment: Attachment = {
@@ -114,11 +149,32 @@ export class AgentSockets {
       deviceName: device.name,
       connId: crypto.randomUUID(),
       greeted: false,
-      connectedAt: Date.now(),
+      connectedAt: nowMs,
+      takeover,
+      address,
+      ...(replaced && admission.how !== 'free' ? { tookOver: { address: replaced.address, since: replaced.connectedAt, how: admission.how } } : {}),
     };
     server.serializeAttachment(attachment);
-    tokens.devices.touch(device.id, Date.now());
+    tokens.devices.touch(device.id, nowMs);
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /**
+   * Refuses a newcomer that could not take over (takeover.ts): records when and from where, tells
+   * the live agent (at most every REFUSED_NOTICE_EVERY_MS), and answers 409 without an upgrade.
+   */
+  #refuse(device: Device, live: readonly WebSocket[], address: string, nowMs: number): Response {
+    const before = this.#d.tokens.devices.recordRefused(device.id, nowMs, address);
+    if (before === null || nowMs - before >= REFUSED_NOTICE_EVERY_MS) {
+      for (const ws of live) send(ws, { type: 'takeover_refused', at: new Date(nowMs).toISOString(), address });
+    }
+    const seconds = Math.round(LIMITS.heartbeatTimeoutMs / 1000);
+    return jsonError(
+      409,
+      'DEVICE_IN_USE',
+      `Another agent is connected as device "${device.name}", and this connection did not prove its takeover key. ` +
+        `Stop that agent first (a stopped or silent one lets go within ${seconds} s); if it is not yours, revoke the device and pair this machine again.`,
+    );
   }
 
   /** One message from an agent socket. */
@@ -163,7 +219,14 @@ export class AgentSockets {
     }
     this.#forget(a.connId);
     this.#d.calls.settleConnection(a.connId, fail('EDITOR_OFFLINE', `The connection to device "${a.deviceName}" closed during the call.`, { hint: OFFLINE_HINT }));
+    this.#dropConnection(a);
+  }
+
+  /** Forgets what connection `a` reported and published, and answers the page's answers in flight to it DEVICE_OFFLINE. */
+  #dropConnection(a: Attachment): void {
     this.#d.registry.dropConnection(a.deviceId, a.connId);
+    this.#d.published.dropConnection(a.deviceId, a.connId);
+    this.#d.decides.settleConnection(a.connId);
   }
 
   /**
@@ -176,7 +239,7 @@ export class AgentSockets {
       const a = attachmentOf(ws);
       if (!a) continue;
       this.#d.calls.settleConnection(a.connId, fail('EDITOR_OFFLINE', `The connection to device "${a.deviceName}" was closed (${reason}) during the call.`, { hint: OFFLINE_HINT }));
-      this.#d.registry.dropConnection(deviceId, a.connId);
+      this.#dropConnection(a);
       beforeClose?.(ws);
       closeQuietly(ws, code, reason);
       closed++;
@@ -226,7 +289,7 @@ export class AgentSockets {
         a.connId,
         fail('EDITOR_OFFLINE', `The agent of device "${a.deviceName}" stopped answering heartbeats ${seconds} s ago (frozen, asleep, or its network went away) during the call.`, { hint: OFFLINE_HINT }),
       );
-      this.#d.registry.dropConnection(a.deviceId, a.connId);
+      this.#dropConnection(a);
       this.#d.tokens.devices.touch(a.deviceId, silent);
       this.#d.lost.lost(a.deviceId, silent);
       this.#forget(a.connId);
@@ -344,20 +407,31 @@ export class AgentSockets {
       case 'hello': {
         if (message.v !== WIRE_VERSION) return this.#versionMismatch(ws, message.v);
         registry.replace(a.deviceId, a.connId, message.editors);
-        ws.serializeAttachment({ ...a, greeted: true, editors: distinctIds(message.editors) } satisfies Attachment);
+        const { tookOver, ...rest } = a;
+        ws.serializeAttachment({ ...rest, greeted: true, editors: distinctIds(message.editors) } satisfies Attachment);
         this.#d.lost.found(a.deviceId);
         this.#reported(a.connId);
-        send(ws, { type: 'welcome', v: WIRE_VERSION, device: { id: a.deviceId, name: a.deviceName } });
+        const took = tookOver ? { took_over: { address: tookOver.address, since: new Date(tookOver.since).toISOString(), how: tookOver.how } } : {};
+        send(ws, { type: 'welcome', v: WIRE_VERSION, device: { id: a.deviceId, name: a.deviceName }, ...took });
         return;
       }
       case 'editors':
+      case 'decisions':
         if (!a.greeted) {
           send(ws, { type: 'error', code: 'BAD_MESSAGE', message: 'Send hello first.' });
           return closeQuietly(ws, CLOSE.protocolError, 'hello expected');
         }
+        if (message.type === 'decisions') {
+          this.#d.published.replace(a.deviceId, a.connId, message.decisions, message.settled);
+          return;
+        }
         registry.replace(a.deviceId, a.connId, message.editors);
         ws.serializeAttachment({ ...a, editors: distinctIds(message.editors) } satisfies Attachment);
         this.#reported(a.connId);
+        return;
+      case 'decided':
+        // Only for an answer sent on this very connection (decide-requests.ts); anything else is dropped.
+        this.#d.decides.settle(message.id, a.connId, message.result);
         return;
       case 'result':
         // A late result (after TIMEOUT or CANCELLED), or one for another connection's call, is dropped.

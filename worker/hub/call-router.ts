@@ -35,6 +35,8 @@ export interface HubCall {
   scopes: PermissionClass[];
   /** Who is calling, for the agent's prompts and audit log (e.g. `pat:laptop-claude`). */
   client: string;
+  /** What the owner's pages call that client (e.g. `laptop-claude (personal access token)`), when known. */
+  clientName?: string;
   /** This call's own handle, unique per call, for cancelling it when its client goes away. */
   callKey: string;
   /** Legacy era: token + JSON-RPC request id, what `notifications/cancelled` names (calls.ts `byRequestKey`). */
@@ -167,6 +169,7 @@ export class CallRouter {
       args,
       scopes: call.scopes,
       client: call.client,
+      ...(call.clientName === undefined ? {} : { client_name: call.clientName }),
       deadline_ms: deadlineMs,
     });
     if (!sent) calls.settle(id, fail('EDITOR_OFFLINE', 'The connection to the editor closed before the call could be sent; nothing was sent.'));

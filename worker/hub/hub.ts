@@ -3,15 +3,17 @@
  * surface and wiring only; the parts live beside it, one job each:
  *   - agent-sockets.ts: the agents' WebSockets (hibernation API), their messages and closes;
  *   - call-router.ts: each tool call routed, sent and waited for (calls.ts holds those in flight);
- *   - registry.ts, lost-devices.ts, call-log.ts, pairings.ts, rate-limits.ts, owner-guesses.ts,
- *     sessions.ts and auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
+ *   - decision-router.ts: each answer from the Pending page carried to its agent (decide-requests.ts
+ *     holds those in flight; decisions.ts and used-forms.ts are tables);
+ *   - registry.ts, lost-devices.ts, call-log.ts, pairings.ts, pairing-tickets.ts, rate-limits.ts, owner-guesses.ts,
+ *     sessions.ts, used-refresh-tokens.ts and auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
  *     rate-limits.ts's.
  * Heartbeats are answered by the runtime without waking the object (`setWebSocketAutoResponse`);
  * the Hub reads their times when it needs to know whether an agent still lives
  * (agent-sockets.ts `dropSilent`).
  */
 import { DurableObject } from 'cloudflare:workers';
-import { HEARTBEAT_PING, HEARTBEAT_PONG, type EditorInfo } from '../../protocol/index.ts';
+import { HEARTBEAT_PING, HEARTBEAT_PONG, type DecideOutcome, type EditorInfo } from '../../protocol/index.ts';
 import type { TokenKind } from '../auth/claims.ts';
 import type { Device, DeviceRecord, EnrolledDevice } from '../auth/devices.ts';
 import { TokenStore, type DeviceJwt, type MintedToken, type MintRequest, type Revocation, type TokenRecord, type Verification } from '../auth/tokens.ts';
@@ -20,38 +22,53 @@ import { AgentSockets } from './agent-sockets.ts';
 import { CallLog, type LoggedCall } from './call-log.ts';
 import { CallRouter, type HubAnswer, type HubCall } from './call-router.ts';
 import { CallTable } from './calls.ts';
+import { DecideRequests } from './decide-requests.ts';
+import { DecisionRouter, type DecideRequest } from './decision-router.ts';
+import { PublishedDecisions, type DeviceDecisions } from './decisions.ts';
 import { LostDevices } from './lost-devices.ts';
-import { OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
+import { OWNER_USER_BUCKET, OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
+import { PairingTickets, type IssuedTicket } from './pairing-tickets.ts';
 import { PairingStore, type Cancelled, type Limited, type PairingView, type PendingView, type PollResult, type StartedPairing } from './pairings.ts';
 import type { RateCheck } from './rate-limits.ts';
 import { RECONNECTING_WINDOW_MS } from './reconnecting.ts';
 import { RegistrationLimits } from './registration-limits.ts';
 import { Registry } from './registry.ts';
 import { SessionStore } from './sessions.ts';
+import { UsedForms } from './used-forms.ts';
+import { UsedRefreshTokens, type RefreshClaim } from './used-refresh-tokens.ts';
 import { CLOSE, closeQuietly, send } from './sockets.ts';
 
 export type { HubAnswer, HubCall } from './call-router.ts';
+export type { DecideRequest } from './decision-router.ts';
+export type { DeviceDecisions } from './decisions.ts';
 
 export class Hub extends DurableObject<Vars> {
   private readonly tokens: TokenStore;
   private readonly pairings: PairingStore;
+  private readonly pairingTickets: PairingTickets;
   private readonly registry: Registry;
   private readonly callLog: CallLog;
   private readonly sockets: AgentSockets;
   private readonly router: CallRouter;
+  private readonly published: PublishedDecisions;
+  private readonly decisions: DecisionRouter;
   private readonly ownerGuesses: OwnerGuesses;
   private readonly sessions: SessionStore;
   private readonly registrations: RegistrationLimits;
+  private readonly usedRefreshTokens: UsedRefreshTokens;
 
   constructor(ctx: DurableObjectState, env: Vars) {
     super(ctx, env);
     this.tokens = new TokenStore(ctx.storage);
     this.pairings = new PairingStore(ctx.storage.sql, this.tokens.devices);
+    this.pairingTickets = new PairingTickets(ctx.storage.sql);
     this.registry = new Registry(ctx.storage);
     this.callLog = new CallLog(ctx.storage);
     const calls = new CallTable();
     const lost = new LostDevices(ctx.storage.sql, RECONNECTING_WINDOW_MS);
-    this.sockets = new AgentSockets({ ctx, env, tokens: this.tokens, registry: this.registry, calls, lost });
+    this.published = new PublishedDecisions(ctx.storage);
+    const decides = new DecideRequests();
+    this.sockets = new AgentSockets({ ctx, env, tokens: this.tokens, registry: this.registry, calls, lost, published: this.published, decides });
     this.router = new CallRouter({
       env,
       sockets: this.sockets,
@@ -60,9 +77,11 @@ export class Hub extends DurableObject<Vars> {
       callLog: this.callLog,
       tokenRefusal: (jti, nowMs) => this.tokens.accessRefusal(jti, nowMs),
     });
+    this.decisions = new DecisionRouter({ sockets: this.sockets, devices: this.tokens.devices, published: this.published, requests: decides, usedForms: new UsedForms(ctx.storage) });
     this.ownerGuesses = new OwnerGuesses(ctx.storage.sql);
     this.sessions = new SessionStore(ctx.storage);
     this.registrations = new RegistrationLimits(ctx.storage.sql);
+    this.usedRefreshTokens = new UsedRefreshTokens(ctx.storage);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
 
@@ -117,6 +136,20 @@ export class Hub extends DurableObject<Vars> {
     return (await this.sockets.editors()).map((e) => e.info);
   }
 
+  // ---- Pending decisions (RPC from the Pending page's routes; decision-router.ts) -------------
+
+  /** What the agents online now hold pending for the page, by device. */
+  async pendingDecisions(): Promise<DeviceDecisions[]> {
+    const now = Date.now();
+    this.sockets.dropSilent(now);
+    return this.published.pending(now);
+  }
+
+  /** Carries one answer from the page to the agent that holds the decision; its word, or the relay's refusal. */
+  async decide(request: DecideRequest): Promise<DecideOutcome> {
+    return this.decisions.decide(request);
+  }
+
   // ---- Devices and pairing (RPC from the pair, agent, admin and dashboard routes) -----------
 
   /** Creates a device and its credential for the owner (admin API); the credential is shown once. */
@@ -163,9 +196,20 @@ export class Hub extends DurableObject<Vars> {
     return this.registrations.admit(client, Date.now());
   }
 
-  /** RFC 8628 §3.1: a device asks to be paired, from `client` (a client-address bucket). */
-  async startPairing(name: string, hostname: string, client: string): Promise<StartedPairing | Limited> {
-    return this.pairings.start(name, hostname, client, Date.now());
+  /**
+   * RFC 8628 §3.1: a device asks to be paired, from `client` (a client-address bucket), with the
+   * owner's ticket or without (`pairing-tickets.ts`); a ticket that is not live is refused.
+   */
+  async startPairing(name: string, hostname: string, client: string, ticket: string | null = null): Promise<StartedPairing | Limited | { badTicket: true }> {
+    const nowMs = Date.now();
+    if (ticket === null) return this.pairings.start(name, hostname, client, nowMs);
+    if (!(await this.pairingTickets.redeem(ticket, nowMs))) return { badTicket: true };
+    return this.pairings.start(name, hostname, client, nowMs, true);
+  }
+
+  /** A ticket for the owner's own pairing, which no pairing limit refuses (`pairing-tickets.ts`). */
+  async issuePairingTicket(): Promise<IssuedTicket> {
+    return this.pairingTickets.issue(Date.now());
   }
 
   /** RFC 8628 §3.4: the device polls with its device code. */
@@ -222,11 +266,27 @@ export class Hub extends DurableObject<Vars> {
     return this.tokens.revoke(jti, Date.now()) ?? null;
   }
 
+  /**
+   * RFC 9700 §4.14.2: claims a refresh token (its SHA-256) of grant `grantKey` before the token
+   * endpoint exchanges it; `replayed` when it was exchanged before (`used-refresh-tokens.ts`).
+   */
+  async claimRefreshToken(hash: string, grantKey: string): Promise<RefreshClaim> {
+    return this.usedRefreshTokens.claim(hash, grantKey, Date.now());
+  }
+
+  /** Settles a fresh claim once the exchange answered; whether a replay burnt the grant meanwhile. */
+  async settleRefreshToken(hash: string, grantKey: string, exchanged: boolean): Promise<{ burnt: boolean }> {
+    return this.usedRefreshTokens.settle(hash, grantKey, exchanged);
+  }
+
   // ---- The owner's doors (RPC from the sign-in and admin routes) -----------------------------
 
-  /** One owner-secret attempt from `client` (a client-address bucket), throttled (`owner-guesses.ts`). */
-  async checkOwnerSecret(presented: string, secret: string, client: string): Promise<OwnerSecretCheck> {
-    return this.ownerGuesses.check(presented, secret, client, Date.now());
+  /**
+   * One owner-secret attempt from `client` (a client-address bucket), throttled (`owner-guesses.ts`);
+   * `named`: it named OWNER_USER, which sets it apart from everyone's guesses.
+   */
+  async checkOwnerSecret(presented: string, secret: string, client: string, named = false): Promise<OwnerSecretCheck> {
+    return this.ownerGuesses.check(presented, secret, named ? OWNER_USER_BUCKET : client, Date.now());
   }
 
   /** Records a signed-in browser's session (the hash of its id) until `expiresAtMs` (`sessions.ts`). */

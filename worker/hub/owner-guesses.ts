@@ -12,7 +12,16 @@
  * address form of OWASP's "device cookies", Slow Down Online Guessing Attacks); its wrong guesses
  * still count in both. This module owns the `owner_addresses` table of those addresses.
  *
- * An attempt reserves its place in both buckets before the comparison and gives it back when the
+ * On the local relay every attempt comes from 127.0.0.1, and any local account can name any
+ * address (http/client-address.ts): ten wrong guesses from another account held the owner out
+ * too. So an attempt that names OWNER_USER (a random user name that `npm start` keeps in the
+ * owner's 0600 `.dev.vars` and prints on the owner's terminal; the Basic user name) is counted in a
+ * bucket of its own, OWNER_USER_BUCKET, at the per-address limit and in nothing else: nobody else
+ * knows the name, so nobody else's guesses fill it, and guesses still meet a limit either way.
+ * The name is 96 random bits: that a locked bucket answers 429 and the named one does not tells a
+ * guesser whether a name is the one, at no cost in secret guesses, and 2^96 names are too many.
+ *
+ * An attempt reserves its place in its buckets before the comparison and gives it back when the
  * secret matches, so that concurrent guesses cannot all pass the check before any is counted.
  */
 import { ownerSecretMatches } from '../auth/owner.ts';
@@ -36,6 +45,9 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS owner_addresses (
 )`;
 
 const ALL = 'owner-secret:all';
+
+/** The client bucket of attempts that named OWNER_USER: never an address, exempt from the account-wide limit. */
+export const OWNER_USER_BUCKET = 'owner-user';
 const perClient = (client: string): string => `owner-secret:client:${client}`;
 
 /** The answer to one attempt. */
@@ -49,23 +61,27 @@ export class OwnerGuesses {
     sql.exec(SCHEMA);
   }
 
-  /** Whether `presented` is `secret`, for an attempt from `client` at `nowMs`, or that it is refused unread. */
+  /**
+   * Whether `presented` is `secret`, for an attempt from `client` (an address bucket, or
+   * OWNER_USER_BUCKET) at `nowMs`, or that it is refused unread.
+   */
   async check(presented: string, secret: string, client: string, nowMs: number): Promise<OwnerSecretCheck> {
     // Synchronous from here to the reservation: no other attempt can interleave.
     this.limits.sweep(nowMs);
     this.sql.exec('DELETE FROM owner_addresses WHERE ? - last_ok >= ?', nowMs, KNOWN_ADDRESS_MS);
+    const named = client === OWNER_USER_BUCKET;
+    const buckets = named ? [perClient(client)] : [perClient(client), ALL];
     const mine = this.limits.check(perClient(client), OWNER_GUESS_LIMITS.perClientPerMinute, nowMs);
-    const everyone = this.known(client) ? ({ ok: true } as const) : this.limits.check(ALL, OWNER_GUESS_LIMITS.allPerMinute, nowMs);
+    const everyone = named || this.known(client) ? ({ ok: true } as const) : this.limits.check(ALL, OWNER_GUESS_LIMITS.allPerMinute, nowMs);
     if (!mine.ok || !everyone.ok) {
       return { ok: false, limited: true, retryAfterS: Math.max(mine.ok ? 0 : mine.retryAfterS, everyone.ok ? 0 : everyone.retryAfterS) };
     }
-    this.limits.hit(perClient(client), nowMs);
-    this.limits.hit(ALL, nowMs);
+    for (const bucket of buckets) this.limits.hit(bucket, nowMs);
     if (!(await ownerSecretMatches(presented, secret))) return { ok: false, limited: false };
-    this.limits.refund(perClient(client), nowMs);
-    this.limits.refund(ALL, nowMs);
-    // Requests that name no address share one bucket (http/client-address.ts): never exempt.
-    if (client !== UNKNOWN_CLIENT) {
+    for (const bucket of buckets) this.limits.refund(bucket, nowMs);
+    // Requests that name no address share one bucket (http/client-address.ts): never exempt; nor
+    // is a name an address.
+    if (client !== UNKNOWN_CLIENT && !named) {
       this.sql.exec('INSERT INTO owner_addresses (client, last_ok) VALUES (?, ?) ON CONFLICT(client) DO UPDATE SET last_ok = excluded.last_ok', client, nowMs);
     }
     return { ok: true };

@@ -1,9 +1,11 @@
 /**
  * Pairing requests (RFC 8628) in the Hub's SQLite storage. Owns the `pairings` table: one row per
  * request with the SHA-256 of its device code and of its user code (never the codes), the device
- * name and hostname the agent asked for, the client address it came from, its times, its status and
- * the polling state. Owns the rate limits of pairing (PAIRING_LIMITS, per account and per client
- * address) through `rate-limits.ts`.
+ * name and hostname the agent asked for, the client address it came from, whether it came with the
+ * owner's ticket, its times, its status and the polling state. Owns the rate limits of pairing
+ * (PAIRING_LIMITS, per account and per client address) through `rate-limits.ts`; a request with a
+ * ticket (redeemed by the Hub first, `pairing-tickets.ts`) meets none of them, and takes no place
+ * counted in them.
  *
  * Lifecycle: `start` -> pending; the owner `decide`s approved or denied, or `dismiss`es a pending
  * one (denied); the device may `cancel` its own request (cancelled: the page then says so and
@@ -38,7 +40,8 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS pairings (
   status TEXT NOT NULL,
   interval_s INTEGER NOT NULL,
   last_poll_at INTEGER,
-  client TEXT NOT NULL DEFAULT 'unknown'
+  client TEXT NOT NULL DEFAULT 'unknown',
+  reserved INTEGER NOT NULL DEFAULT 0
 )`;
 
 const BUCKET_STARTS = 'pair:start';
@@ -53,10 +56,15 @@ export interface StartedPairing {
   interval: number;
 }
 
-/** A pending request as the owner's page shows it. Times are ISO 8601. */
+/**
+ * A pending request as the owner's page shows it. Times are ISO 8601. `name` is what the device
+ * asked for, `device_name` what it is named if approved now (`name-2` when another device has
+ * `name`): what `vimrelay pair` then says it was paired as.
+ */
 export interface PairingView {
   user_code: string;
   name: string;
+  device_name: string;
   hostname: string;
   requested_at: string;
   expires_at: string;
@@ -66,10 +74,14 @@ export interface PairingView {
 export interface PendingView {
   /** The SHA-256 of its device code: identifies the row, useless for polling or approving. */
   id: string;
+  /** What it asked to be named, and what it is named if approved now (PairingView). */
   name: string;
+  device_name: string;
   hostname: string;
   /** The client address it came from (a rate-limit bucket name: IPv4, an IPv6 /64, or `unknown`). */
   client: string;
+  /** It came with the owner's ticket. */
+  reserved: boolean;
   requested_at: string;
   expires_at: string;
 }
@@ -106,6 +118,7 @@ type Row = {
   interval_s: number;
   last_poll_at: number | null;
   client: string;
+  reserved: number;
 };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -118,40 +131,37 @@ export class PairingStore {
     private readonly devices: DeviceStore,
   ) {
     sql.exec(SCHEMA);
-    // Tables made before requests recorded their client address gain the column.
-    if (!sql.exec<{ name: string }>('PRAGMA table_info(pairings)').toArray().some((c) => c.name === 'client')) {
-      sql.exec("ALTER TABLE pairings ADD COLUMN client TEXT NOT NULL DEFAULT 'unknown'");
-    }
+    // Tables made before requests recorded their client address, or their ticket, gain the column.
+    const columns = sql.exec<{ name: string }>('PRAGMA table_info(pairings)').toArray().map((c) => c.name);
+    if (!columns.includes('client')) sql.exec("ALTER TABLE pairings ADD COLUMN client TEXT NOT NULL DEFAULT 'unknown'");
+    if (!columns.includes('reserved')) sql.exec('ALTER TABLE pairings ADD COLUMN reserved INTEGER NOT NULL DEFAULT 0');
     this.limits = new RateLimits(this.sql);
   }
 
   /**
    * Starts a request for a device `name` on `hostname` from `client` (a client-address bucket), or
    * refuses it over a rate limit: this client's first (starts a minute, requests waiting), then the
-   * account's.
+   * account's. `reserved`: it came with the owner's ticket, which the caller has redeemed; no limit
+   * refuses it, and it is counted in none.
    */
-  async start(name: string, hostname: string, client: string, nowMs: number): Promise<StartedPairing | Limited> {
+  async start(name: string, hostname: string, client: string, nowMs: number, reserved = false): Promise<StartedPairing | Limited> {
     const deviceCode = newDeviceCode();
     const userCode = newUserCode();
     const [deviceHash, userHash] = await Promise.all([hashSecret(deviceCode), hashSecret(userCode)]);
     // From here on synchronous: the checks, the count and the insert cannot interleave with
     // another request to this Durable Object.
     this.sql.exec('DELETE FROM pairings WHERE expires_at <= ?', nowMs);
-    const mine = this.limits.check(bucketClientStarts(client), PAIRING_LIMITS.startsPerClientPerMinute, nowMs);
-    if (!mine.ok) return { limited: true, retryAfterS: mine.retryAfterS, scope: 'client' };
-    const mineWaiting = this.waiting('AND client = ?', client);
-    if (mineWaiting.n >= PAIRING_LIMITS.maxPendingPerClient) return this.untilOldestExpires(mineWaiting.oldest, nowMs, 'client');
-    const starts = this.limits.check(BUCKET_STARTS, PAIRING_LIMITS.startsPerMinute, nowMs);
-    if (!starts.ok) return { limited: true, retryAfterS: starts.retryAfterS, scope: 'account' };
-    const waiting = this.waiting('');
-    if (waiting.n >= PAIRING_LIMITS.maxPending) return this.untilOldestExpires(waiting.oldest, nowMs, 'account');
     // A user-code collision among live requests is possible (20^8 codes, rare): draw again.
-    if (this.sql.exec('SELECT 1 FROM pairings WHERE user_code_hash = ?', userHash).toArray().length > 0) return this.start(name, hostname, client, nowMs);
-    this.limits.hit(bucketClientStarts(client), nowMs);
-    this.limits.hit(BUCKET_STARTS, nowMs);
+    if (this.sql.exec('SELECT 1 FROM pairings WHERE user_code_hash = ?', userHash).toArray().length > 0) return this.start(name, hostname, client, nowMs, reserved);
+    if (!reserved) {
+      const refused = this.overLimit(client, nowMs);
+      if (refused) return refused;
+      this.limits.hit(bucketClientStarts(client), nowMs);
+      this.limits.hit(BUCKET_STARTS, nowMs);
+    }
     this.sql.exec(
-      `INSERT INTO pairings (device_code_hash, user_code_hash, name, hostname, created_at, expires_at, status, interval_s, client)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+      `INSERT INTO pairings (device_code_hash, user_code_hash, name, hostname, created_at, expires_at, status, interval_s, client, reserved)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
       deviceHash,
       userHash,
       name,
@@ -160,8 +170,22 @@ export class PairingStore {
       nowMs + PAIRING_TTL_S * 1000,
       POLL_INTERVAL_S,
       client,
+      reserved ? 1 : 0,
     );
     return { device_code: deviceCode, user_code: formatUserCode(userCode), expires_in: PAIRING_TTL_S, interval: POLL_INTERVAL_S };
+  }
+
+  /** The limit an anonymous request from `client` is over at `nowMs`, or null: this client's first, then the account's. */
+  private overLimit(client: string, nowMs: number): Limited | null {
+    const mine = this.limits.check(bucketClientStarts(client), PAIRING_LIMITS.startsPerClientPerMinute, nowMs);
+    if (!mine.ok) return { limited: true, retryAfterS: mine.retryAfterS, scope: 'client' };
+    const mineWaiting = this.waiting('AND client = ?', client);
+    if (mineWaiting.n >= PAIRING_LIMITS.maxPendingPerClient) return this.untilOldestExpires(mineWaiting.oldest, nowMs, 'client');
+    const starts = this.limits.check(BUCKET_STARTS, PAIRING_LIMITS.startsPerMinute, nowMs);
+    if (!starts.ok) return { limited: true, retryAfterS: starts.retryAfterS, scope: 'account' };
+    const waiting = this.waiting('');
+    if (waiting.n >= PAIRING_LIMITS.maxPending) return this.untilOldestExpires(waiting.oldest, nowMs, 'account');
+    return null;
   }
 
   /** The pending, unexpired requests, oldest first, for the owner's list. */
@@ -172,8 +196,10 @@ export class PairingStore {
       .map((row) => ({
         id: row.device_code_hash,
         name: row.name,
+        device_name: this.devices.freeName(row.name),
         hostname: row.hostname,
         client: row.client,
+        reserved: row.reserved === 1,
         requested_at: iso(row.created_at),
         expires_at: iso(row.expires_at),
       }));
@@ -202,9 +228,10 @@ export class PairingStore {
     return true;
   }
 
+  /** The anonymous requests waiting (a ticket's are in no count), and when the first of them expires. */
   private waiting(where: string, ...bindings: string[]): { n: number; oldest: number } {
     return this.sql
-      .exec<{ n: number; oldest: number }>(`SELECT COUNT(*) AS n, COALESCE(MIN(expires_at), 0) AS oldest FROM pairings WHERE status = 'pending' ${where}`, ...bindings)
+      .exec<{ n: number; oldest: number }>(`SELECT COUNT(*) AS n, COALESCE(MIN(expires_at), 0) AS oldest FROM pairings WHERE status = 'pending' AND reserved = 0 ${where}`, ...bindings)
       .one();
   }
 
@@ -220,7 +247,7 @@ export class PairingStore {
   async find(typed: string, nowMs: number): Promise<PairingView | Cancelled | Limited | undefined> {
     const found = await this.liveByUserCode(typed, nowMs);
     if (!found || 'limited' in found) return found;
-    return found.row.status === 'cancelled' ? { cancelled: true, request: view(found.row, found.code) } : view(found.row, found.code);
+    return found.row.status === 'cancelled' ? { cancelled: true, request: this.view(found.row, found.code) } : this.view(found.row, found.code);
   }
 
   /**
@@ -230,9 +257,9 @@ export class PairingStore {
   async decide(typed: string, approve: boolean, nowMs: number): Promise<PairingView | Cancelled | Limited | undefined> {
     const found = await this.liveByUserCode(typed, nowMs);
     if (!found || 'limited' in found) return found;
-    if (found.row.status === 'cancelled') return { cancelled: true, request: view(found.row, found.code) };
+    if (found.row.status === 'cancelled') return { cancelled: true, request: this.view(found.row, found.code) };
     this.sql.exec("UPDATE pairings SET status = ? WHERE device_code_hash = ? AND status = 'pending'", approve ? 'approved' : 'denied', found.row.device_code_hash);
-    return view(found.row, found.code);
+    return this.view(found.row, found.code);
   }
 
   /**
@@ -284,8 +311,15 @@ export class PairingStore {
     }
     return { row, code };
   }
-}
 
-function view(row: Row, code: string): PairingView {
-  return { user_code: formatUserCode(code), name: row.name, hostname: row.hostname, requested_at: iso(row.created_at), expires_at: iso(row.expires_at) };
+  private view(row: Row, code: string): PairingView {
+    return {
+      user_code: formatUserCode(code),
+      name: row.name,
+      device_name: this.devices.freeName(row.name),
+      hostname: row.hostname,
+      requested_at: iso(row.created_at),
+      expires_at: iso(row.expires_at),
+    };
+  }
 }

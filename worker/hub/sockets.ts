@@ -3,7 +3,7 @@
  * survives hibernation; in-memory fields would not), the close codes the Hub uses, and sending a
  * typed wire message. No policy: `hub.ts` decides when to send and close.
  */
-import type { HubMessage } from '../../protocol/index.ts';
+import type { HubMessage, TakeoverHow } from '../../protocol/index.ts';
 
 /** Stored with `serializeAttachment` on every accepted agent socket. */
 export interface Attachment {
@@ -20,12 +20,19 @@ export interface Attachment {
    * registry has rows for means the rows went, and the Hub asks for the list again.
    */
   readonly editors?: number;
+  /** The SHA-256 (hex) of the takeover key the agent proved at the upgrade, or null (hub/takeover.ts). */
+  readonly takeover: string | null;
+  /** The address it connected from, as the owner is shown it (http/client-address.ts `shownAddress`). */
+  readonly address: string;
+  /** The live connection it replaced, for its welcome to tell (dropped once told). */
+  readonly tookOver?: { readonly address: string; readonly since: number; readonly how: TakeoverHow };
 }
 
 /**
  * Close codes (RFC 6455 §7.4: 4000-4999 are private use). The agent reconnects after any of them
  * except `revoked`, which it also learns from the REVOKED fault sent just before, and `replaced`:
- * another agent for the same device took over, and the two must not take turns.
+ * another agent for the same device took over (its reason says from where and how:
+ * hub/takeover.ts), and the two must not take turns.
  */
 export const CLOSE = {
   normal: 1000,

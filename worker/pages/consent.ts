@@ -12,7 +12,7 @@
  */
 import type { ConsentDescription } from '@cloudflare/workers-oauth-provider';
 import { ALL_SCOPES, type PermissionClass } from '../../protocol/index.ts';
-import { OAUTH_PATHS, REQUIRED_SCOPES } from '../auth/oauth.ts';
+import { BASELINE_SCOPES, OAUTH_PATHS, SESSION_SCOPES } from '../auth/oauth.ts';
 import { html } from './html.ts';
 import { page } from './layout.ts';
 
@@ -26,8 +26,8 @@ export const SCOPE_TEXT: { readonly [S in PermissionClass]: string } = {
   terminal: 'Type into terminal buffers: run programs in their shells.',
 };
 
-/** Scopes ticked when the client asked for none it can have. */
-export const DEFAULT_SCOPES: readonly PermissionClass[] = ['read', 'write'];
+/** Scopes ticked when the client asked for none it can have: an ordinary session's. */
+export const DEFAULT_SCOPES: readonly PermissionClass[] = SESSION_SCOPES;
 
 /**
  * The scopes ticked when the page opens for a request of `requested` (RFC 6749 §3.3: the scopes
@@ -35,7 +35,7 @@ export const DEFAULT_SCOPES: readonly PermissionClass[] = ['read', 'write'];
  */
 function tickedScopes(requested: readonly string[]): Set<PermissionClass> {
   const asked = ALL_SCOPES.filter((s) => requested.includes(s));
-  return new Set(asked.length > 0 ? [...REQUIRED_SCOPES, ...asked] : DEFAULT_SCOPES);
+  return new Set(asked.length > 0 ? [...BASELINE_SCOPES, ...asked] : DEFAULT_SCOPES);
 }
 
 /** What the consent page shows. */

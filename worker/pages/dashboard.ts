@@ -1,6 +1,7 @@
 /**
- * The owner's dashboard page: devices, editors online, OAuth grants, personal access tokens,
- * recent calls, and signing out everywhere. Pure rendering: takes plain data (and the clock), returns markup; the route
+ * The owner's dashboard page: the MCP URLs to connect an assistant with (dashboard-connect.ts),
+ * devices, editors online, OAuth grants, personal access tokens, recent calls, and signing out
+ * everywhere. Pure rendering: takes plain data (and the clock), returns markup; the route
  * gathers the data. Every value passes through `html`, which escapes it: device, editor, client
  * and token names are all chosen by someone other than the owner. Every form posts with the
  * session's CSRF token; there is no script.
@@ -9,10 +10,15 @@ import { ALL_SCOPES } from '../../protocol/index.ts';
 import type { EditorInfo } from '../../protocol/index.ts';
 import type { TokenRecord } from '../auth/tokens.ts';
 import type { LoggedCall } from '../hub/call-log.ts';
+import { connectSection } from './dashboard-connect.ts';
 import { ago, duration, utcClock, utcMinute } from './dashboard-format.ts';
 import { html, trusted, type Html } from './html.ts';
 
-/** A device row. `hostname` is shown when pairing recorded one. */
+/**
+ * A device row. `hostname` is shown when pairing recorded one; `last_refused_at` / `_from` when a
+ * connection with its credential was refused for want of its agent's takeover key (someone else
+ * may hold the credential).
+ */
 export interface DeviceView {
   id: string;
   name: string;
@@ -20,6 +26,8 @@ export interface DeviceView {
   online: boolean;
   last_seen_at: string | null;
   revoked: boolean;
+  last_refused_at?: string | null;
+  last_refused_from?: string | null;
 }
 
 /** An OAuth client row: which client, where its grants redirect, what they allow, how many there are. */
@@ -48,6 +56,8 @@ export interface DashboardData {
   /** How the owner signs in here: the session cookie, or (the local relay) HTTP Basic with the secret itself. */
   signIn: 'cookie' | 'basic';
   nowMs: number;
+  /** The relay's MCP URL, `<origin>/mcp`. */
+  mcpUrl: string;
   devices: DeviceView[];
   editors: EditorInfo[];
   grants: GrantView[];
@@ -110,12 +120,18 @@ function devicesSection(d: DashboardData): Html {
     return html`<tr>
 <td><strong>${dev.name}</strong>${dev.hostname ? html`<br><small>${dev.hostname}</small>` : ''}</td>
 <td>${state}</td>
-<td><small>last seen</small> <span title="${utcMinute(dev.last_seen_at)}">${ago(dev.last_seen_at, d.nowMs)}</span></td>
+<td><small>last seen</small> <span title="${utcMinute(dev.last_seen_at)}">${ago(dev.last_seen_at, d.nowMs)}</span>${refusedLine(dev, d.nowMs)}</td>
 <td class="act">${dev.revoked ? '' : revokeButton(`/dashboard/devices/${encodeURIComponent(dev.id)}/revoke`, d.csrf, 'Revoke', dev.name)}</td>
 </tr>`;
   });
   return html`<table class="cards"><thead><tr><th>Device</th><th>State</th><th>Activity</th><th></th></tr></thead><tbody>${rows}</tbody></table>
 <p><small>Revoking a device disconnects its agent at once; its credential stops working.</small></p>`;
+}
+
+/** The last connection refused as the device (its credential without its agent's key), if any. */
+function refusedLine(dev: DeviceView, nowMs: number): Html | string {
+  if (!dev.last_refused_at) return '';
+  return html`<br><small class="bad">connection refused</small> <span title="${utcMinute(dev.last_refused_at)}">${ago(dev.last_refused_at, nowMs)}</span> <small>from ${dev.last_refused_from ?? 'unknown'}: it had this device's credential but not its agent's key; if that was not you, revoke the device and pair it again</small>`;
 }
 
 function editorsSection(d: DashboardData): Html {
@@ -203,8 +219,9 @@ export function dashboardBody(d: DashboardData): Html {
   return html`<style>${STYLE}</style>
 <h1>Dashboard</h1>
 <ul class="sections">
-<li><a href="#devices">Devices</a></li><li><a href="#editors">Editors</a></li><li><a href="#grants">OAuth</a></li><li><a href="#tokens">Tokens</a></li><li><a href="#calls">Recent calls</a></li><li><a href="#sessions">Sign-ins</a></li>
+<li><a href="#connect">Connect</a></li><li><a href="#devices">Devices</a></li><li><a href="#editors">Editors</a></li><li><a href="#grants">OAuth</a></li><li><a href="#tokens">Tokens</a></li><li><a href="#calls">Recent calls</a></li><li><a href="#sessions">Sign-ins</a></li>
 </ul>
+${section('connect', 'Connect an assistant', connectSection(d.mcpUrl))}
 ${section('devices', 'Devices', devicesSection(d))}
 ${section('editors', 'Editors online', editorsSection(d))}
 ${section('grants', 'OAuth clients and grants', grantsSection(d))}

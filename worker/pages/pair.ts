@@ -3,14 +3,25 @@
  * requests waiting for the owner (name, hostname, where from, when; each with Dismiss, never its
  * code or an Approve button: approving takes the code the terminal shows); reviewing a request
  * (device name, hostname, code, when it was asked for and when it expires) with Approve and Deny;
- * a request its device cancelled; and the outcome. Every value from the device is escaped by
+ * a request its device cancelled; the outcome; and a ticket for the owner's own pairing, which no
+ * pairing limit refuses (the command to run with it). Every value from the device is escaped by
  * `html`; the forms carry the session's CSRF token. Builds Responses only: `routes/pair.ts`
  * decides which.
  */
+import type { IssuedTicket } from '../hub/pairing-tickets.ts';
 import type { PairingView, PendingView } from '../hub/pairings.ts';
 import { ago } from './dashboard-format.ts';
 import { html, type Html } from './html.ts';
 import { page } from './layout.ts';
+
+/**
+ * The name a device is paired as (what `vimrelay pair` then says), and, when another device has the
+ * name it asked for, that name too.
+ */
+function deviceName(request: Pick<PairingView, 'name' | 'device_name'>): Html {
+  if (request.device_name === request.name) return html`<strong>${request.device_name}</strong>`;
+  return html`<strong>${request.device_name}</strong> <span class="muted">(it asked for ${request.name}, which another device has)</span>`;
+}
 
 /** `2026-12-01T02:15:01.000Z` as `2026-12-01 02:15:01 UTC`. */
 function when(isoTime: string): string {
@@ -23,10 +34,10 @@ function waitingList(pending: readonly PendingView[], csrf: string, nowMs: numbe
   const csrfField = html`<input type="hidden" name="csrf" value="${csrf}">`;
   const rows = pending.map(
     (p) => html`<tr>
-<td><strong>${p.name}</strong><br><span class="muted">${p.hostname}</span></td>
+<td>${deviceName(p)}<br><span class="muted">${p.hostname}</span>${p.reserved ? html`<br><span class="muted">with your ticket</span>` : ''}</td>
 <td>${p.client}</td>
 <td title="${when(p.requested_at)}">${ago(p.requested_at, nowMs)}</td>
-<td><form class="inline" method="post" action="/pair/dismiss">${csrfField}<input type="hidden" name="id" value="${p.id}"><button class="danger" type="submit" aria-label="Dismiss ${p.name}">Dismiss</button></form></td>
+<td><form class="inline" method="post" action="/pair/dismiss">${csrfField}<input type="hidden" name="id" value="${p.id}"><button class="danger" type="submit" aria-label="Dismiss ${p.device_name}">Dismiss</button></form></td>
 </tr>`,
   );
   return html`<table><thead><tr><th>Device and hostname</th><th>From</th><th>Asked</th><th></th></tr></thead><tbody>${rows}</tbody></table>
@@ -46,7 +57,23 @@ export function codeEntryPage(csrf: string, pending: readonly PendingView[], now
 <p><button class="primary" type="submit">Continue</button></p>
 </form>
 <h2>Waiting for approval</h2>
-${waitingList(pending, csrf, nowMs)}`,
+${waitingList(pending, csrf, nowMs)}
+<h2>A machine of yours</h2>
+<p class="muted">Anyone may ask to pair, so requests of strangers can fill the queue, and <code>vimrelay pair</code> is then refused. A ticket lets one request of yours in past them; you still approve its code.</p>
+<form method="post" action="/pair/ticket"><input type="hidden" name="csrf" value="${csrf}"><p><button type="submit">Get a pairing ticket</button></p></form>`,
+  });
+}
+
+/** A ticket for the owner's own pairing, shown once, with the command that uses it. */
+export function ticketPage(issued: IssuedTicket, origin: string, csrf: string): Response {
+  return page({
+    title: 'Pairing ticket',
+    csrf,
+    body: html`<h1>Pairing ticket</h1>
+<p>On the machine you are pairing, run:</p>
+<p class="secret"><code>vimrelay pair ${origin} --ticket ${issued.ticket}</code></p>
+<p>The ticket works once, within ${Math.round(issued.expires_in / 60)} minutes, however many requests wait. It only holds a place: approve the code that terminal shows, as for any request. The ticket is shown this once.</p>
+<p><a href="/pair">Back to pairing</a></p>`,
   });
 }
 
@@ -57,7 +84,7 @@ export function cancelledPage(request: PairingView, csrf: string): Response {
     status: 410,
     csrf,
     body: html`<h1>This request was cancelled</h1>
-<p>The terminal on <strong>${request.name}</strong> (${request.hostname}) stopped <code>vimrelay pair</code>, so code <strong>${request.user_code}</strong> can no longer be approved. Nothing was paired.</p>
+<p>The terminal on <strong>${request.hostname}</strong> stopped <code>vimrelay pair</code>, so code <strong>${request.user_code}</strong> can no longer be approved. Nothing was paired.</p>
 <p>To pair that machine, run <code>vimrelay pair</code> there again and use the new code.</p>
 <p><a href="/pair">Pair a device</a></p>`,
   });
@@ -74,7 +101,7 @@ export function requestPage(request: PairingView, csrf: string): Response {
 <div class="box">
 <p class="code">${request.user_code}</p>
 <table>
-<tr><th scope="row">Device name</th><td>${request.name}</td></tr>
+<tr><th scope="row">Device name</th><td>${deviceName(request)}</td></tr>
 <tr><th scope="row">Hostname</th><td>${request.hostname}</td></tr>
 <tr><th scope="row">Requested</th><td>${when(request.requested_at)}</td></tr>
 <tr><th scope="row">Expires</th><td>${when(request.expires_at)}</td></tr>
@@ -93,10 +120,10 @@ export function decidedPage(request: PairingView, approved: boolean, csrf: strin
     csrf,
     body: approved
       ? html`<h1>Device approved</h1>
-<p><strong>${request.name}</strong> (${request.hostname}) is paired. Its terminal finishes on its own; run <code>vimrelay agent</code> there to connect its editors.</p>
+<p>${deviceName(request)} (${request.hostname}) is paired under that name. Its terminal finishes on its own, saying so; run <code>vimrelay agent</code> there to connect its editors.</p>
 <p><a href="/pair">Pair another device</a></p>`
       : html`<h1>Device denied</h1>
-<p>The request from <strong>${request.name}</strong> (${request.hostname}) was refused; its terminal says so. Nothing was paired.</p>`,
+<p>The request from <strong>${request.hostname}</strong> (as ${request.name}) was refused; its terminal says so. Nothing was paired.</p>`,
   });
 }
 

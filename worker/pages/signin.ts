@@ -34,9 +34,10 @@ export function limitedPage(next: string, retryAfterS: number): Response {
   });
 }
 
-const basicHowTo = html`<p>Your browser asks for a user name and a password: any user name, and this relay's owner
-secret (<code>OWNER_SECRET</code> in <code>.dev.vars</code>, where <code>npm start</code> ran) as the password.
-Reload this page to be asked again.</p>`;
+const basicHowTo = html`<p>Your browser asks for a user name and a password: the user name <code>npm start</code>
+printed (<code>OWNER_USER</code> in <code>.dev.vars</code>, where it ran), and this relay's owner secret
+(<code>OWNER_SECRET</code> there) as the password. Any other user name works too, but shares its limit of wrong
+secrets with everyone on this machine. Reload this page to be asked again.</p>`;
 
 /** 401 with the Basic challenge: the browser asks for the secret, and shows this page if its prompt is cancelled. */
 export function basicChallengePage(failed: 'wrong' | null): Response {

@@ -1,7 +1,8 @@
 /**
- * `/admin/*`: the owner's API, authenticated by `Authorization: Bearer <OWNER_SECRET>`.
- * Wrong secrets are throttled per client address and for the account (429 with Retry-After,
- * `hub/owner-guesses.ts`). Mints, lists, revokes and verifies access tokens, and creates, lists and revokes devices (the
+ * `/admin/*`: the owner's API, authenticated by `Authorization: Bearer <OWNER_SECRET>`, or
+ * `Basic` with OWNER_SECRET as the password (RFC 7617), whose user name OWNER_USER sets the owner's
+ * attempts apart from everyone's guesses (the local launcher's way). Wrong secrets are throttled
+ * per client address and for the account (429 with Retry-After, `hub/owner-guesses.ts`). Mints, lists, revokes and verifies access tokens, and creates, lists and revokes devices (the
  * Hub stores both). Validates request bodies with zod; every failure is `{error: {code, message}}`.
  *
  *   POST   /admin/tokens          {kind: "access", name, scopes?, ttl_seconds?} -> 201 minted token
@@ -20,6 +21,7 @@ import { ALL_SCOPES, PermissionClass } from '../../protocol/index.ts';
 import { hubFor, OWNER_ACCOUNT } from '../account.ts';
 import { bearerToken } from '../../protocol/http/bearer.ts';
 import type { TokenKind } from '../auth/claims.ts';
+import { basicCredentials } from '../auth/basic-owner.ts';
 import { checkOwnerSecret } from '../auth/owner-check.ts';
 import { revokePat } from '../auth/oauth.ts';
 import { TOKEN_TTL } from '../auth/tokens.ts';
@@ -69,9 +71,10 @@ export const admin = new Hono<AppEnv>();
 admin.use('*', async (c, next) => {
   const secret = c.env.OWNER_SECRET;
   if (!secret) return jsonError(503, 'NOT_CONFIGURED', 'The admin API is off: OWNER_SECRET is not set on this relay.');
-  const presented = bearerToken(c.req.header('Authorization'));
-  if (presented === null) return unauthorized(null);
-  const verdict = await checkOwnerSecret(c.env, c.req.raw, presented, secret);
+  const basic = basicCredentials(c.req.raw);
+  const presented = bearerToken(c.req.header('Authorization')) ?? basic?.password ?? null;
+  if (presented === null || presented === '') return unauthorized(null);
+  const verdict = await checkOwnerSecret(c.env, c.req.raw, presented, secret, basic?.user ?? null);
   if (!verdict.ok && verdict.limited) {
     return jsonError(429, 'RATE_LIMITED', `Too many wrong owner secrets; try again in ${verdict.retryAfterS} seconds.`, { 'Retry-After': String(verdict.retryAfterS) });
   }

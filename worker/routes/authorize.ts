@@ -113,7 +113,9 @@ authorize.post('/authorize', requireSession, async (c) => {
     if (clientName !== form.get('shown_name') || clientNameRefusal(clientName) !== null) {
       return authorizeErrorPage(400, 'This app changed its name', 'It no longer calls itself what the consent page showed, so nothing was allowed.');
     }
-    const props: McpProps = { kind: 'oauth', grant: crypto.randomUUID() };
+    // The name rides with every token of the grant, so that the agent's prompts and audit log name
+    // the client as this page did (worker/mcp/server.ts), without a lookup per call.
+    const props: McpProps = { kind: 'oauth', grant: crypto.randomUUID(), clientName };
     const { redirectTo } = await oauth.completeAuthorization({
       request: approved.request, // from storage, not from the form
       userId: OWNER_ACCOUNT,

@@ -10,14 +10,11 @@
 import type { GrantSummary } from '@cloudflare/workers-oauth-provider';
 import { ALL_SCOPES } from '../../protocol/index.ts';
 import { OWNER_ACCOUNT } from '../account.ts';
-import { isCimdClientId } from '../auth/cimd-policy.ts';
+import { registeredClientName } from '../auth/client-names.ts';
 import { oauthHelpers } from '../auth/oauth.ts';
 import { ownerGrants } from '../auth/owner-grants.ts';
 import type { Env } from '../env.ts';
 import type { GrantView } from '../pages/dashboard.ts';
-
-/** Prefix of a personal access token's client id (`auth/claims.ts` `patClientId`). */
-const PAT_PREFIX = 'pat:';
 
 /** The host a redirect URI sends codes to, or the text itself when it is not a URL. */
 export function redirectHost(uri: string | undefined): string {
@@ -70,14 +67,10 @@ export async function revokeClient(env: Env, origin: string, clientId: string): 
  */
 export async function clientNames(env: Env, origin: string, ids: Iterable<string>, grants: readonly GrantView[]): Promise<Record<string, string>> {
   const known = new Map(grants.map((g) => [g.clientId, g.clientName]));
-  const oauth = oauthHelpers(env, origin);
   const names: Record<string, string> = {};
   await Promise.all(
     [...new Set(ids)].map(async (id) => {
-      if (id.startsWith(PAT_PREFIX)) names[id] = `${id.slice(PAT_PREFIX.length)} (personal access token)`;
-      else if (known.has(id)) names[id] = known.get(id) ?? id;
-      else if (id !== '' && !isCimdClientId(id)) names[id] = (await oauth.lookupClient(id).catch(() => null))?.clientName ?? id;
-      else names[id] = id;
+      names[id] = known.get(id) ?? (await registeredClientName(env, origin, id)) ?? id;
     }),
   );
   return names;

@@ -1,13 +1,16 @@
 /**
  * Device pairing, RFC 8628 (OAuth 2.0 Device Authorization Grant) adapted to devices:
  *
- *   POST /pair/device   {name, hostname} (JSON or form)   -> 200 §3.2 response | 429 Retry-After
+ *   POST /pair/device   {name, hostname, ticket?} (JSON or form) -> 200 §3.2 response | 429 Retry-After
+ *                       | 400 BAD_TICKET (a ticket unknown, used or expired)
  *   POST /pair/token    {device_code} (form or JSON)      -> 200 {credential, device} | 400 §3.5 error
  *   POST /pair/cancel   {device_code} (form or JSON)      -> 200 {cancelled: true} | 400 invalid_grant
  *   GET  /pair[?code=]  the owner's page: type a code (and the requests waiting), or review the
  *                       request with that code (410 when its device cancelled it)
  *   POST /pair/approve, /pair/deny   {csrf, code}        -> the outcome page
  *   POST /pair/dismiss  {csrf, id | all}                  -> 303 /pair
+ *   POST /pair/ticket   {csrf}                            -> a page with a ticket for the owner's own
+ *                       pairing, which no pairing limit refuses (hub/pairing-tickets.ts)
  *
  * The device endpoints are public (the codes are the secrets, stored hashed in the Hub); the
  * device proves it owns a request by its device code to cancel it, as it does to poll (RFC 8628
@@ -22,7 +25,7 @@ import { readCapped } from '../http/body.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { jsonError } from '../http/responses.ts';
 import { checkedForm, requireSession, type SessionEnv } from '../http/session-guard.ts';
-import { cancelledPage, codeEntryPage, decidedPage, limitedPage, notFoundPage, requestPage } from '../pages/pair.ts';
+import { cancelledPage, codeEntryPage, decidedPage, limitedPage, notFoundPage, requestPage, ticketPage } from '../pages/pair.ts';
 import { DeviceName, Hostname } from './names.ts';
 
 /** Largest body of the device endpoints (bytes). */
@@ -34,7 +37,7 @@ export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 // Unknown fields (a `client_id`, §3.1) are ignored.
-const StartBody = z.object({ name: DeviceName, hostname: Hostname });
+const StartBody = z.object({ name: DeviceName, hostname: Hostname, ticket: z.string().min(1).max(200).optional() });
 const PollBody = z.object({ device_code: z.string().min(1).max(200), grant_type: z.string().optional() });
 
 /** The body as an object of strings: JSON, or a form (RFC 8628 §3.1/§3.4 use forms); null if neither. */
@@ -75,13 +78,16 @@ pair.post('/device', async (c) => {
   if (body instanceof Response) return body;
   const parsed = StartBody.safeParse(body ?? {});
   if (!parsed.success) return jsonError(400, 'INVALID_REQUEST', z.prettifyError(parsed.error));
-  const started = await hubFor(c.env).startPairing(parsed.data.name, parsed.data.hostname, clientAddress(c.req.raw));
+  const started = await hubFor(c.env).startPairing(parsed.data.name, parsed.data.hostname, clientAddress(c.req.raw), parsed.data.ticket ?? null);
   const verification = `${relayOrigin(c.env, c.req.url)}/pair`;
+  if ('badTicket' in started) {
+    return jsonError(400, 'BAD_TICKET', `This pairing ticket is unknown, used or expired; get a new one at ${verification} (Pair a machine of yours).`);
+  }
   if ('limited' in started) {
     const message =
       started.scope === 'client'
-        ? `Too many pairing requests from this address; try again in ${started.retryAfterS} seconds.`
-        : `Too many pairing requests are waiting for the owner, who can dismiss them at ${verification}; or try again in ${started.retryAfterS} seconds.`;
+        ? `Too many pairing requests from this address; try again in ${started.retryAfterS} seconds, or pair with a ticket from ${verification}.`
+        : `Too many pairing requests are waiting for the owner, who can dismiss them at ${verification}, or get a ticket there that pairs past them; or try again in ${started.retryAfterS} seconds.`;
     return jsonError(429, 'RATE_LIMITED', message, { 'Retry-After': String(started.retryAfterS) });
   }
   // RFC 8628 §3.2.
@@ -139,6 +145,13 @@ pair.post('/dismiss', requireSession, async (c) => {
   const id = form.get('id');
   await hubFor(c.env).dismissPairings(form.get('all') === '1' ? null : typeof id === 'string' ? id : '');
   return new Response(null, { status: 303, headers: { Location: '/pair', 'Cache-Control': 'no-store' } });
+});
+
+pair.post('/ticket', requireSession, async (c) => {
+  const form = await checkedForm(c);
+  if (form instanceof Response) return form;
+  const issued = await hubFor(c.env).issuePairingTicket();
+  return ticketPage(issued, relayOrigin(c.env, c.req.url), c.var.csrf);
 });
 
 for (const [path, approve] of [['/approve', true], ['/deny', false]] as const) {

@@ -22,16 +22,18 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
+import type { Hunk } from '../../reviews/diff.ts';
 import { EditorBlocked, waitingFor, WaitWatch, type EditorWaiting } from '../blocked.ts';
-import { DeferredAnswers, runTool, type CallControl, type EditorLink, type InvokeOptions } from '../call.ts';
+import { applyReviewed, DeferredAnswers, proposeTool, runTool, type Applied, type CallControl, type EditorLink, type InvokeOptions, type Proposal } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
 import { editorPromptOptions, EditorPrompts } from '../prompts.ts';
+import { EditorReviews, type OpenReview, type ReviewSpec } from '../reviews.ts';
 import type { Addressing, EditorTool } from '../tools/tool.ts';
 import { parseAddress, socketPid } from './address.ts';
 import { NvimConnection } from './connection.ts';
 import { LuaInfo, parseApiInfo, wireEditor, type ApiSummary } from './info.ts';
-import { ASK_LUA, CALL_LUA, CANCEL_LUA, CORE_LUA, HELPER_SOURCES, INFO_LUA, INSTALL_KEY, TOOL_SOURCES } from './lua.ts';
+import { ASK_LUA, CALL_LUA, CANCEL_LUA, CORE_LUA, HELPER_SOURCES, INFO_LUA, INSTALL_KEY, PROPOSE_LUA, REVIEW_LUA, TOOL_SOURCES } from './lua.ts';
 import { processCwd, socketOwner } from './process-of.ts';
 
 /** What `nvim_get_mode` answers (`:help nvim_get_mode()`); one of the requests Neovim answers while it waits for its user. */
@@ -60,6 +62,8 @@ export class NvimEditor implements Editor {
   readonly #listeners = new Set<(editor: NvimEditor) => void>();
   /** The prompts shown in this Neovim; their answers come back as vimrelay_ask notifications. */
   readonly #prompts: EditorPrompts;
+  /** The reviews open in this Neovim; their answers come back as vimrelay_review notifications. */
+  readonly #reviews: EditorReviews;
   /** The answers of deferred calls; they come back as vimrelay_answer notifications. */
   readonly #answers = new DeferredAnswers();
   readonly #link: EditorLink;
@@ -84,12 +88,25 @@ export class NvimEditor implements Editor {
         await this.#askable(signal);
         await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines, editorPromptOptions(options)]], signal);
       },
-      close: async (id, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, [], {}]], signal)),
+      close: async (id, notice, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, [], { notice }]], signal)),
+    });
+    this.#reviews = new EditorReviews({
+      open: async (id, spec, signal) => {
+        await this.#askable(signal);
+        await connection.request('nvim_exec_lua', [REVIEW_LUA, ['open', channel, id, spec]], signal);
+      },
+      close: async (id, message, signal) => void (await connection.request('nvim_exec_lua', [REVIEW_LUA, ['close', channel, id, { message }]], signal)),
+      expire: async (id, signal) => void (await connection.request('nvim_exec_lua', [REVIEW_LUA, ['expire', channel, id, {}]], signal)),
     });
     this.#link = {
       name: 'Neovim',
       // Neovim redraws after a call by itself: `redraw` is Vim's (and says the tool is not read-only).
       invoke: async (impl, params, signal, opts) => {
+        if (opts.propose) {
+          await this.#askable(signal);
+          const args = opts.expect === undefined ? [impl, params, opts.propose] : [impl, params, opts.propose, opts.expect];
+          return fromJson(await connection.request('nvim_exec_lua', [PROPOSE_LUA, args], signal));
+        }
         const raw = await this.#request(impl, params, signal, channel, opts.expect);
         // A read capped in bytes whose answer grew past the cap here (`outgrew`) is asked once
         // more, its bytes that are not UTF-8 counted as read (lua/util.lua M.json_size).
@@ -121,6 +138,7 @@ export class NvimEditor implements Editor {
     void connection.closed.then(() => {
       this.#wait.close();
       this.#prompts.abandon('Neovim');
+      this.#reviews.abandon('Neovim');
       this.#answers.abandon();
     });
     connection.onNotification((method, args) => this.#onNotification(method, args));
@@ -175,6 +193,18 @@ export class NvimEditor implements Editor {
 
   run(tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
     return runTool(this.#link, this.#answers, tool, args, call);
+  }
+
+  propose(tool: EditorTool, args: Record<string, unknown>, call: CallControl, maxLines: number): Promise<Proposal | ToolOutcome> {
+    return proposeTool(this.#link, this.#answers, tool, args, call, maxLines);
+  }
+
+  applyReviewed(buf: number, expectedTick: number, hunks: readonly Hunk[], signal: AbortSignal): Promise<Applied | ToolOutcome> {
+    return applyReviewed(this.#link, buf, expectedTick, hunks, signal);
+  }
+
+  openReview(id: string, spec: ReviewSpec, signal: AbortSignal): Promise<OpenReview> {
+    return this.#reviews.open(id, spec, signal);
   }
 
   async paths(addressing: Addressing, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]> {
@@ -235,6 +265,8 @@ export class NvimEditor implements Editor {
       void this.close();
     } else if (method === 'vimrelay_answer') {
       if (!this.#answers.settle(args[0], fromJson(args[1]))) this.#logger.debug('unexpected vimrelay_answer event', { editor: this.id });
+    } else if (method === 'vimrelay_review') {
+      if (!this.#reviews.answer(args[0], args[1])) this.#logger.debug('unexpected vimrelay_review event', { editor: this.id });
     } else if (method === 'vimrelay_ask') {
       if (!this.#prompts.answer(args[0], args[1])) this.#logger.debug('unexpected vimrelay_ask event', { editor: this.id });
     } else if (method === 'vimrelay_info') {

@@ -1,7 +1,8 @@
 /**
  * The Lua this adapter runs inside Neovim, read once at startup from the `.lua` files beside this
- * module: lua/core.lua (the installer and the call dispatcher), lua/util.lua (the helpers every
- * tool shares), one file per tool implementation (tools/tool.ts `impl`) and lua/paths.lua.
+ * module: lua/core.lua (the installer and the call dispatcher), lua/compat.lua (what differs
+ * between Neovims), lua/util.lua (the helpers every tool shares), one file per tool implementation
+ * (tools/tool.ts `impl`) and lua/paths.lua.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -14,18 +15,24 @@ export function luaSource(file: string): string {
   return readFileSync(new URL(file, LUA_DIR), 'utf8');
 }
 
+/** What the permission prompt and the reviews share (lua/decision_ui.lua), put before each. */
+const DECISION_UI = luaSource('decision_ui.lua');
+
 /** The installer: `(helper_sources, tool_sources, channel, INSTALL_KEY)` -> editor info; see lua/core.lua. */
 export const CORE_LUA = luaSource('core.lua');
 
-/** The helpers, installed in this order before the tools: lua/util.lua, and lua/lsp.lua for the lsp_* tools. */
-export const HELPER_SOURCES: readonly (readonly [string, string])[] = ['util', 'lsp'].map((name) => [name, luaSource(`${name}.lua`)] as const);
+/**
+ * The helpers, installed in this order before the tools: lua/compat.lua (what differs between
+ * Neovims), lua/util.lua, lua/lsp.lua for the lsp_* tools, and lua/propose.lua for reviews.
+ */
+export const HELPER_SOURCES: readonly (readonly [string, string])[] = ['compat', 'util', 'lsp', 'propose'].map((name) => [name, luaSource(`${name}.lua`)] as const);
 
 /**
  * Implementation name -> Lua source, sent to each editor on attach: every tool implementation
- * (commit phases included), and `paths` (lua/paths.lua: the files a call addresses, for the
- * permission policy).
+ * (commit phases included), `paths` (lua/paths.lua: the files a call addresses, for the
+ * permission policy) and `review_apply` (lua/review_apply.lua: what a user accepted in a review).
  */
-export const TOOL_SOURCES: Readonly<Record<string, string>> = Object.fromEntries([...EDITOR_IMPLS, 'paths'].map((impl) => [impl, luaSource(`${impl}.lua`)]));
+export const TOOL_SOURCES: Readonly<Record<string, string>> = Object.fromEntries([...EDITOR_IMPLS, 'paths', 'review_apply'].map((impl) => [impl, luaSource(`${impl}.lua`)]));
 
 /**
  * This version of the Lua, as the name of its install inside Neovim (`__vimrelay.installs[key]`,
@@ -46,11 +53,17 @@ const INSTALL = `__vimrelay.installs['${INSTALL_KEY}']`;
  */
 export const CALL_LUA = `return ${INSTALL}.call(...)`;
 
+/** `(impl, params, opts, expect?)`: the edit tool run on a copy of its buffer, for a review; see lua/core.lua `M.propose_call`. */
+export const PROPOSE_LUA = `return ${INSTALL}.propose_call(...)`;
+
+/** Reviews: `(op, channel, id, spec)`; see lua/review.lua. */
+export const REVIEW_LUA = `${DECISION_UI}\n${luaSource('review.lua')}`;
+
 /** `(token)`: nobody waits for that deferred answer any more; see lua/core.lua `M.cancel`. */
 export const CANCEL_LUA = `return ${INSTALL}.cancel(...)`;
 
 /** The permission prompt: `(op, channel, id, lines)`; see lua/ask.lua. */
-export const ASK_LUA = luaSource('ask.lua');
+export const ASK_LUA = `${DECISION_UI}\n${luaSource('ask.lua')}`;
 
 /** Re-reads the editor info the installer returned. */
 export const INFO_LUA = `return ${INSTALL}.info()`;

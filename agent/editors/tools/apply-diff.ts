@@ -34,4 +34,5 @@ export const applyDiffTool = defineEditorTool({
     answer: ['error.buffer_lines.lines.*', 'error.expected', 'error.actual'],
   },
   preview: (args) => [`in ${bufferName(args.buffer)}:`, ...args.diff.replace(/\n$/, '').split('\n')],
+  review: { kind: 'copy', creates: false },
 });

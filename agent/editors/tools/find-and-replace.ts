@@ -21,4 +21,5 @@ export const findAndReplaceTool = defineEditorTool({
   neverRead: { refuses: true },
   lineTexts: { params: ['old_lines.*', 'new_lines.*'] },
   preview: (args) => [`in ${bufferName(args.buffer)}:`, ...prefixed('- ', args.old_text), ...prefixed('+ ', args.new_text)],
+  review: { kind: 'copy', creates: false },
 });

@@ -67,7 +67,9 @@ export function editorTool(name: string): EditorTool | undefined {
   return BY_NAME.get(name);
 }
 
-/** The twin files' names, each once (undo and redo share theirs), commit phases included. */
-export const EDITOR_IMPLS: readonly string[] = [...new Set(EDITOR_TOOLS.flatMap((t) => (t.commit ? [t.impl, t.commit.impl] : [t.impl])))];
+/** The twin files' names, each once (undo and redo share theirs), commit phases and their reviews' included. */
+export const EDITOR_IMPLS: readonly string[] = [
+  ...new Set(EDITOR_TOOLS.flatMap((t) => [t.impl, ...(t.commit ? [t.commit.impl] : []), ...(t.review?.kind === 'commit' ? [t.review.impl] : [])])),
+];
 
 export { getStateBriefTool, getStateTool, grepBuffersTool, readBufferTool };

@@ -42,4 +42,6 @@ export const lspRenameTool = defineEditorTool({
     `  ${args.new_name}`,
     ...(args.apply === true ? ['in every file the language server names (opened if needed, not saved)'] : []),
   ],
+  // Under review, the second phase becomes lsp_rename_propose: each file's text with the edits made, nothing changed.
+  review: { kind: 'commit', impl: 'lsp_rename_propose' },
 });

@@ -24,4 +24,5 @@ export const substituteTool = defineEditorTool({
     const range = args.end_line === undefined ? `${start},$` : `${start},${args.end_line}`;
     return [`in ${bufferName(args.buffer)}:`, `:${range}s/${args.pattern}/${args.replacement}/${args.flags ?? ''}`];
   },
+  review: { kind: 'copy', creates: false },
 });

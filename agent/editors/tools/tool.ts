@@ -123,6 +123,22 @@ export interface EditorTool<S extends ToolSpec = ToolSpec> {
    * Shown whole; it never reads the editor, so it shows only what the model sent.
    */
   preview(args: Record<string, unknown>): string[];
+  /** How the tool's edit is reviewed, when it can be; absent: its calls are never shown as a diff. */
+  readonly review?: ReviewedAs;
+}
+
+/**
+ * How an edit is reviewed (README "Reviews"; call.ts `proposeTool`): `copy`, the tool runs on a copy
+ * of the one buffer it edits (`creates`: it makes a buffer for a path that has none); `commit`, a
+ * two-phase tool's second phase is replaced by `impl`, which says what it would make of each
+ * file, when the call has a second phase at all (CommitPhase.when).
+ */
+export type ReviewedAs = { readonly kind: 'copy'; readonly creates: boolean } | { readonly kind: 'commit'; readonly impl: string };
+
+/** Whether a call of `tool` with `args` can be reviewed. */
+export function reviewable(tool: EditorTool, args: Record<string, unknown>): boolean {
+  if (tool.review?.kind === 'copy') return true;
+  return tool.review?.kind === 'commit' && tool.commit?.when(args) === true;
 }
 
 /** A record as written in its file: arguments typed by the tool's input schema. */
@@ -143,6 +159,7 @@ export interface EditorToolDefinition<S extends ToolSpec> {
   /** Default: none. */
   lineTexts?: Partial<LineTexts>;
   preview(args: ToolInput<S>): string[];
+  review?: ReviewedAs;
 }
 
 /** Defines an editor tool; the casts are sound because every caller passes validated arguments. */
@@ -174,6 +191,7 @@ export function defineEditorTool<S extends ToolSpec>(tool: EditorToolDefinition<
     },
     lineTexts: { params: tool.lineTexts?.params ?? [], answer: tool.lineTexts?.answer ?? [] },
     preview: (args) => tool.preview(typed(args)),
+    ...(tool.review === undefined ? {} : { review: tool.review }),
   };
 }
 

@@ -20,4 +20,5 @@ export const writeBufferTool = defineEditorTool({
   neverRead: { refuses: true },
   lineTexts: { params: ['lines.*'] },
   preview: (args) => [`replace all of ${bufferName(args.buffer)} with ${plural(lineCount(args.text), 'line')}:`, ...prefixed('  ', args.text)],
+  review: { kind: 'copy', creates: true },
 });

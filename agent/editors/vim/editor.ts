@@ -17,11 +17,13 @@ import { z } from 'zod';
 import { EditorWaiting, type ToolOutcome, type WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
+import type { Hunk } from '../../reviews/diff.ts';
 import { EditorBlocked, WaitWatch } from '../blocked.ts';
-import { DeferredAnswers, runTool, type CallControl, type EditorLink, type InvokeOptions } from '../call.ts';
+import { applyReviewed, DeferredAnswers, proposeTool, runTool, type Applied, type CallControl, type EditorLink, type InvokeOptions, type Proposal } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
 import { editorPromptOptions, EditorPrompts } from '../prompts.ts';
+import { EditorReviews, type OpenReview, type ReviewSpec } from '../reviews.ts';
 import type { Addressing, EditorTool } from '../tools/tool.ts';
 import type { VimChannel } from './channel.ts';
 import { VimInfoMessage, vimVersion, wireVimEditor, type VimHello, type VimInfo } from './hello.ts';
@@ -36,6 +38,9 @@ const VimBlocked = z.object({ ok: z.literal(false), error: z.object({ code: z.li
 
 /** The prompt the plugin did not show, for the same reason (autoload/vimrelay/ask.vim). */
 const VimAskBlocked = z.object({ waiting_for: EditorWaiting });
+
+/** A review's answer from plugin/vim/autoload/vimrelay/review.vim (EditorReviews checks the answer itself). */
+const VimReviewMessage = z.object({ type: z.literal('review'), id: z.string(), answer: z.unknown() });
 
 /** A deferred call's outcome (autoload/vimrelay/util/deferred.vim); call.ts reads the outcome. */
 const VimAnswerMessage = z.object({ type: z.literal('answer'), token: z.string(), outcome: z.unknown() });
@@ -56,6 +61,8 @@ export class VimEditor implements Editor {
   readonly #listeners = new Set<(editor: VimEditor) => void>();
   /** The prompts shown in this Vim (autoload/vimrelay/ask.vim); their answers come as `ask` messages. */
   readonly #prompts: EditorPrompts;
+  /** The reviews open in this Vim (autoload/vimrelay/review.vim); their answers come as `review` messages. */
+  readonly #reviews: EditorReviews;
   /** The answers of deferred calls; they come as `answer` messages. */
   readonly #answers = new DeferredAnswers();
   readonly #link: EditorLink;
@@ -85,11 +92,17 @@ export class VimEditor implements Editor {
         const winid = this.#blockedBy(await channel.call('vimrelay#ask#open', [id, lines, editorPromptOptions(options)], signal), VimAskBlocked);
         if (typeof winid !== 'number' || winid <= 0) throw new Error('this Vim cannot show a popup (it needs +popupwin)');
       },
-      close: async (id, signal) => void (await channel.call('vimrelay#ask#close', [id], signal)),
+      close: async (id, notice, signal) => void (await channel.call('vimrelay#ask#close', [id, notice], signal)),
+    });
+    this.#reviews = new EditorReviews({
+      open: async (id, spec, signal) => void (await channel.call('vimrelay#review#open', [id, nulsToVim({ ...spec }, ['proposed.*'])], signal)),
+      close: async (id, message, signal) => void (await channel.call('vimrelay#review#close', [id, message], signal)),
+      expire: async (id, signal) => void (await channel.call('vimrelay#review#expire', [id], signal)),
     });
     void channel.closed.then(() => {
       this.#wait.close();
       this.#prompts.abandon('Vim channel');
+      this.#reviews.abandon('Vim channel');
       this.#answers.abandon();
     });
     this.#link = {
@@ -134,7 +147,7 @@ export class VimEditor implements Editor {
    * `redraw`: Vim redraws after a channel call only when told to, after any tool that may change
    * the screen; `expect`, see InvokeOptions.
    */
-  async #invoke(impl: string, raw: Record<string, unknown>, signal: AbortSignal, { redraw, expect }: InvokeOptions): Promise<unknown> {
+  async #invoke(impl: string, raw: Record<string, unknown>, signal: AbortSignal, { redraw, expect, propose }: InvokeOptions): Promise<unknown> {
     const newId = (): string => String(++this.#staged);
     const { params, pieces } = stageJson(stageParams(raw, newId), newId);
     try {
@@ -146,7 +159,8 @@ export class VimEditor implements Editor {
       if (pieces.length > 0) this.#channel.notify('vimrelay#unstage', [[...new Set(pieces.map(([id]) => id))]]);
       throw error;
     }
-    const opts = { ...(redraw ? { redraw: 1 } : {}), ...(expect === undefined ? {} : { expect }) };
+    // `now`: this clock as the call leaves, which Vim's deadline checks (start_by) keep in step with.
+    const opts = { now: Date.now(), ...(redraw ? { redraw: 1 } : {}), ...(expect === undefined ? {} : { expect }), ...(propose === undefined ? {} : { propose }) };
     const answer = this.#blockedBy(await this.#channel.call('vimrelay#call', [impl, params, opts], signal), VimBlocked);
     // Over TCP, Vim would hold its next small message (the deferred answer) until this reply is
     // acknowledged (Nagle's algorithm in Vim, the delayed ACK here: ~40 ms). Any bytes from the
@@ -168,11 +182,29 @@ export class VimEditor implements Editor {
     return this.#prompts.ask(request, signal);
   }
 
+  propose(tool: EditorTool, args: Record<string, unknown>, call: CallControl, maxLines: number): Promise<Proposal | ToolOutcome> {
+    return proposeTool(this.#link, this.#answers, tool, args, call, maxLines);
+  }
+
+  applyReviewed(buf: number, expectedTick: number, hunks: readonly Hunk[], signal: AbortSignal): Promise<Applied | ToolOutcome> {
+    return applyReviewed(this.#link, buf, expectedTick, hunks, signal);
+  }
+
+  openReview(id: string, spec: ReviewSpec, signal: AbortSignal): Promise<OpenReview> {
+    return this.#reviews.open(id, spec, signal);
+  }
+
   async close(): Promise<void> {
     await this.#channel.close();
   }
 
   #onMessage(payload: unknown): void {
+    const review = VimReviewMessage.safeParse(payload);
+    if (review.success) {
+      // A NUL in an accepted line is "\n" in Vim's strings (nul.ts).
+      if (!this.#reviews.answer(review.data.id, nulsFromVim(review.data.answer, ['lines.*']))) this.#logger.debug('unexpected review answer from Vim', { editor: this.id });
+      return;
+    }
     const ask = VimAskMessage.safeParse(payload);
     if (ask.success) {
       if (!this.#prompts.answer(ask.data.id, ask.data.answer)) this.#logger.debug('unexpected prompt answer from Vim', { editor: this.id });

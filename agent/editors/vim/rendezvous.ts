@@ -23,8 +23,8 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { paths } from '../../config/paths.ts';
 import { ensurePrivateDir, readOptionalFile, writePrivateFile } from '../../config/private-file.ts';
-import { runtimeDir, userTempDir } from '../../config/runtime-dirs.ts';
-import { checkTrusted, ownUid } from '../../config/trusted-path.ts';
+import { vimSocketDir } from '../../config/runtime-dirs.ts';
+import { checkTrusted } from '../../config/trusted-path.ts';
 
 /** The files of the Vim channel for an environment. */
 export interface VimFiles {
@@ -47,9 +47,7 @@ const PROBE_TIMEOUT_MS = 1_000;
 /** The Vim channel's files for `env` (default: process.env). */
 export function vimFiles(env: NodeJS.ProcessEnv = process.env): VimFiles {
   const p = paths(env);
-  const runtime = runtimeDir(env);
-  const dir = runtime ? join(runtime, 'vimrelay') : join(userTempDir(env) ?? '/tmp', `vimrelay-${ownUid()}`);
-  return { token: join(p.configDir, 'vim-token'), address: join(p.stateDir, 'vim-address'), socket: join(dir, 'vim.sock'), legacyPort: join(p.stateDir, 'vim-port') };
+  return { token: join(p.configDir, 'vim-token'), address: join(p.stateDir, 'vim-address'), socket: join(vimSocketDir(env), 'vim.sock'), legacyPort: join(p.stateDir, 'vim-port') };
 }
 
 /** A socket this process listens on for Vims, until `release`. */

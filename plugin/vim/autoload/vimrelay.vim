@@ -28,6 +28,9 @@ let s:name = ''
 " that a restarted agent, which remembers no names, gives each Vim the one it had.
 let s:given = ''
 let s:timer = -1
+" Why the last connection attempt failed: 'vimrelay: {what} ({detail})', what first and short
+" (the command line shows it, s:say), the paths and addresses in the detail (:VimRelayStatus
+" shows it whole).
 let s:last_error = ''
 " Whether a connection error is on the command line (said by :VimRelayConnect), to be replaced
 " once a retry connects.
@@ -49,9 +52,10 @@ function! s:state_file(name) abort
   return home . '/vimrelay/' . a:name
 endfunction
 
-function! s:read_first_line(path) abort
+" The first line of `path`, which the agent writes; throws 'vimrelay: {missing} (...)' without it.
+function! s:read_first_line(path, missing) abort
   if !filereadable(a:path)
-    throw 'vimrelay: cannot read ' . a:path . ' (is the vimrelay agent running?)'
+    throw 'vimrelay: ' . a:missing . ' (cannot read ' . a:path . ')'
   endif
   return trim(get(readfile(a:path, '', 1), 0, ''))
 endfunction
@@ -82,13 +86,13 @@ function! s:address() abort
   let port = string(get(g:, 'vimrelay_port', 0))
   if port !=# '0'
     if port !~# '^\d\+$'
-      throw 'vimrelay: g:vimrelay_port is not a port number: ' . port
+      throw 'vimrelay: g:vimrelay_port is not a port number (' . port . ')'
     endif
     return '127.0.0.1:' . port
   endif
-  let address = s:read_first_line(s:state_file('vim-address'))
+  let address = s:read_first_line(s:state_file('vim-address'), 'no agent is running')
   if address !~# '^unix:/'
-    throw 'vimrelay: no agent address in ' . s:state_file('vim-address') . ' (is the agent running?)'
+    throw 'vimrelay: no agent is running (no agent address in ' . s:state_file('vim-address') . ')'
   endif
   return address
 endfunction
@@ -115,7 +119,7 @@ endfunction
 " One attempt: opens the channel and sends the challenge; the handshake goes on in s:on_proof and
 " s:on_welcome, within s:handshake_ms. Throws when it cannot even start.
 function! s:open() abort
-  let token = s:read_first_line(s:config_file('vim-token'))
+  let token = s:read_first_line(s:config_file('vim-token'), 'no agent has run for this user')
   let address = s:address()
   " nl mode until the agent has proved itself: a JSON-mode peer could run commands in this Vim.
   " ('waittime' is for TCP only: Vim refuses it for a unix socket.)
@@ -126,10 +130,10 @@ function! s:open() abort
   try
     let ch = ch_open(address, options)
   catch
-    throw 'vimrelay: cannot reach the agent at ' . address . ': ' . v:exception
+    throw 'vimrelay: cannot reach the agent (at ' . address . ': ' . v:exception . ')'
   endtry
   if ch_status(ch) !=# 'open'
-    throw 'vimrelay: cannot reach the agent at ' . address
+    throw 'vimrelay: cannot reach the agent (at ' . address . ')'
   endif
   let s:attempt = {'ch': ch, 'token': token, 'address': address, 'mine': vimrelay#util#hmac#nonce(), 'proven': v:false,
         \ 'timer': timer_start(s:handshake_ms, function('s:on_attempt_timeout'))}
@@ -137,7 +141,7 @@ function! s:open() abort
     call ch_sendraw(ch, json_encode([0, {'type': 'challenge', 'v': 2, 'nonce': s:attempt.mine}]) . "\n")
   catch
     call s:end_attempt()
-    throw 'vimrelay: cannot reach the agent at ' . address . ': ' . v:exception
+    throw 'vimrelay: cannot reach the agent (at ' . address . ': ' . v:exception . ')'
   endtry
 endfunction
 
@@ -150,7 +154,7 @@ function! s:on_proof(ch, line) abort
   endif
   let answer = s:proof_of(a:line)
   if empty(answer) || answer.proof !=# vimrelay#util#hmac#proof(attempt.token, 'vimrelay-agent', attempt.address, attempt.mine, answer.nonce)
-    return s:attempt_failed('vimrelay: the listener at ' . attempt.address . ' did not prove it is your agent; not connecting')
+    return s:attempt_failed(s:not_proven(attempt.address))
   endif
   let attempt.proven = v:true
   call ch_setoptions(a:ch, {'mode': 'json', 'callback': function('s:on_message')})
@@ -166,7 +170,7 @@ function! s:on_welcome(ch, reply) abort
     return
   endif
   if type(a:reply) != v:t_dict || !get(a:reply, 'ok', v:false) || type(get(a:reply, 'name', 0)) != v:t_string
-    return s:attempt_failed('vimrelay: the agent refused this Vim (a token it does not share?)')
+    return s:attempt_failed(s:refused)
   endif
   call s:end_attempt(v:true)
   call ch_setoptions(a:ch, {'close_cb': function('s:on_close')})
@@ -183,18 +187,47 @@ function! s:on_welcome(ch, reply) abort
   endif
 endfunction
 
+let s:refused = 'vimrelay: the agent refused this Vim (a token it does not share?)'
+
+function! s:not_proven(address) abort
+  return 'vimrelay: not your agent, not connecting (the listener at ' . a:address . ' did not prove it is your agent)'
+endfunction
+
 function! s:on_attempt_close(ch) abort
   if get(s:attempt, 'ch', v:null) is a:ch
-    call s:attempt_failed(s:attempt.proven ? 'vimrelay: the agent refused this Vim (a token it does not share?)'
-          \ : 'vimrelay: the listener at ' . s:attempt.address . ' did not prove it is your agent; not connecting')
+    call s:attempt_failed(s:attempt.proven ? s:refused : s:not_proven(s:attempt.address))
   endif
 endfunction
 
 function! s:on_attempt_timeout(timer) abort
   if get(s:attempt, 'timer', -1) == a:timer
-    call s:attempt_failed('vimrelay: the listener at ' . s:attempt.address . ' did not answer within ' . s:handshake_ms / 1000
-          \ . ' s (an agent that is stopped?); not connecting')
+    call s:attempt_failed('vimrelay: the agent did not answer, not connecting (the listener at ' . s:attempt.address
+          \ . ' did not answer within ' . s:handshake_ms / 1000 . ' s: an agent that is stopped?)')
   endif
+endfunction
+
+" Says the connection error `message` on the command line in one line that fits the screen, so
+" that no hit-enter prompt stops the user (at :VimRelayConnect, and at startup with
+" g:vimrelay_autoconnect): what is wrong, that it retries, and where to read the whole of it
+" (the paths and addresses in its detail), :VimRelayStatus. From a callback (`drawn` false) Vim
+" draws no message by itself: the line goes to :messages and is drawn after a redraw.
+function! s:say(message, drawn) abort
+  let line = substitute(a:message, ' (.*$', '', '') . '; retrying, see :VimRelayStatus'
+  " Within the room left of the ruler and the partial command, whatever the characters' widths: a
+  " longer line would wrap, or stop at a hit-enter prompt.
+  let room = s:message_room()
+  if strdisplaywidth(line) >= room
+    while strdisplaywidth(line . '…') >= room && !empty(line)
+      let line = strcharpart(line, 0, strchars(line) - 1)
+    endwhile
+    let line .= '…'
+  endif
+  echomsg line
+  if !a:drawn
+    call vimrelay#util#redraw()
+    echo line
+  endif
+  let s:error_shown = v:true
 endfunction
 
 " Ends the attempt under way as `message` says, and retries later.
@@ -203,16 +236,26 @@ function! s:attempt_failed(message) abort
   call s:end_attempt()
   let s:last_error = a:message
   if say
-    " From a callback, Vim draws no message by itself: it goes to :messages whole, and is drawn
-    " now on one line, cut to fit, so that no hit-enter prompt stops the user (:VimRelayStatus
-    " says it whole too).
-    let line = a:message . '; retrying'
-    echomsg line
-    call vimrelay#util#redraw()
-    echo strchars(line) < &columns ? line : strcharpart(line, 0, &columns - 2) . '…'
-    let s:error_shown = v:true
+    call s:say(a:message, v:false)
   endif
   call s:start_timer()
+endfunction
+
+" The screen cells a message on the last line may take before Vim asks the user to press Enter:
+" those left of the partial command and the ruler, when 'showcmd' or 'ruler' shows them there (as
+" Vim 9.1+ does by default), as Vim's comp_col() and msg_check() count them (ruler: 17 cells or
+" 'rulerformat''s width, and a space; partial command: 10, and a space unless the ruler gives one).
+function! s:message_room() abort
+  let status = &laststatus == 2 || (&laststatus == 1 && winnr('$') > 1)
+  let reserved = 0
+  if &ruler && !status
+    let width = matchstr(&rulerformat, '^%\zs\d\+\ze(')
+    let reserved = (empty(width) ? 17 : str2nr(width)) + 1
+  endif
+  if &showcmd && (!exists('&showcmdloc') || &showcmdloc ==# 'last')
+    let reserved += 10 + (!&ruler || status ? 1 : 0)
+  endif
+  return max([&columns - reserved, 2])
 endfunction
 
 " Forgets the attempt under way: its limit stops, and its channel closes unless `keep` (connected).
@@ -266,6 +309,7 @@ function! s:on_close(channel) abort
   " Prompts shown for the agent that went away can no longer be answered (autoload/vimrelay/ask.vim),
   " nor the answers it was owed sent: their requests are cancelled (a language server's too).
   call vimrelay#ask#close_all()
+  call vimrelay#review#close_all()
   call vimrelay#util#deferred#cancel_all()
   let s:channel = v:null
   let s:name = ''
@@ -288,8 +332,7 @@ function! vimrelay#connect(name) abort
     " Its handshake says how it went (s:attempt_failed, s:on_welcome).
     let s:attempt.say = v:true
   elseif !s:is_open() && !empty(s:last_error)
-    echomsg s:last_error . '; retrying'
-    let s:error_shown = v:true
+    call s:say(s:last_error, v:true)
   endif
   augroup vimrelay_events
     autocmd!
@@ -416,9 +459,16 @@ endfunction
 " tell plugins that a buffer's text changed, which the dispatcher does first (s:text_changed). And
 " {'expect': {'params': ..., 'paths': [...]}}: the files the agent's policy judged the call by;
 " when the call addresses others now (vimrelay#paths#run over `params`), nothing runs and the
-" answer is {'ok': v:false, 'paths_changed': v:true, 'paths': <what it addresses>}.
+" answer is {'ok': v:false, 'paths_changed': v:true, 'paths': <what it addresses>}. And
+" {'propose': {'creates', 'max_lines'}}: the edit tool runs on a copy of its buffer, for a review
+" (autoload/vimrelay/propose.vim), and the buffer does not change. And {'now': <epoch ms>}: the
+" agent's clock when it sent the call, which keeps Vim's own in step (util/compat.vim now_ms: the
+" deadline checks of start_by).
 function! vimrelay#call(impl, params, ...) abort
   let opts = a:0 ? a:1 : {}
+  if has_key(opts, 'now')
+    call vimrelay#util#compat#saw_wall_clock(opts.now)
+  endif
   let waiting = vimrelay#waiting()
   if !empty(waiting)
     " Nothing runs in the middle of what the user is answering (vimrelay#waiting()).
@@ -438,7 +488,7 @@ function! vimrelay#call(impl, params, ...) abort
     let ticks = s:ticks()
   endif
   try
-    return s:run(a:impl, a:params)
+    return s:run(a:impl, a:params, get(opts, 'propose', {}))
   finally
     if redraw
       call s:text_changed(ticks)
@@ -551,13 +601,14 @@ function! s:paths_changed(expect) abort
   return sort(copy(got)) ==# sort(copy(a:expect.paths)) ? v:null : got
 endfunction
 
-function! s:run(impl, params) abort
+function! s:run(impl, params, propose) abort
   let fn = 'vimrelay#' . a:impl . '#run'
   if a:impl !~# '^\l[a-z_]*$'
     return s:unsupported(a:impl)
   endif
   try
-    let data = call(fn, [s:unstage(a:params)])
+    let params = s:unstage(a:params)
+    let data = empty(a:propose) ? call(fn, [params]) : vimrelay#propose#run(fn, params, a:propose)
     return vimrelay#util#deferred#is_later(data) ? {'ok': v:true, 'pending': v:true} : {'ok': v:true, 'data': data}
   catch /^vimrelay-fail$/
     return {'ok': v:false, 'error': vimrelay#util#failure()}

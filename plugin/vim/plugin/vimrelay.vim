@@ -11,6 +11,9 @@ let g:loaded_vimrelay = 1
 command! -bar -nargs=? VimRelayConnect call vimrelay#connect(<q-args>)
 command! -bar VimRelayDisconnect call vimrelay#disconnect()
 command! -bar VimRelayStatus echo join(vimrelay#status(), "\n")
+command! -bar VimRelayReview call vimrelay#review#go()
+command! -bar VimRelayAccept call vimrelay#review#accept_here()
+command! -nargs=? VimRelayReject call vimrelay#review#reject_here(<q-args>)
 
 if get(g:, 'vimrelay_autoconnect', 0)
   augroup vimrelay_autoconnect

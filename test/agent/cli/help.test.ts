@@ -15,13 +15,14 @@ const COMMANDS: [command: string, usage: string][] = [
   ['agent', 'usage: vimrelay agent [--relay URL]'],
   ['serve', 'usage: vimrelay serve --stdio | --http'],
   ['status', 'usage: vimrelay status\n'],
-  ['pair', 'usage: vimrelay pair <relay-url> [--name NAME]'],
+  ['pair', 'usage: vimrelay pair <relay-url> [--name NAME] [--ticket TICKET]'],
   ['devices', 'usage: vimrelay devices [--relay URL] [--revoke ID]'],
   ['enroll', 'usage: vimrelay enroll --relay URL [--name NAME]'],
   ['token', 'usage: vimrelay token create --relay URL --name NAME'],
   ['token create', 'usage: vimrelay token create --relay URL --name NAME'],
   ['allow', 'usage: vimrelay allow CLASS [--editor GLOB]'],
   ['ask', 'usage: vimrelay ask CLASS [--editor GLOB]'],
+  ['review', 'usage: vimrelay review CLASS [--editor GLOB]'],
   ['deny', 'usage: vimrelay deny CLASS [--editor GLOB]'],
   ['rules', 'usage: vimrelay rules [--remove N]'],
   ['log', 'usage: vimrelay log [-n N]'],
@@ -53,7 +54,7 @@ describe('help', () => {
       const r = runCli(form, env);
       expect(r.status).toBe(0);
       expect(r.stdout.startsWith('usage: vimrelay <command> [options]\n')).toBe(true);
-      for (const [name] of COMMANDS.filter(([c]) => !c.includes(' '))) expect(r.stdout).toContain(`\n  ${name === 'allow' || name === 'ask' || name === 'deny' ? 'allow|ask|deny' : name}`);
+      for (const [name] of COMMANDS.filter(([c]) => !c.includes(' '))) expect(r.stdout).toContain(`\n  ${['allow', 'ask', 'review', 'deny'].includes(name) ? 'allow|ask|review|deny' : name}`);
     }
   });
 });

@@ -20,6 +20,9 @@ import { answerKeys, answerPrompt, promptArmed, promptStates, shown } from '../.
 
 const FILES: DriverOptions = { files: { 'notes.txt': 'one\ntwo\nthree\n' }, open: ['notes.txt'] };
 
+/** g:vimrelay_prompt_delay_ms for the cases that check keys sent within the prompt's waits (ms). */
+const SLOW_MS = 4_000;
+
 function request(preview: string, over: Partial<AskRequest> = {}): AskRequest {
   return { client: 'claude-desktop', tool: 'run_command', klass: 'exec', editor: 'work', chosenName: 'work', preview, previewChars: [...preview].length, paths: [], ...over };
 }
@@ -100,7 +103,8 @@ describe.each(NORMAL_DRIVERS)('the permission prompt on %s', (_kind, start) => {
 
   it('takes allow only once every row of a prompt taller than the screen has been on screen, and a moment after it last scrolled', async () => {
     const preview = Array.from({ length: 300 }, (_, i) => `:echo ${i}`).join('\n') + "\n:call writefile(['payload'], '/tmp/at-the-end')";
-    const answer = d.editor.ask(request(preview), AbortSignal.timeout(30_000));
+    await d.command(`let g:vimrelay_prompt_delay_ms = ${SLOW_MS}`);
+    const answer = d.editor.ask(request(preview), AbortSignal.timeout(60_000));
     await promptWith(d, ':echo 0');
     const allow = answerKeys(d, 'allow_once');
     await promptArmed(d);
@@ -122,10 +126,14 @@ describe.each(NORMAL_DRIVERS)('the permission prompt on %s', (_kind, start) => {
     await answerPrompt(d, 'allow_once');
     expect(await answer).toEqual({ kind: 'allow_once' });
     await noPrompt(d);
+    await d.command('unlet g:vimrelay_prompt_delay_ms');
   });
 
   it('takes no key while the user is typing: what they type goes on where it was, and the prompt takes keys once they stop', async () => {
     const esc = d.kind === 'nvim' ? '<Esc>' : '\x1b';
+    // A user who reads slowly makes the prompt wait longer: here, so that however late this
+    // machine delivers the keys, they still come within the waits they check.
+    await d.command(`let g:vimrelay_prompt_delay_ms = ${SLOW_MS}`);
     await d.cursor('notes.txt', 3, 0);
     await d.type('A');
     await waitFor(async () => ((await d.expr('mode()')) === 'i' ? true : undefined), 10_000, 'Insert mode');
@@ -139,7 +147,7 @@ describe.each(NORMAL_DRIVERS)('the permission prompt on %s', (_kind, start) => {
     expect(await settledAfterRoundTrip(d, answer)).toBe(false);
     expect((await d.lines(await d.bufnr('notes.txt')))[2]).toBe('three typing a note, do as you like');
     // They stop: the prompt takes keys, but answers none for a moment.
-    await waitFor(async () => ((await promptStates(d))[0]?.taking_keys ? true : undefined), 10_000, 'the prompt to take keys');
+    await waitFor(async () => ((await promptStates(d))[0]?.taking_keys ? true : undefined), 20_000, 'the prompt to take keys');
     await d.type(`${answerKeys(d, 'allow_once')}d${esc}`);
     expect(await settledAfterRoundTrip(d, answer)).toBe(false);
     await answerPrompt(d, 'deny');
@@ -148,7 +156,7 @@ describe.each(NORMAL_DRIVERS)('the permission prompt on %s', (_kind, start) => {
     expect(await d.expr('mode()')).toBe('i');
     await d.type(esc);
     await waitFor(async () => ((await d.expr('mode()')) === 'n' ? true : undefined), 10_000, 'Normal mode');
-    await d.command('call setline(3, "three")');
+    await d.command('call setline(3, "three") | unlet g:vimrelay_prompt_delay_ms');
   });
 
   it('takes no allow key at a deny-only prompt (a preview too long to show), and d denies', async () => {

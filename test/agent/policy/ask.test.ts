@@ -83,6 +83,29 @@ describe.each(NORMAL_DRIVERS)('run_command under "ask" on %s', (_kind, start) =>
     expect(await ran('ran_once')).toBe(1);
   });
 
+  it('names the client as the relay did, with its id beside the name once another client has that name too', async () => {
+    const from = (client: string, command: string): Promise<ToolOutcome | undefined> =>
+      dispatcher.handle({ id: `ask-${++seq}`, tool: 'run_command', editor: d.editor.id, args: { commands: command }, scopes: [...ALL_SCOPES], client, client_name: 'MCP CLI Proxy', deadline_ms: 30_000 });
+    const first = from('tErIheOV8SX8__6h', 'let g:named_1 = 1');
+    expect((await promptWith(d, 'g:named_1'))[0]).toBe('vimrelay: MCP CLI Proxy asks to run run_command (exec)');
+    await answerPrompt(d, 'allow_once');
+    expect(await first).toMatchObject({ ok: true });
+    // Another client takes the same name: neither passes for the other any more.
+    const other = from('Impostor000000001', 'let g:named_2 = 1');
+    expect((await promptWith(d, 'g:named_2'))[0]).toBe('vimrelay: MCP CLI Proxy (Impostor000000001) asks to run run_command (exec)');
+    await answerPrompt(d, 'deny');
+    expect(await other).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    const again = from('tErIheOV8SX8__6h', 'let g:named_3 = 1');
+    expect((await promptWith(d, 'g:named_3'))[0]).toBe('vimrelay: MCP CLI Proxy (tErIheOV8SX8__6h) asks to run run_command (exec)');
+    await answerPrompt(d, 'deny');
+    await again;
+    expect(readAudit(auditFile, 3).map((e) => [e.client, e.client_name, e.decision])).toEqual([
+      ['tErIheOV8SX8__6h', 'MCP CLI Proxy', 'ask:allow_once'],
+      ['Impostor000000001', 'MCP CLI Proxy', 'ask:deny'],
+      ['tErIheOV8SX8__6h', 'MCP CLI Proxy', 'ask:deny'],
+    ]);
+  });
+
   it('r with a reason: PERMISSION_DENIED carrying the reason, and nothing runs', async () => {
     const outcome = run('let g:denied = 1');
     await promptWith(d, ':let g:denied = 1');

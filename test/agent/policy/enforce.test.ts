@@ -12,6 +12,7 @@ import { ALL_SCOPES, PERMISSION_CLASSES, toolByName, type PermissionClass, type 
 import { argsDigest, readAudit } from '../../../agent/audit/log.ts';
 import { paths } from '../../../agent/config/paths.ts';
 import { writePolicy, type Policy } from '../../../agent/policy/file.ts';
+import { ownPlaces } from '../../../agent/policy/own-files.ts';
 import { openCallGuard } from '../../../agent/policy/setup.ts';
 import type { Decision } from '../../../agent/policy/types.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
@@ -129,7 +130,7 @@ describe('the policy CLI', () => {
     env = isolatedEnv();
     const p = paths(env);
     writePolicy(p.policy, { rules: [{ klass: 'exec', decision: 'deny' }], never_read: [] });
-    dispatcher = new Dispatcher({ get: (id) => (id === d.editor.id ? d.editor : undefined) }, openCallGuard(p, String(env.HOME)));
+    dispatcher = new Dispatcher({ get: (id) => (id === d.editor.id ? d.editor : undefined) }, openCallGuard(p, ownPlaces(env), String(env.HOME)));
   });
   afterAll(() => d?.stop());
 
@@ -148,6 +149,7 @@ describe('the policy CLI', () => {
     expect(rules.stdout).toContain('   1. exec deny\n');
     expect(rules.stdout).toContain(`   2. exec allow --editor ${name}\n`);
     expect(rules.stdout).toContain('never_read: none');
+    expect(rules.stdout).toContain('always withheld, whatever the policy says: vimrelay\'s own files');
   });
 
   it('`vimrelay log` shows the calls as a table', () => {
@@ -160,6 +162,21 @@ describe('the policy CLI', () => {
     expect(lines[2]).toMatch(/ +allow +ok +\d+ ms$/);
     // Columns line up: every row has DECISION at the same offset.
     expect(lines[1]?.indexOf('deny')).toBe(lines[0]?.indexOf('DECISION'));
+  });
+
+  it('`vimrelay log` names each client as prompts do: its name, its id beside a name two clients share, escaped', async () => {
+    const from = (client: string, client_name?: string): Promise<ToolOutcome | undefined> =>
+      dispatcher.handle({ id: `c-${++seq}`, tool: 'run_command', editor: d.editor.id, args: { commands: `let g:cli_${seq} = 1` }, scopes: [...ALL_SCOPES], client, ...(client_name ? { client_name } : {}), deadline_ms: 20_000 });
+    await from('local:stdio', 'Claude Code');
+    await from('pat:laptop', 'laptop (personal access token)');
+    await from('a1b2c3', 'Twin');
+    await from('d4e5f6', 'Twin');
+    await from('x', 'evil\u001b[2J');
+    await from('older-relay');
+    const log = runCli(['log', '-n', '6'], env);
+    expect(log.status).toBe(0);
+    const clients = log.stdout.trimEnd().split('\n').slice(1).map((line) => line.split(/ {2,}/)[1]);
+    expect(clients).toEqual(['Claude Code', 'laptop (personal access token)', 'Twin (a1b2c3)', 'Twin (d4e5f6)', 'evil\\x1b[2J', 'older-relay']);
   });
 
   it('`vimrelay rules --remove N` takes rule N out, on a running guard too, and refuses a number it does not list', async () => {

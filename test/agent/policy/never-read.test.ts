@@ -13,9 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, LIMITS, STATE_LIMITS, type ToolOutcome } from '../../../protocol/index.ts';
 import { DEFAULT_NEVER_READ } from '../../../agent/policy/file.ts';
 import { neverReadBefore, WITHHELD } from '../../../agent/policy/never-read.ts';
+import { OwnFiles } from '../../../agent/policy/own-files.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
 import { controlWithin } from '../../../agent/editors/call.ts';
 import { testGuard } from '../../helpers/policy.ts';
+import { tempDir } from '../../helpers/temp.ts';
 import { clearDiagnostics, setDiagnostics, VIM_ALE } from '../../helpers/diagnostics-source.ts';
 import { type Driver, DRIVERS, validCall, waitFor } from '../../helpers/editors.ts';
 
@@ -24,6 +26,8 @@ const KEY_SECRET = 'TOKEN-PRIVATE-KEY-MATERIAL-XYZ987';
 const PEM_SECRET = 'TOKEN-CERT-SECRET-PEM-555';
 const SECRETS = [ENV_SECRET, 'sk-live-0123456789abcdef', KEY_SECRET, PEM_SECRET];
 const ENV = `# settings\n${ENV_SECRET}\nOTHER_TOKEN=second-secret-value\n`;
+/** vimrelay's own files here: a directory of their own, apart from the editors' files. */
+const own = new OwnFiles([{ path: tempDir('vimrelay-own-'), kind: 'config' }]);
 
 interface Hit {
   buf: number;
@@ -44,11 +48,11 @@ describe.each(DRIVERS)('never_read on %s', (_kind, start) => {
   };
 
   /** Runs a call as the guard does; the outcome must never show a secret. */
-  const call = async (tool: string, args: Record<string, unknown> = {}, globs: readonly string[] = DEFAULT_NEVER_READ): Promise<ToolOutcome> => {
+  const call = async (tool: string, args: Record<string, unknown> = {}, globs: readonly string[] = DEFAULT_NEVER_READ, home?: string): Promise<ToolOutcome> => {
     const { record, args: valid } = validCall(tool, args);
     const control = controlWithin(30_000);
     const paths = await d.editor.paths(record.addresses(valid), valid, control.signal);
-    const check = await neverReadBefore({ editor: d.editor, tool: record, args: valid, paths, globs }, control);
+    const check = await neverReadBefore({ editor: d.editor, tool: record, args: valid, paths, own, globs, ...(home === undefined ? {} : { home }) }, control);
     // As the dispatcher runs it: with what never_read has the call leave out.
     const run = (): Promise<ToolOutcome> => d.editor.run(record, valid, check.refusal === null && check.withheldPaths ? { ...control, withheldPaths: check.withheldPaths } : control);
     const outcome = check.refusal ?? (await check.after(await run(), control));
@@ -324,6 +328,55 @@ describe.each(DRIVERS)('never_read on %s', (_kind, start) => {
     expect(await refused('read_buffer', { buffer: 'ID_ED25519' })).toMatch(/"id_ed25519\*"/);
   });
 
+  it('the default list covers the common credential stores, in the home directory or in any directory', async () => {
+    const home = tempDir('vimrelay-stores-');
+    // Each store, the glob that covers it, and a neighbour no default covers.
+    const stores: [string, string][] = [
+      ['.ssh/id_work', '~/.ssh/**'],
+      ['.ssh/config', '~/.ssh/**'],
+      ['.gnupg/pubring.kbx', '~/.gnupg/**'],
+      ['.aws/credentials', '~/.aws/credentials'],
+      ['.aws/sso/cache/0a1b.json', '~/.aws/sso/cache/**'],
+      ['.aws/cli/cache/0a1b.json', '~/.aws/cli/cache/**'],
+      ['.kube/config', '~/.kube/config'],
+      ['.docker/config.json', '~/.docker/config.json'],
+      ['.config/gh/hosts.yml', '~/.config/gh/hosts.yml'],
+      ['.config/gcloud/credentials.db', '~/.config/gcloud/**'],
+      ['.azure/msal_token_cache.json', '~/.azure/**'],
+      ['.cargo/credentials.toml', '~/.cargo/credentials*'],
+      ['.gem/credentials', '~/.gem/credentials'],
+      ['.terraform.d/credentials.tfrc.json', '~/.terraform.d/credentials.tfrc.json'],
+      ['.netrc', '.netrc'],
+      ['src/app/.npmrc', '.npmrc'],
+      ['.pypirc', '.pypirc'],
+      ['.pgpass', '.pgpass'],
+      ['.git-credentials', '.git-credentials'],
+      ['.vault-token', '.vault-token'],
+      ['src/app/certs/client.p12', '*.p12'],
+      ['src/app/certs/CLIENT.PFX', '*.pfx'],
+      ['src/app/release.jks', '*.jks'],
+      ['src/app/android.keystore', '*.keystore'],
+      ['Documents/passwords.kdbx', '*.kdbx'],
+      ['.ssh2/id_ecdsa', 'id_ecdsa*'],
+      ['keys/id_dsa.old', 'id_dsa*'],
+    ];
+    const neighbours = ['.aws/config', '.kube/cache/discovery.json', '.docker/daemon.json', '.config/gh/config.yml', 'src/app/.npmrc.md', 'src/app/netrc.txt', 'src/app/kdbx.md'];
+    for (const file of [...stores.map(([f]) => f), ...neighbours]) {
+      mkdirSync(join(home, file, '..'), { recursive: true });
+      writeFileSync(join(home, file), `${ENV_SECRET}\n`);
+    }
+    for (const [file, glob] of stores) {
+      const outcome = await call('read_buffer', { buffer: join(home, file) }, DEFAULT_NEVER_READ, home);
+      expect(outcome, file).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', glob } });
+    }
+    for (const file of neighbours) {
+      const outcome = await call('read_buffer', { buffer: join(home, file) }, DEFAULT_NEVER_READ, home);
+      expect(outcome.ok, file).toBe(false);
+      // Not refused: the editor has no such buffer, and no glob stopped the call first.
+      expect(outcome, file).toMatchObject({ error: { code: 'BUFFER_NOT_FOUND' } });
+    }
+  });
+
   it('tells nothing of a never_read file\'s size or shape: decorations and cursor moves are refused, state has no line count', async () => {
     await refused('highlight_range', { buffer: '.env', start: { line: 1, col: 1 }, end: { line: 999, col: 9999 } });
     await refused('highlight_range', { buffer: '.env', start: { line: 2, col: 1 }, end: { line: 2, col: 9999 } });
@@ -381,7 +434,7 @@ describe.each(DRIVERS)('never_read and a selection on %s', (_kind, start) => {
   const state = async (): Promise<Record<string, unknown>> => {
     const { record, args } = validCall('get_state', {});
     const control = controlWithin(30_000);
-    const check = await neverReadBefore({ editor: d.editor, tool: record, args, paths: [], globs: DEFAULT_NEVER_READ }, control);
+    const check = await neverReadBefore({ editor: d.editor, tool: record, args, paths: [], own, globs: DEFAULT_NEVER_READ }, control);
     if (check.refusal) throw new Error(JSON.stringify(check.refusal));
     const outcome = await check.after(await d.editor.run(record, args, control), control);
     if (!outcome.ok) throw new Error(outcome.error.message);

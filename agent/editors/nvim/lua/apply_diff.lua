@@ -144,7 +144,7 @@ return function(p)
   elseif last.old_no_eol and not last.new_no_eol then
     vim.bo[b].endofline = true
   end
-  M.break_undo(b)
+  M.end_edit(b)
 
   return {
     buf = b,

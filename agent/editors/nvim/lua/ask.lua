@@ -6,8 +6,8 @@
 --   scratch buffer, without entering it: whatever the user is typing goes on where it was. Long
 --   lines are cut into lines of the window's width (a window cannot scroll within one line), so
 --   each buffer line is one screen row. The prompt takes keys (its window becomes the current one,
---   in Normal mode) only once no key has been typed for opts.quiet_ms, counted from when it
---   showed, and only from Normal, Visual, Insert, Replace or Terminal mode (never in the middle of
+--   in Normal mode) only once no key has been typed for opts.quiet_ms (g:vimrelay_prompt_delay_ms
+--   if longer), counted from when it showed, and only from Normal, Visual, Insert, Replace or Terminal mode (never in the middle of
 --   a command line, an operator, or a prompt of Neovim's own): Insert, Replace and Terminal mode
 --   are left for it (:stopinsert) and given back when it closes, with the cursor where it was
 --   unless a tool moved it meanwhile; a Visual selection ends and is selected again (gv). A user
@@ -17,45 +17,27 @@
 --   editor (the agent decides what "always" means for it), d deny, r deny with a reason (asked
 --   with input()), q and <Esc> deny, as does closing the window; j, k, CTRL-D, CTRL-U, CTRL-F,
 --   CTRL-B, G, gg scroll as in any window; the keys that start Insert mode do nothing. A key
---   answers only opts.arm_ms after the prompt took keys, and allow only opts.arm_ms after its view
---   last moved and once every row has been on screen (else a message says what to wait for); with
+--   answers only opts.arm_ms (or g:vimrelay_prompt_delay_ms, if longer) after the prompt took keys,
+--   and allow only that long after its view last moved and once every row has been on screen (else a message says what to wait for); with
 --   opts.deny_only the allow keys do nothing at all. The answer goes to `channel` as
 --   rpcnotify(channel, 'vimrelay_ask', id, answer), and the window closes.
--- - 'close' takes prompt `id` down without an answer (the agent's deadline passed), ending an
---   input() still waiting for its reason.
+-- - 'close' takes prompt `id` down without an answer (the agent's deadline passed, or another
+--   surface answered it first), ending an input() still waiting for its reason; opts.notice, if
+--   not empty, is shown as a one-line message whether the prompt was still shown or not (its
+--   user's own answer may have lost the race: they are told who answered first).
 -- - 'state' returns the prompts shown, each {id, taking_keys, armed, rows, unseen}, for
 --   :VimRelayStatus and the tests.
 -- Nothing here blocks: while a prompt is open Neovim serves every other request (and tools run in
 -- the user's window: core.lua's M.call). Works on Neovim 0.7 (no float `title` there).
 local op, channel, id, lines, opts = ...
 
-local api = vim.api
-local R = _G.__vimrelay or {}
-_G.__vimrelay = R
+-- `api`, `uv`, `R` (_G.__vimrelay), now() and notice() come from lua/decision_ui.lua, before this.
 R.asks = R.asks or {}
 
 -- Visual, Visual-line and Visual-block mode, as nvim_get_mode() names them.
 local VISUAL = { v = true, V = true, ['\22'] = true }
 -- The modes a prompt may take keys from, and the command that gives each back.
 local GIVE_BACK = { i = 'startinsert', ic = 'startinsert', ix = 'startinsert', R = 'startreplace', Rc = 'startreplace', Rx = 'startreplace', Rv = 'startreplace', t = 'startinsert' }
-
-local function now()
-  return vim.loop.hrtime() / 1e6
-end
-
--- When the user last typed a key, for every prompt (one listener, whichever install added it).
-if not R.keys_ns then
-  R.keys_ns = api.nvim_create_namespace('vimrelay_keys')
-  vim.on_key(function()
-    R.last_key = now()
-  end, R.keys_ns)
-end
-
--- Shows `text` as a warning, kept out of the message history and cut to fit one screen line (a
--- longer one would stop at a hit-enter prompt).
-local function say(text)
-  api.nvim_echo({ { vim.fn.strcharpart(text, 0, math.max(10, vim.o.columns - 15)), 'WarningMsg' } }, false, {})
-end
 
 -- Gives the user back what taking keys took from them (their window, Visual or Insert mode).
 local function give_back(ask)
@@ -201,7 +183,7 @@ end
 local function armed(ask, allow)
   local t = now()
   if not ask.took_at or t - ask.took_at < ask.arm_ms then
-    say('vimrelay: read the prompt; its keys answer in a moment')
+    notice('vimrelay: read the prompt; its keys answer in a moment')
     return false
   end
   if not allow then
@@ -209,11 +191,11 @@ local function armed(ask, allow)
   end
   look(ask)
   if ask.unseen > 0 then
-    say(('vimrelay: scroll through all of it first (%d rows unseen)'):format(ask.unseen))
+    notice(('vimrelay: scroll through all of it first (%d rows unseen)'):format(ask.unseen))
     return false
   end
   if t - ask.moved_at < ask.arm_ms then
-    say('vimrelay: allow answers a moment after the last scroll')
+    notice('vimrelay: allow answers a moment after the last scroll')
     return false
   end
   return true
@@ -254,11 +236,12 @@ local function open()
     channel = channel,
     win = win,
     shown_at = now(),
-    quiet_ms = opts.quiet_ms,
-    arm_ms = opts.arm_ms,
+    -- A user who reads slowly may make these longer, never shorter.
+    quiet_ms = math.max(opts.quiet_ms, tonumber(vim.g.vimrelay_prompt_delay_ms) or 0),
+    arm_ms = math.max(opts.arm_ms, tonumber(vim.g.vimrelay_prompt_delay_ms) or 0),
     seen = {},
     unseen = #shown,
-    timer = vim.loop.new_timer(),
+    timer = uv.new_timer(),
   }
   R.asks[key] = ask
   look(ask)
@@ -345,6 +328,9 @@ elseif op == 'close' then
   -- An input() still waiting for the reason: cancel it (its answer is no longer wanted).
   if ask and ask.reading and api.nvim_get_mode().mode:sub(1, 1) == 'c' then
     api.nvim_input('<C-c>')
+  end
+  if opts and opts.notice and opts.notice ~= '' then
+    notice(opts.notice)
   end
 elseif op == 'state' then
   local out = {}

@@ -17,7 +17,7 @@
 -- Tools signal failures with M.fail (util.lua); call() turns them, and any other Lua error (as
 -- EDITOR_ERROR), into {ok = false, error = {...}}. A tool that must wait (a language server's
 -- answer) returns M.defer(...) instead, and its answer comes later (below, "Deferred answers").
--- Works on Neovim 0.7 and newer: features are detected, nothing here depends on a version.
+-- Works on Neovim 0.7 and newer: what differs between them is in compat.lua, the first helper.
 local helper_sources, tool_sources, channel, key = ...
 
 local S = _G.__vimrelay or {}
@@ -44,7 +44,7 @@ end
 local function current_prompt()
   local win = api.nvim_get_current_win()
   for _, ask in pairs(S.asks or {}) do
-    if ask.win == win and api.nvim_win_is_valid(ask.prev) then
+    if ask.win == win and ask.prev and api.nvim_win_is_valid(ask.prev) then
       return ask
     end
   end
@@ -67,6 +67,8 @@ end
 -- What M.defer returns, and the channel of the call running now (where its answer goes).
 local LATER = {}
 local calling_channel
+-- M.call's common body, below.
+local run
 
 -- The paths `expect.params` addresses (lua/paths.lua) when they are not exactly `expect.paths`
 -- (in any order), else nil.
@@ -102,6 +104,28 @@ function M.call(name, params, chan, expect)
   if not tool then
     return { ok = false, error = { code = 'UNSUPPORTED', message = 'This Neovim has no vimrelay tool named ' .. name .. '.' } }
   end
+  return run(function()
+    calling_channel = chan
+    local ok, result = pcall(tool, params)
+    calling_channel = nil
+    return ok, result
+  end, expect)
+end
+
+--- Runs edit tool `name` on a copy of its buffer, for a review (lua/propose.lua M.propose, with
+--- `opts`): the buffer does not change. Answers as M.call does, the data being what M.propose returns.
+function M.propose_call(name, params, opts, expect)
+  local tool = M.tools[name]
+  if not tool then
+    return { ok = false, error = { code = 'UNSUPPORTED', message = 'This Neovim has no vimrelay tool named ' .. name .. '.' } }
+  end
+  return run(function()
+    return pcall(M.propose, tool, params, opts)
+  end, expect)
+end
+
+-- M.call's body around `attempt` (which pcalls the tool): the expected paths, the prompt's window.
+function run(attempt, expect)
   local prompt = current_prompt()
   if prompt then
     switch_quietly(prompt.prev)
@@ -109,9 +133,7 @@ function M.call(name, params, chan, expect)
   local changed = expect and paths_changed(expect)
   local ok, result, failed
   if not changed then
-    calling_channel = chan
-    ok, result = pcall(tool, params)
-    calling_channel = nil
+    ok, result = attempt()
     -- Told apart at once, before anything below can let another install in (util.lua Failure).
     failed = not ok and M.is_failure(result)
   end
@@ -165,7 +187,7 @@ end
 function M.defer(p, cancel)
   S.deferred[p.answer_token] = { channel = calling_channel, cancel = cancel }
   if not S.owed_watch then
-    S.owed_watch = (vim.uv or vim.loop).new_timer()
+    S.owed_watch = M.compat.uv.new_timer()
     S.owed_watch:start(OWED_WATCH_MS, OWED_WATCH_MS, vim.schedule_wrap(cancel_unheard))
   end
   return LATER

@@ -63,7 +63,7 @@ return function(p)
   local new_lines = p.new_lines
   M.break_undo(b)
   M.set_text(b, start.line - 1, start.byte, stop.line - 1, stop.byte, new_lines)
-  M.break_undo(b)
+  M.end_edit(b)
 
   local last = new_lines[#new_lines]
   local end_pos

@@ -242,5 +242,17 @@ return function(p)
   state.diagnostics = diagnostics_summary(p, budget)
   state.marks, state.marks_truncated = marks(p, budget)
   state.decorations, state.decorations_truncated = decorations(p, budget)
+  -- The reviews this Neovim holds (lua/review.lua), oldest first: few, and never cut.
+  state.reviews = {}
+  local held = {}
+  for _, review in pairs(M.shared.reviews or {}) do
+    held[#held + 1] = review
+  end
+  table.sort(held, function(x, y)
+    return x.order < y.order
+  end)
+  for _, review in ipairs(held) do
+    state.reviews[#state.reviews + 1] = { id = review.id, buf = review.spec.buf, path = M.buf_path(review.spec.buf), shown = review.shown == true }
+  end
   return state
 end

@@ -3,12 +3,8 @@
 -- URI, deferred requests, paging, and workspace edits as byte edits. Installed by core.lua after
 -- util.lua, into the same table: `...` is that table (M); these live in M.lsp. Nothing runs on its
 -- own.
--- Works on Neovim 0.7 and newer by detecting features, never versions:
---   clients of a buffer: vim.lsp.get_clients (0.10+), else vim.lsp.buf_get_clients (0.7+);
---   client methods: Client:request (0.11+ class methods), else client.request (closures);
---   what a server implements: server_capabilities, then supports_method where the client tracks
---   dynamic registrations (0.10+);
---   encoding: client.offset_encoding (set from the server's answer where the client negotiates).
+-- Works on Neovim 0.7 and newer: what differs between them (finding a buffer's clients, calling
+-- their methods, dynamic registrations, the negotiated encoding) is in compat.lua.
 -- Positions are converted by hand: vim.str_utfindex changed its signature in Neovim 0.11.
 local M = ...
 local api = vim.api
@@ -17,34 +13,14 @@ M.lsp = L
 
 -- Clients -------------------------------------------------------------------------------------------
 
--- The method `name` of a client's class (0.11+), or nil for a client of closures.
-local function class_method(client, name)
-  local mt = getmetatable(client)
-  local class = mt and type(mt.__index) == 'table' and mt.__index or nil
-  local method = class and rawget(class, name)
-  return type(method) == 'function' and method or nil
-end
+local C = M.compat
 
---- Calls client method `name` with the arguments: `client:name(...)` on 0.11+, `client.name(...)`
---- before (0.10's per-client wrappers must be called with a dot too).
-function L.invoke(client, name, ...)
-  local method = class_method(client, name)
-  if method then
-    return method(client, ...)
-  end
-  return client[name](...)
-end
+--- Calls client method `name` with the arguments (compat.lua C.invoke).
+L.invoke = C.invoke
 
 --- The clients attached to buffer b, by id.
 function L.clients(b)
-  local list = {}
-  if vim.lsp.get_clients then
-    list = vim.lsp.get_clients({ bufnr = b })
-  else
-    for _, c in pairs(vim.lsp.buf_get_clients(b)) do
-      list[#list + 1] = c
-    end
-  end
+  local list = C.buf_clients(b)
   table.sort(list, function(x, y)
     return x.id < y.id
   end)
@@ -74,14 +50,7 @@ function L.supports(client, method, b)
   if v == true or type(v) == 'table' then
     return true
   end
-  if client.dynamic_capabilities or client.registrations then
-    local supports = class_method(client, 'supports_method')
-    if supports then
-      return supports(client, method, b) and true or false
-    end
-    return client.supports_method(method, { bufnr = b }) and true or false
-  end
-  return false
+  return C.registered(client, method, b) or false
 end
 
 --- The language server of buffer b to ask `method`: the first attached client (by id) that
@@ -120,10 +89,8 @@ function L.target(p, method)
   return b, client, L.encoding(client)
 end
 
---- The client's position encoding: 'utf-8', 'utf-16' or 'utf-32'.
-function L.encoding(client)
-  return client.offset_encoding or 'utf-16'
-end
+--- The client's position encoding: 'utf-8', 'utf-16' or 'utf-32' (compat.lua C.encoding).
+L.encoding = C.encoding
 
 -- Positions -----------------------------------------------------------------------------------------
 
@@ -302,7 +269,7 @@ function L.request(p, client, method, params, shape)
     unwatch()
     M.fail('EDITOR_ERROR', 'The language server ' .. client.name .. ' has stopped.', { hint = EXITED_HINT })
   end
-  watch = (vim.uv or vim.loop).new_timer()
+  watch = C.uv.new_timer()
   watch:start(WATCH_MS, WATCH_MS, vim.schedule_wrap(function()
     if watch:is_closing() then
       return
@@ -452,21 +419,27 @@ function L.edit_files(edit)
   return files
 end
 
--- Common prefix and suffix, in bytes at character boundaries, of two strings.
+-- Whether byte `c` is part of a word: a letter, digit or `_`, or any byte of a non-ASCII character.
+local function wordy(c)
+  return c ~= nil and (c >= 0x80 or c == 0x5F or (c >= 0x30 and c <= 0x39) or (c >= 0x41 and c <= 0x5A) or (c >= 0x61 and c <= 0x7A))
+end
+
+-- Common prefix and suffix, in bytes, of two strings, each ending (beginning) where a word does:
+-- what differs is whole words (a rename's `area` to `areas` is `area` to `areas`, not `` to `s`),
+-- and so at character boundaries.
 local function common(a, b)
   local n = 0
   while n < #a and n < #b and a:byte(n + 1) == b:byte(n + 1) do
     n = n + 1
   end
-  while n > 0 and n < #a and a:byte(n + 1) >= 0x80 and a:byte(n + 1) < 0xC0 do
+  while n > 0 and wordy(a:byte(n)) and (wordy(a:byte(n + 1)) or wordy(b:byte(n + 1))) do
     n = n - 1
   end
   local m = 0
   while m < #a - n and m < #b - n and a:byte(#a - m) == b:byte(#b - m) do
     m = m + 1
   end
-  -- The suffix starts at a character's first byte: never inside a sequence.
-  while m > 0 and a:byte(#a - m + 1) >= 0x80 and a:byte(#a - m + 1) < 0xC0 do
+  while m > 0 and wordy(a:byte(#a - m + 1)) and (wordy(a:byte(#a - m)) or wordy(b:byte(#b - m))) do
     m = m - 1
   end
   return n, m
@@ -476,8 +449,8 @@ end
 --- exclusive; `old` the text replaced, `new` the text put in) against the text `read` gives. A
 --- range ending past the last line ends at its end (one final newline of the new text dropped); an
 --- edit that replaces whole lines with as many lines (pylsp answers a rename with the whole file)
---- becomes one edit per changed line, trimmed to what differs: the same edits every server's
---- preview shows.
+--- becomes one edit per changed line, trimmed to the words that differ: the same edits every
+--- server's preview shows.
 function L.byte_edits(read, uri, edits, enc)
   local count = read.count(uri)
   local out = {}
@@ -542,6 +515,67 @@ function L.edit_view(read, uri, e)
     old_text = e.old,
     new_text = e.new,
   }
+end
+
+-- STALE_CHANGEDTICK for `path`: it changed since the server computed the rename. `tick` is the
+-- position's buffer's, whichever file changed: the one the hint's next apply needs.
+local function rename_stale(path, tick)
+  M.fail('STALE_CHANGEDTICK', path .. ' changed since the language server computed the rename; nothing was changed.', {
+    current_changedtick = tick,
+    hint = 'Call lsp_rename again (read_buffer for the changedtick of the position\'s buffer), then apply that.',
+  })
+end
+
+-- Whether two lists of lines are the same.
+local function same_lines(a, b)
+  if #a ~= #b then
+    return false
+  end
+  for i = 1, #a do
+    if a[i] ~= b[i] then
+      return false
+    end
+  end
+  return true
+end
+
+-- The rename lsp_rename.lua kept under p.token (for lsp_rename_apply.lua and
+-- lsp_rename_propose.lua), taken, after every check the apply makes before it changes anything:
+-- p.start_by, the position's buffer at p.expected_changedtick and unchanged since, every buffer
+-- that was loaded unchanged (its changedtick), and every other file (a buffer loaded since, or the
+-- file on disk) still the text the edit was computed on. Returns it and each file's buffer now (nil
+-- for none).
+function L.rename_kept(p)
+  M.check_start_by(p.start_by)
+  local kept = M.take(p.token)
+  if not kept then
+    M.fail('EDITOR_ERROR', 'The editor no longer holds this rename (another call replaced it, or the editor restarted); nothing was changed.', {
+      hint = 'Call lsp_rename with apply again.',
+    })
+  end
+  local tick = M.check_tick(kept.buf, p.expected_changedtick)
+  if tick ~= kept.tick then
+    rename_stale(M.buf_path(kept.buf), tick)
+  end
+  -- Each file's buffer now, found once for the check and the edit (a buffer wiped since is none).
+  local bufs = {}
+  for i, f in ipairs(kept.files) do
+    local b = (f.buf and api.nvim_buf_is_valid(f.buf)) and f.buf or M.find_by_path(f.path)
+    bufs[i] = b
+    if b and api.nvim_buf_is_loaded(b) then
+      M.check_modifiable(b)
+      local now = api.nvim_buf_get_changedtick(b)
+      if (kept.ticks[b] or now) ~= now or not same_lines(api.nvim_buf_get_lines(b, 0, -1, false), f.lines) then
+        rename_stale(f.path, tick)
+      end
+    else
+      local ok, lines = pcall(vim.fn.readfile, f.path)
+      if not ok or not same_lines(lines, f.lines) then
+        rename_stale(f.path, tick)
+      end
+    end
+  end
+  return kept, bufs
 end
 
 return L

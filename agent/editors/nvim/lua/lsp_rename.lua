@@ -3,9 +3,23 @@
 -- while the byte budget lasts (edit_count counts them all). With p.keep (the call will apply it),
 -- the edit is kept under the call's token (core.lua M.keep) with what lsp_rename_apply.lua checks
 -- first: the ticks of the buffers loaded now, and the text of each file the edit was computed on.
+-- An edit to be applied writes the new name and nothing else: one that would put in other text (a
+-- server adding code, or a prefix such as TypeScript's `area: ` for a shorthand property) fails
+-- the call before anything is kept.
 local M = ...
 local L = M.lsp
 local api = vim.api
+
+-- Fails the call when edit `e` of `path` (a byte edit, lsp.lua) writes other text than `name`.
+local function writes_only(client, path, e, name)
+  if e.new == name then
+    return
+  end
+  M.fail('EDITOR_ERROR', client.name .. "'s rename would write " .. vim.fn.json_encode((M.cut(e.new, 200))) .. ' in ' .. path .. ' at line ' .. (e.sr + 1) .. ', not the new name '
+    .. vim.fn.json_encode(name) .. '; a rename is applied only when every edit writes the new name alone, so nothing was changed.', {
+    hint = 'Call lsp_rename without apply to see every edit, then make the ones you want with apply_diff or find_and_replace.',
+  })
+end
 
 return function(p)
   local b, client, enc = L.target(p, 'textDocument/rename')
@@ -30,6 +44,11 @@ return function(p)
     for _, f in ipairs(L.edit_files(result)) do
       local edits = L.byte_edits(read, f.uri, f.edits, enc)
       local entry = L.file(read, f.uri)
+      if p.keep then
+        for _, e in ipairs(edits) do
+          writes_only(client, entry.path, e, p.new_name)
+        end
+      end
       entry.buf, entry.changedtick, entry.edits = read.buf(f.uri) or vim.NIL, vim.NIL, {}
       -- Every file is listed (the agent vets them all before an apply); edits while they fit.
       budget.take(entry, true)

@@ -8,7 +8,7 @@
 -- and while the user is in the command-line window (M.refuse_in_cmdwin).
 local M = ...
 local api = vim.api
-local uv = vim.uv or vim.loop
+local uv = M.compat.uv
 
 -- Whether the current window can switch away from its buffer without abandoning or saving changes
 -- (can_abandon() in Vim's source, minus the autowrite and force branches).

@@ -9,7 +9,7 @@
 -- tool itself would, so that nobody is asked to allow a call that cannot run.
 local M = ...
 local api = vim.api
-local uv = vim.uv or vim.loop
+local uv = M.compat.uv
 
 return function(p)
   local out, seen = {}, {}

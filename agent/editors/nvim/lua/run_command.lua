@@ -77,7 +77,7 @@ return function(p)
       results[i] = { index = i, output = kept, output_bytes = #out, truncated = cut }
     end
   end)
-  M.break_undo(api.nvim_get_current_buf())
+  M.end_edit(api.nvim_get_current_buf())
   if not ok then
     error(err, 0)
   end

@@ -96,7 +96,7 @@ return function(p)
     vim.cmd('silent keeppatterns ' .. range .. [[s//\=map(g:__vimrelay_count, 'v:val + 1')/]] .. flags .. 'n')
     M.break_undo(b)
     local done, failure = pcall(vim.cmd, 'silent keeppatterns ' .. range .. 's' .. d .. d .. replacement .. d .. flags)
-    M.break_undo(b)
+    M.end_edit(b)
     if not done then
       M.fail('EDITOR_ERROR', vim_message(failure))
     end

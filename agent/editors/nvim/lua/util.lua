@@ -2,11 +2,11 @@
 -- columns and decorations, commands and running inside a buffer. Installed by core.lua before the
 -- tools, into the same table: `...` is that table (M, one agent version's install; M.shared is
 -- what every install shares). Nothing here runs on its own.
--- Works on Neovim 0.7 and newer: features are detected, nothing here depends on a version.
+-- Works on Neovim 0.7 and newer: what differs between them is in compat.lua.
 local M = ...
 
 local api = vim.api
-local uv = vim.uv or vim.loop
+local uv = M.compat.uv
 
 -- Failures ----------------------------------------------------------------------------------------
 
@@ -227,10 +227,48 @@ function M.resolve(ref)
   return b
 end
 
+--- The buffer write_buffer writes for `ref` (a number, or a path that may have no buffer), whether
+--- it was created (a path with neither buffer nor file: a new listed buffer of that name), and
+--- whether it was added for a file on disk (a new listed buffer, not loaded yet). A path whose file
+--- exists needs `expected`: refused before any buffer is made without one (write_buffer.lua).
+function M.write_target(ref, expected)
+  if type(ref) == 'number' then
+    return M.resolve(ref), false, false
+  end
+  local b, path = M.find_by_path(ref)
+  if b then
+    return b, false, false
+  end
+  local stat = uv.fs_stat(path)
+  if stat then
+    if stat.type ~= 'file' then
+      M.fail('INVALID_ARGUMENT', path .. ' is a ' .. stat.type .. ', not a file.')
+    end
+    if expected == nil then
+      M.fail('INVALID_ARGUMENT', path .. ' exists on disk, so expected_changedtick is required. Nothing was changed.', {
+        path = path,
+        hint = 'Call open_file on the path, which gives its changedtick (read_buffer then shows its text), and pass that as expected_changedtick.',
+      })
+    end
+    b = vim.fn.bufadd(path)
+    vim.bo[b].buflisted = true
+    return b, false, true
+  end
+  b = api.nvim_create_buf(true, false)
+  api.nvim_buf_set_name(b, path)
+  return b, true, false
+end
+
 --- Loads a buffer that exists but is not loaded (reads its file; never prompts about swap files).
+--- Loading runs the user's autocommands and filetype plugins, as their opening it would; one that
+--- fails once the text is in (an ftplugin's error, a tree-sitter parser it cannot find) does not
+--- fail the tool: only a buffer that did not load does.
 function M.ensure_loaded(b)
   if not api.nvim_buf_is_loaded(b) then
-    vim.fn.bufload(b)
+    local ok, err = pcall(vim.fn.bufload, b)
+    if not ok and not api.nvim_buf_is_loaded(b) then
+      error(err, 0)
+    end
   end
 end
 
@@ -258,11 +296,19 @@ function M.check_tick(b, expected)
 end
 
 -- Fails with EDITOR_ERROR, naming the buffer, when its text cannot be changed: a terminal (its
--- text is the job's output) or 'modifiable' off. The editing tools call it before anything else,
--- the changedtick check included (a terminal's tick moves with its output: the wrong reason).
+-- text is the job's output), 'modifiable' off, or the proposal of a review (review.lua), which is
+-- the user's alone to change while they decide: an edit of it would be accepted as theirs, unseen.
+-- The editing tools call it before anything else, the changedtick check included (a terminal's
+-- tick moves with its output: the wrong reason).
 function M.check_modifiable(b)
   local name = M.buf_path(b)
   local which = 'Buffer ' .. b .. (name ~= vim.NIL and ' (' .. name .. ')' or '')
+  local review = vim.b[b].vimrelay_review
+  if review then
+    M.fail('EDITOR_ERROR', which .. ' is the proposal of review ' .. review .. ', which only the user changes while they decide. Nothing was changed.', {
+      hint = "Wait for the user's decision (review_status with that id), then read the buffer the review was about.",
+    })
+  end
   if vim.bo[b].buftype == 'terminal' then
     M.fail('EDITOR_ERROR', which .. ' is a terminal, whose text is its output: it cannot be edited. Nothing was changed.', {
       hint = 'To type into the terminal, use send_to_terminal.',
@@ -282,6 +328,28 @@ end
 --- undo (:h undo-break); the local value is written back unchanged.
 function M.break_undo(b)
   vim.bo[b].undolevels = vim.bo[b].undolevels
+end
+
+-- Modes in which the user is typing text (nvim_get_mode, mode(1)); not the completion sub-modes,
+-- where CTRL-G would end the completion.
+local TYPING = { i = true, R = true, Rv = true }
+
+-- Run as typed keys (<Cmd> looks again when it runs: in another mode, or another buffer, it does
+-- nothing): CTRL-G u in Insert or Replace mode in buffer %d.
+local RESTART_INSERT = '<Cmd>if bufnr("%%") == %d && index(["i", "R", "Rv"], mode(1)) >= 0'
+  .. ' | call feedkeys(nr2char(7) .. "u", "ni") | endif<CR>'
+
+--- Ends an edit of buffer b: closes its undo block (M.break_undo), and when the user is typing in
+--- b, makes what they type next an undo step of its own, as CTRL-G u does (i_CTRL-G_u). Insert
+--- mode saved the line for undo when the insert began and, on Neovim 0.7 (and Vim), not again
+--- after a change made behind its back: a line break typed after the edit went unrecorded, and
+--- undoing the edit then took the user's new line with it (Neovim 0.10+ saves again by itself
+--- after every request). The keys go ahead of anything already typed.
+function M.end_edit(b)
+  M.break_undo(b)
+  if TYPING[api.nvim_get_mode().mode] then
+    api.nvim_feedkeys(api.nvim_replace_termcodes(RESTART_INSERT:format(b), true, false, true), 'ni', false)
+  end
 end
 
 --- nvim_buf_set_text(b, sr, sc, er, ec, lines) (0-based rows, byte columns, end exclusive), keeping

@@ -7,39 +7,9 @@
 -- own; the file is never written.
 local M = ...
 local api = vim.api
-local uv = vim.uv or vim.loop
-
--- The buffer for `ref`, whether it was created (no file), and whether it was added for a file.
-local function target(ref, expected)
-  if type(ref) == 'number' then
-    return M.resolve(ref), false, false
-  end
-  local b, path = M.find_by_path(ref)
-  if b then
-    return b, false, false
-  end
-  local stat = uv.fs_stat(path)
-  if stat then
-    if stat.type ~= 'file' then
-      M.fail('INVALID_ARGUMENT', path .. ' is a ' .. stat.type .. ', not a file.')
-    end
-    if expected == nil then
-      M.fail('INVALID_ARGUMENT', path .. ' exists on disk, so expected_changedtick is required. Nothing was changed.', {
-        path = path,
-        hint = 'Call open_file on the path, which gives its changedtick (read_buffer then shows its text), and pass that as expected_changedtick.',
-      })
-    end
-    b = vim.fn.bufadd(path)
-    vim.bo[b].buflisted = true
-    return b, false, true
-  end
-  b = api.nvim_create_buf(true, false)
-  api.nvim_buf_set_name(b, path)
-  return b, true, false
-end
 
 return function(p)
-  local b, created, added = target(p.buffer, p.expected_changedtick)
+  local b, created, added = M.write_target(p.buffer, p.expected_changedtick)
   if not created then
     M.ensure_loaded(b)
     if p.expected_changedtick == nil then
@@ -63,7 +33,7 @@ return function(p)
 
   M.break_undo(b)
   api.nvim_buf_set_lines(b, 0, -1, true, p.lines)
-  M.break_undo(b)
+  M.end_edit(b)
   return {
     buf = b,
     path = M.buf_path(b),

@@ -3,7 +3,7 @@
 " Virtual text needs Vim 9.0.0067 or later (prop_add() with 'text'); before, it answers UNSUPPORTED.
 
 function! vimrelay#add_virtual_text#run(p) abort
-  if !has('patch-9.0.0067')
+  if !vimrelay#util#compat#has_virtual_text()
     call vimrelay#util#fail('UNSUPPORTED', 'This Vim cannot show virtual text (it needs 9.0.0067 or later).',
           \ {'hint': 'Use highlight_range, or a newer Vim or a Neovim editor.'})
   endif

@@ -166,7 +166,7 @@ function! vimrelay#apply_diff#run(p) abort
   elseif last.old_no_eol && !last.new_no_eol
     call setbufvar(b, '&endofline', 1)
   endif
-  call vimrelay#util#break_undo(b)
+  call vimrelay#util#end_edit(b)
 
   return {'buf': b, 'path': vimrelay#util#buf_path(b), 'changedtick': vimrelay#util#tick(b),
         \ 'total_lines': vimrelay#util#line_count(b), 'hunks_applied': len(hunks), 'lines_added': added,

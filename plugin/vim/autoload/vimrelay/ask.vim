@@ -6,19 +6,22 @@
 " are cut into lines of the popup's width (a popup cannot scroll within one line), so each buffer
 " line is one screen row; a popup taller than the screen scrolls, with a scrollbar. While the user
 " types, keys go where they always go (the popup's filter only notes when each was typed, and the
-" user's mappings apply); the popup takes keys only once no key has been typed for opts.quiet_ms,
-" counted from when it showed, and only in Normal, Visual, Insert or Replace mode (never in the
+" user's mappings apply); the popup takes keys only once no key has been typed for opts.quiet_ms
+" (or g:vimrelay_prompt_delay_ms, if longer), counted from when it showed, and only in Normal, Visual, Insert or Replace mode (never in the
 " middle of a command line or an operator). From then on its filter takes every key, unmapped: j,
 " k, <Down>, <Up>, CTRL-D, CTRL-U, CTRL-F, CTRL-B, <PageDown>, <PageUp>, G, gg scroll; CTRL-G
 " allow once, CTRL-T allow always in this editor (the agent decides what "always" means for it),
 " d deny, r deny with a reason, q and <Esc> deny; other keys do nothing. A key answers only
-" opts.arm_ms after the popup took keys, and allow only opts.arm_ms after its view last moved and
+" opts.arm_ms (or g:vimrelay_prompt_delay_ms, if longer: a user who reads slowly may make it longer,
+" never shorter) after the popup took keys, and allow only that long after its view last moved and
 " once every row has been on screen (else its top border says what to wait for); with opts.deny_only
 " the allow keys do nothing at all. The answer goes to the agent as the message {type: 'ask', id,
 " answer} and the popup closes. A filter cannot call input(), so after r a timer asks for the
 " reason with input(); keys typed before that prompt shows are dropped, not run. The agent calls
-" vimrelay#ask#close(id) when its deadline passes: the popup closes without an answer, and an
-" input() still waiting for the reason is ended. A popup closed some other way (popup_close()) is
+" vimrelay#ask#close(id, notice) when its deadline passes, or another surface answered first: the
+" popup closes without an answer, an input() still waiting for the reason is ended, and `notice`,
+" if not empty, is shown as a one-line message whether the popup was still shown or not (its
+" user's own answer may have lost the race: they are told who answered first). A popup closed some other way (popup_close()) is
 " a deny; popup_clear() runs no callback, so a prompt it clears stays unanswered until the
 " deadline. The popup leaves the current window, its cursor and the mode alone.
 " vimrelay#ask#state() lists the prompts shown, each {id, taking_keys, armed, rows, unseen}. Without
@@ -94,7 +97,8 @@ function! vimrelay#ask#open(id, lines, opts) abort
         \ 'deny_only': get(a:opts, 'deny_only', v:false) is v:true,
         \ 'seen': {}, 'unseen': len(shown), 'first': 0,
         \ 'shown_at': reltime(), 'last_key': reltime(), 'took_at': [], 'moved_at': [],
-        \ 'quiet_ms': a:opts.quiet_ms, 'arm_ms': a:opts.arm_ms}
+        \ 'quiet_ms': max([a:opts.quiet_ms, get(g:, 'vimrelay_prompt_delay_ms', 0)]),
+        \ 'arm_ms': max([a:opts.arm_ms, get(g:, 'vimrelay_prompt_delay_ms', 0)])}
   let ask.timer = timer_start(50, function('s:try_take', [a:id]), {'repeat': -1})
   let s:asks[a:id] = ask
   " Shown now, not when the user next presses a key: a channel call does not redraw by itself.
@@ -102,18 +106,22 @@ function! vimrelay#ask#open(id, lines, opts) abort
   return winid
 endfunction
 
-" Takes prompt `id` down without an answer; 1 when it was still shown.
-function! vimrelay#ask#close(id) abort
-  if !has_key(s:asks, a:id)
-    return 0
-  endif
-  let ask = s:forget(a:id)
-  " The reason prompt is still waiting: end it (<Esc> abandons input(), which returns '').
-  if ask.state ==# 'input' && mode() ==# 'c'
-    call feedkeys("\<Esc>", 'n')
+" Takes prompt `id` down without an answer, then shows the notice (a:1), if any; 1 when it was still shown.
+function! vimrelay#ask#close(id, ...) abort
+  let notice = get(a:000, 0, '')
+  let was = has_key(s:asks, a:id)
+  if was
+    let ask = s:forget(a:id)
+    " The reason prompt is still waiting: end it (<Esc> abandons input(), which returns '').
+    if ask.state ==# 'input' && mode() ==# 'c'
+      call feedkeys("\<Esc>", 'n')
+    endif
   endif
   call vimrelay#util#redraw()
-  return 1
+  if !empty(notice)
+    echohl WarningMsg | echo strcharpart(notice, 0, max([10, &columns - 15])) | echohl None
+  endif
+  return was
 endfunction
 
 " Takes every prompt down without an answer (the channel to the agent closed).

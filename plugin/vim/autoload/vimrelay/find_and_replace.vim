@@ -75,7 +75,7 @@ function! vimrelay#find_and_replace#run(p) abort
   let new_lines = a:p.new_lines
   call vimrelay#util#break_undo(b)
   call vimrelay#util#set_text(b, start.line, start.byte, stop.line, stop.byte, new_lines)
-  call vimrelay#util#break_undo(b)
+  call vimrelay#util#end_edit(b)
   let last = new_lines[-1]
   if len(new_lines) == 1
     let end = {'line': start.line, 'col': start.col + strchars(last)}

@@ -166,5 +166,7 @@ function! vimrelay#get_state#run(p) abort
   let state.diagnostics = vimrelay#util#diagnostics#summary(a:p.max_diagnostic_buffers, budget, get(a:p, 'withheld', []))
   let [state.marks, state.marks_truncated] = s:marks(a:p, budget)
   let [state.decorations, state.decorations_truncated] = s:decorations(a:p, budget)
+  " The reviews this Vim holds (autoload/vimrelay/review.vim), oldest first: few, and never cut.
+  let state.reviews = map(vimrelay#review#held(), {_, r -> {'id': r.id, 'buf': r.buf, 'path': vimrelay#util#buf_path(r.buf), 'shown': r.shown}})
   return state
 endfunction

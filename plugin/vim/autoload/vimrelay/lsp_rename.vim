@@ -2,7 +2,17 @@
 " make to rename the symbol at a position, as a deferred answer: every file, and its edits while the
 " byte budget lasts. With p.keep the edit is kept under the call's token (util/deferred.vim) for
 " lsp_rename_apply.vim, with the ticks of the buffers loaded now and the text of each file the edit
-" was computed on.
+" was computed on. An edit to be applied writes the new name and nothing else (lsp_rename.lua).
+
+" Fails the call when edit `e` of `path` (a byte edit, util/lsp.vim) writes other text than `name`.
+function! s:writes_only(client, path, e, name) abort
+  if a:e.new ==# a:name
+    return
+  endif
+  call vimrelay#util#fail('EDITOR_ERROR', a:client.name . "'s rename would write " . json_encode(vimrelay#util#cut(a:e.new, 200)) . ' in ' . a:path
+        \ . ' at line ' . (a:e.sr + 1) . ', not the new name ' . json_encode(a:name) . '; a rename is applied only when every edit writes the new name alone, so nothing was changed.',
+        \ {'hint': 'Call lsp_rename without apply to see every edit, then make the ones you want with apply_diff or find_and_replace.'})
+endfunction
 
 function! s:shape(result, state) abort
   let p = a:state.p
@@ -16,6 +26,11 @@ function! s:shape(result, state) abort
     let edits = vimrelay#util#lsp#byte_edits(read, f.uri, f.edits)
     let b = read.buf(f.uri)
     let entry = extend(vimrelay#util#lsp#file(read, f.uri), {'buf': b > 0 ? b : v:null, 'changedtick': v:null, 'edits': []})
+    if p.keep
+      for e in edits
+        call s:writes_only(a:state.client, entry.path, e, p.new_name)
+      endfor
+    endif
     " Every file is listed (the agent vets them all before an apply); edits while they fit.
     let used += vimrelay#util#json_size(entry)
     for e in edits

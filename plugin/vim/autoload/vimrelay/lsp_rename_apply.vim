@@ -39,7 +39,9 @@ function! s:check(kept, tick) abort
   return bufs
 endfunction
 
-function! vimrelay#lsp_rename_apply#run(p) abort
+" The rename lsp_rename.vim kept under p.token, taken, after every check of the header (for this
+" file and lsp_rename_propose.vim): [kept, each file's buffer now (0 for none)].
+function! vimrelay#lsp_rename_apply#kept(p) abort
   call vimrelay#util#check_start_by(get(a:p, 'start_by', v:null))
   let kept = vimrelay#util#deferred#take(a:p.token)
   if kept is v:null
@@ -50,7 +52,11 @@ function! vimrelay#lsp_rename_apply#run(p) abort
   if tick != kept.tick
     call s:stale(vimrelay#util#buf_path(kept.buf), tick)
   endif
-  let bufs = s:check(kept, tick)
+  return [kept, s:check(kept, tick)]
+endfunction
+
+function! vimrelay#lsp_rename_apply#run(p) abort
+  let [kept, bufs] = vimrelay#lsp_rename_apply#kept(a:p)
   let i = 0
   for f in kept.files
     let b = bufs[i] > 0 ? bufs[i] : bufadd(f.path)
@@ -60,7 +66,7 @@ function! vimrelay#lsp_rename_apply#run(p) abort
     for e in reverse(copy(f.edits))
       call vimrelay#util#set_text(b, e.sr + 1, e.sc, e.er + 1, e.ec, split(e.new, "\n", 1))
     endfor
-    call vimrelay#util#break_undo(b)
+    call vimrelay#util#end_edit(b)
     call vimrelay#util#lsp#changed(kept.client, kept.handle, b)
     let kept.out.files[i].buf = b
     let kept.out.files[i].changedtick = vimrelay#util#tick(b)

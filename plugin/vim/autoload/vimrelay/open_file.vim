@@ -47,8 +47,8 @@ function! vimrelay#open_file#run(p) abort
   call setbufvar(b, '&buflisted', 1)
   call vimrelay#util#ensure_loaded(b)
   if a:p.show && bufnr('%') != b
-    " A number, not a path, on the command line.
-    execute 'buffer' b
+    " A number, not a path, on the command line; silent: the file's line in :messages is not ours to leave.
+    silent execute 'buffer' b
   endif
   return {'buf': b, 'path': vimrelay#util#buf_path(b), 'created': created, 'exists_on_disk': !empty(type) ? v:true : v:false,
         \ 'shown': bufnr('%') == b ? v:true : v:false, 'total_lines': vimrelay#util#line_count(b),

@@ -62,7 +62,7 @@ function! vimrelay#run_command#run(p) abort
   finally
     call timer_stop(watch.timer)
   endtry
-  call vimrelay#util#break_undo(bufnr('%'))
+  call vimrelay#util#end_edit(bufnr('%'))
   if !failed
     return {'results': results, 'count': n, 'output_truncated': truncated ? v:true : v:false}
   endif

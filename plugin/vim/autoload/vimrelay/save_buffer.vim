@@ -41,10 +41,7 @@ function! s:update(b) abort
 endfunction
 
 function! vimrelay#save_buffer#run(p) abort
-  if get(a:p, 'start_by', v:null) isnot v:null && localtime() > a:p.start_by
-    call vimrelay#util#fail('TIMEOUT', 'The editor could only start this call after its deadline had passed, so nothing was done.',
-          \ {'hint': 'The editor was busy or waiting on a prompt. Once get_state_brief answers, retry if the call is still wanted.'})
-  endif
+  call vimrelay#util#check_start_by(get(a:p, 'start_by', v:null))
   let b = vimrelay#util#resolve(a:p)
   let path = vimrelay#util#buf_path(b)
   if path is v:null

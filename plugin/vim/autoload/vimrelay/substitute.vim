@@ -84,7 +84,7 @@ function! vimrelay#substitute#run(p) abort
     catch
       let failure = s:message(v:exception)
     endtry
-    call vimrelay#util#break_undo(b)
+    call vimrelay#util#end_edit(b)
   finally
     for [name, value] in items(saved_options)
       execute 'let &' . name . ' = ' . value

@@ -76,10 +76,46 @@ function! vimrelay#util#resolve(params) abort
   return b
 endfunction
 
-" Loads a buffer that exists but is not loaded.
+" The buffer write_buffer writes for `ref` (a number, or a path that may have no buffer), whether
+" it was created (a path with neither buffer nor file), and whether it was added for a file on
+" disk (a new listed buffer, not loaded yet). A path whose file exists needs `expected`: refused
+" before any buffer is made without one (write_buffer.vim).
+function! vimrelay#util#write_target(ref, expected) abort
+  if type(a:ref) == v:t_number
+    return [vimrelay#util#resolve({'buffer': a:ref}), v:false, v:false]
+  endif
+  let b = vimrelay#util#find_by_path(a:ref)
+  if b != 0
+    return [b, v:false, v:false]
+  endif
+  let path = vimrelay#util#absolute(a:ref)
+  if isdirectory(path)
+    call vimrelay#util#fail('INVALID_ARGUMENT', path . ' is a directory, not a file.')
+  endif
+  let exists = filereadable(path) || !empty(getftype(path))
+  if exists && a:expected is v:null
+    call vimrelay#util#fail('INVALID_ARGUMENT', path . ' exists on disk, so expected_changedtick is required. Nothing was changed.',
+          \ {'path': path, 'hint': 'Call open_file on the path, which gives its changedtick (read_buffer then shows its text), '
+          \ . 'and pass that as expected_changedtick.'})
+  endif
+  let b = bufadd(path)
+  call setbufvar(b, '&buflisted', 1)
+  return [b, exists ? v:false : v:true, exists]
+endfunction
+
+" Loads buffer b when it is not loaded, silently (Vim would leave the file's "3L, 17B" in the
+" user's :messages). Loading runs the user's autocommands and filetype plugins, as their opening it
+" would; one that fails once the text is in does not fail the tool: only a buffer that did not load
+" does.
 function! vimrelay#util#ensure_loaded(b) abort
   if !bufloaded(a:b)
-    call bufload(a:b)
+    try
+      silent call bufload(a:b)
+    catch
+      if !bufloaded(a:b)
+        throw v:exception
+      endif
+    endtry
   endif
 endfunction
 
@@ -108,11 +144,18 @@ function! vimrelay#util#check_tick(b, expected) abort
 endfunction
 
 " Fails with EDITOR_ERROR, naming the buffer, when its text cannot be changed: a terminal (its text
-" is the job's output) or 'modifiable' off. The editing tools call it before anything else, the
-" changedtick check included (a terminal's tick moves with its output: the wrong reason).
+" is the job's output), 'modifiable' off, or the proposal of a review (review.vim), which is the
+" user's alone to change while they decide: an edit of it would be accepted as theirs, unseen. The
+" editing tools call it before anything else, the changedtick check included (a terminal's tick
+" moves with its output: the wrong reason).
 function! vimrelay#util#check_modifiable(b) abort
   let path = vimrelay#util#buf_path(a:b)
   let which = 'Buffer ' . a:b . (path is v:null ? '' : ' (' . path . ')')
+  let review = getbufvar(a:b, 'vimrelay_review', '')
+  if !empty(review)
+    call vimrelay#util#fail('EDITOR_ERROR', which . ' is the proposal of review ' . review . ', which only the user changes while they decide. Nothing was changed.',
+          \ {'hint': "Wait for the user's decision (review_status with that id), then read the buffer the review was about."})
+  endif
   if getbufvar(a:b, '&buftype') ==# 'terminal'
     call vimrelay#util#fail('EDITOR_ERROR', which . ' is a terminal, whose text is its output: it cannot be edited. Nothing was changed.',
           \ {'hint': 'To type into the terminal, use send_to_terminal.'})
@@ -128,6 +171,21 @@ endfunction
 " setting 'undolevels', even to its own value, syncs undo (:h undo-break).
 function! vimrelay#util#break_undo(b) abort
   call setbufvar(a:b, '&undolevels', getbufvar(a:b, '&undolevels'))
+endfunction
+
+" Ends an edit of buffer b: closes its undo block (break_undo), and when the user is typing in b
+" (Insert or Replace mode; not a completion sub-mode, where CTRL-G would end the completion),
+" makes what they type next an undo step of its own, as CTRL-G u does (i_CTRL-G_u). Insert mode
+" saved the line for undo when the insert began and not again after a change made behind its back:
+" a line break typed after the edit went unrecorded, and undoing the edit then took the user's new
+" line with it. The keys go ahead of anything already typed, as a <Cmd> that looks again when it
+" runs: in another mode, or another buffer, it does nothing.
+function! vimrelay#util#end_edit(b) abort
+  call vimrelay#util#break_undo(a:b)
+  if index(['i', 'R', 'Rv'], mode(1)) >= 0
+    call feedkeys("\<Cmd>if bufnr('%') == " . a:b . " && index(['i', 'R', 'Rv'], mode(1)) >= 0"
+          \ . " | call feedkeys(nr2char(7) .. 'u', 'ni') | endif\<CR>", 'ni')
+  endif
 endfunction
 
 " Whether loaded buffer b holds no text: no line at all (a 0-byte file read in, or every line
@@ -243,17 +301,11 @@ function! vimrelay#util#window_view(win, role, p) abort
         \ 'context': {'start_line': first, 'lines': cut, 'lines_cut': any_cut ? v:true : v:false}}
 endfunction
 
-" The wall clock in epoch milliseconds: reltime() with no argument is gettimeofday() on Unix, the
-" clock the agent reads on the same machine.
-function! vimrelay#util#now_ms() abort
-  return reltimefloat(reltime()) * 1000.0
-endfunction
-
 " Fails with TIMEOUT, doing nothing, when the call starts after `start_by` (the call's deadline,
 " epoch milliseconds), as util.lua's M.check_start_by: the caller has been answered TIMEOUT
 " already. Used by the tools that must not act behind its back (commands, keys, terminal, save).
 function! vimrelay#util#check_start_by(start_by) abort
-  if a:start_by isnot v:null && vimrelay#util#now_ms() > a:start_by
+  if a:start_by isnot v:null && vimrelay#util#compat#now_ms() > a:start_by
     call vimrelay#util#fail('TIMEOUT', 'The editor could only start this call after its deadline had passed, so nothing was done.',
           \ {'hint': 'The editor was busy or waiting on a prompt. Once get_state_brief answers, retry if the call is still wanted.'})
   endif

@@ -1,6 +1,7 @@
 // Decorations on a real Neovim, for what only Neovim does; every other case runs on both editors in
 // decorations-both.test.ts: virtual lines above line 1 scrolled into view (topfill), a decoration
-// kept on a line whose change is undone, and the Lua lookup get_state reports colors with.
+// kept on a line whose change is undone, vim.diagnostic's own extmarks left alone, and the Lua
+// lookup get_state reports colors with.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DECORATION_COLORS } from '../../../../protocol/index.ts';
 import { nvimDriver, type NvimDriver } from '../../../helpers/editors.ts';
@@ -36,6 +37,23 @@ describe('decorations on Neovim only', () => {
     await f.nvim.client.command('undo');
     expect(await f.lines(0)).toEqual(['first', 'second', 'third', 'fourth']);
     expect(await marks(main)).toBe(2);
+  });
+
+  // Neovim only: vim.diagnostic shows diagnostics as extmarks of its own namespaces (virtual text,
+  // underlines, and on 0.10+ signs too): decorations count, list and clear only ours beside them.
+  it("counts, lists and clears its decorations only, a diagnostic's own extmarks left alone", async () => {
+    // The extmarks vim.diagnostic keeps for the linter's diagnostics, in the namespaces it made for them.
+    const theirs = 'local n = 0; for _, ns in pairs(vim.diagnostic.get_namespace(vim.api.nvim_create_namespace("a-linter")).user_data) do if type(ns) == "number" then n = n + #vim.api.nvim_buf_get_extmarks(0, ns, 0, -1, {}) end end; return n';
+    await f.nvim.lua('vim.diagnostic.set(vim.api.nvim_create_namespace("a-linter"), 0, {{lnum = 1, col = 0, end_col = 3, severity = vim.diagnostic.severity.ERROR, message = "a problem"}})');
+    const before = await f.nvim.lua<number>(theirs);
+    expect(before).toBeGreaterThan(0);
+    const hl = await f.ok('highlight_range', { start: { line: 2, col: 1 }, end: { line: 2, col: 4 } });
+    const note = await f.ok('add_virtual_text', { line: 2, text: 'ours' });
+    const listed = (await f.ok('get_state')).decorations as { id: number }[];
+    expect(listed.map((x) => x.id).sort()).toEqual([hl.id, note.id].sort());
+    expect(await f.ok('clear_decorations', {})).toMatchObject({ removed: 2 });
+    expect(await f.nvim.lua<number>(theirs)).toBe(before);
+    expect(await f.nvim.lua('return #vim.diagnostic.get(0)')).toBe(1);
   });
 
   // Neovim only: the Lua helper get_state uses to name a mark's color.

@@ -236,7 +236,7 @@ describe.each(DRIVERS)('apply_diff while the user types, on %s', (_kind, start) 
   });
   afterAll(() => d.stop());
 
-  it('keeps its undo step apart from the insert the user is typing', async () => {
+  it('keeps its undo step apart from the insert the user is typing, a line break typed after it included', async () => {
     const t = await d.tick(buf);
     await d.type('A before');
     await until('i');
@@ -244,10 +244,12 @@ describe.each(DRIVERS)('apply_diff while the user types, on %s', (_kind, start) 
     const now = await d.tick(buf);
     expect(now).not.toBe(t);
     await d.ok('apply_diff', { expected_changedtick: now, diff: diff('@@ -2 +2 @@', '-target', '+edited') });
-    await d.type(' after\x1b');
+    await d.type(' after\rmore\x1b');
     await until('n');
-    expect(await d.lines(buf)).toEqual(['typed: before after', 'edited']);
+    expect(await d.lines(buf)).toEqual(['typed: before after', 'more', 'edited']);
     await d.undo(buf);
-    expect(await d.lines(buf)).toEqual(['typed: before after', 'target']);
+    expect(await d.lines(buf)).toEqual(['typed: before', 'edited']);
+    await d.undo(buf);
+    expect(await d.lines(buf)).toEqual(['typed: before', 'target']);
   });
 });

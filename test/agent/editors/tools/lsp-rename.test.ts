@@ -115,6 +115,27 @@ describe.each(LSP_EDITORS)('lsp_rename on %s', (editor) => {
       await d.setLine(buf, changedLine, original);
     });
 
+    it('previews a new name that holds the old one as edits of the whole name, never a piece of it, and applies it', async () => {
+      // pylsp answers with whole lines: what differs between them is cut at the edges of words.
+      const name = `${server.renameFrom}_${server.renameFrom}`;
+      const preview = await d.ok('lsp_rename', { ...rename, new_name: name });
+      for (const f of preview.files as FileEdits[]) for (const e of f.edits) expect(e, `${rel(f.path)}:${e.line}`).toMatchObject({ old_text: server.renameFrom, new_text: name });
+      // An apply and its undo before the tests below only with a server that follows edits at once
+      // (pylsp garbles its copy of a file an edit after an astral character reaches; clangd
+      // rebuilds in the background): the others' apply makes the same edits the preview lists.
+      if (!server.followsEdits) return;
+      const tick = await d.tick(await d.bufnr(server.rename.file));
+      const r = await d.ok('lsp_rename', { ...rename, new_name: name, apply: true, expected_changedtick: tick });
+      expect(r).toMatchObject({ applied: true });
+      for (const f of r.files as FileEdits[]) {
+        const buf = await d.bufnr(rel(f.path));
+        const lines = await d.lines(buf);
+        for (const e of f.edits) expect(charsOf(lines[e.line - 1] ?? '', e.col, e.col + [...name].length), `${rel(f.path)}:${e.line}`).toBe(name);
+        await d.undo(buf);
+        expect(await d.lines(buf), rel(f.path)).toEqual(linesOf(disk[rel(f.path)] ?? ''));
+      }
+    });
+
     it('applies every edit in the buffers, opening files for it, one undo step each, nothing saved', async () => {
       const before = new Map<string, boolean>();
       for (const file of server.renamed) before.set(file, await loaded(file));
@@ -173,6 +194,31 @@ describe.each(LSP_EDITORS)('lsp_rename on %s', (editor) => {
   });
 });
 
+const TSLS = SERVERS.find((s) => s.name === 'tsls') as ServerCase;
+/** A module whose `area` a shorthand property names: renaming it, typescript-language-server writes `area: <new name>` there. */
+const SHORTHAND = 'const area = 1;\nexport const shape = { area };\n';
+
+describe.each(LSP_EDITORS)('lsp_rename on %s, from a server that writes other text than the new name', (editor) => {
+  let d: Driver;
+
+  beforeAll(async () => {
+    d = await lspDriver(clientOf(editor), { ...TSLS, open: ['src/shorthand.ts'] }, { files: { 'src/shorthand.ts': SHORTHAND } });
+  }, 90_000);
+  afterAll(() => d?.stop());
+
+  it('previews that text, and refuses to apply it, changing nothing', async () => {
+    const args = { buffer: 'src/shorthand.ts', line: 1, col: 7, new_name: 'surface' };
+    const preview = await d.ok('lsp_rename', args);
+    expect((preview.files as FileEdits[]).flatMap((f) => f.edits.map((e) => e.new_text))).toEqual(['surface', 'area: surface']);
+    const buf = await d.bufnr('src/shorthand.ts');
+    const tick = await d.tick(buf);
+    const r = await d.call('lsp_rename', { ...args, apply: true, expected_changedtick: tick });
+    expect(r).toMatchObject({ ok: false, error: { code: 'EDITOR_ERROR', message: expect.stringContaining('would write "area: surface" in') } });
+    expect(await d.tick(buf)).toBe(tick);
+    expect(await d.lines(buf)).toEqual(linesOf(SHORTHAND));
+  });
+});
+
 const PYRIGHT = SERVERS.find((s) => s.name === 'pyright') as ServerCase;
 const SECRET = 'sk-live-lsp-0123456789';
 /** never_read: the default globs and `secret_*.py`, which a module of the project matches. */
@@ -191,17 +237,26 @@ describe.each(DRIVERS)('the policy around lsp_* results and renames on %s', (edi
   let lastAudit = '';
   /** The decision and outcome of the last call `handle` ran, as its audit line has them. */
   const audited = (): { decision: string; outcome: string } | undefined => readAudit(lastAudit, 1)[0];
-  /** Runs a call through a Dispatcher and a CallGuard over `rules` (added to the permissive policy). */
-  const handle = async (tool: string, args: Record<string, unknown>, rules: ReturnType<typeof permissivePolicy>['rules'] = [], scopes: readonly string[] = ALL_SCOPES): Promise<ToolOutcome> => {
+  type Rules = ReturnType<typeof permissivePolicy>['rules'];
+  type Handle = (tool: string, args: Record<string, unknown>, scopes?: readonly string[]) => Promise<ToolOutcome>;
+  /** Calls through one Dispatcher and CallGuard over `rules` (added to the permissive policy): a session allowance lasts across them. */
+  const guarded = (rules: Rules): Handle => {
     const policy = permissivePolicy();
     const { guard, auditFile } = testGuard({ rules: [...policy.rules, ...rules], never_read: NEVER_READ });
     lastAudit = auditFile;
     const dispatcher = new Dispatcher({ get: (id) => (id === d.editor.id ? d.editor : undefined) }, guard);
-    const outcome = await dispatcher.handle({ id: `lsp-${++seq}`, tool, editor: d.editor.id, args, scopes: [...scopes], client: 'pat:test', deadline_ms: 30_000 });
-    if (!outcome) throw new Error('no outcome');
-    expect(JSON.stringify(outcome), `${tool} shows the never_read module's text`).not.toContain(SECRET);
-    return outcome;
+    return async (tool, args, scopes = ALL_SCOPES) => {
+      const outcome = await dispatcher.handle({ id: `lsp-${++seq}`, tool, editor: d.editor.id, args, scopes: [...scopes], client: 'pat:test', deadline_ms: 30_000 });
+      if (!outcome) throw new Error('no outcome');
+      expect(JSON.stringify(outcome), `${tool} shows the never_read module's text`).not.toContain(SECRET);
+      return outcome;
+    };
   };
+  /** Runs a call through a Dispatcher and a CallGuard of its own over `rules`. */
+  const handle = (tool: string, args: Record<string, unknown>, rules: Rules = [], scopes: readonly string[] = ALL_SCOPES): Promise<ToolOutcome> => guarded(rules)(tool, args, scopes);
+  /** The text of the next prompt shown that names `file` (its `path:` line), once one is; the prompt's own wrapping undone. */
+  const promptNaming = (file: string): Promise<string> =>
+    waitFor(() => shown(d).then((lines) => (lines?.join('').includes(`path: ${d.cwd}/${file}`) ? lines.join('') : undefined)), 20_000, `a prompt naming ${file}`);
   const tickOf = async (file: string): Promise<number> => d.tick(await d.bufnr(file));
   const untouched = async (): Promise<void> => {
     expect(await d.lines(await d.bufnr(PYRIGHT.call.file))).toEqual(linesOf(fixtureFiles('py')[PYRIGHT.call.file] ?? ''));
@@ -209,8 +264,9 @@ describe.each(DRIVERS)('the policy around lsp_* results and renames on %s', (edi
   };
 
   beforeAll(async () => {
-    // A Vim in Normal mode, as a user has it: its prompt takes the user's key.
-    d = await lspDriver(editor === 'Neovim' ? 'nvim' : 'ale', PYRIGHT, { files: { 'shapes/secret_tokens.py': NEVER_READ_MODULE }, vimNormal: true });
+    // A Vim in Normal mode, as a user has it: its prompt takes the user's key. Neither editor has a
+    // name the user chose, so "allow always" at a prompt is an allowance for that editor's session.
+    d = await lspDriver(editor === 'Neovim' ? 'nvim' : 'ale', PYRIGHT, { files: { 'shapes/secret_tokens.py': NEVER_READ_MODULE }, vimNormal: true, name: '' });
   }, 90_000);
   afterAll(() => d?.stop());
 
@@ -265,9 +321,63 @@ describe.each(DRIVERS)('the policy around lsp_* results and renames on %s', (edi
       { klass: 'write', decision: 'ask', path: 'geometry.py' },
     ]);
     const prompt = await waitFor(() => shown(d).then((lines) => lines ?? undefined), 20_000, 'the prompt');
-    expect(prompt.join('\n')).toContain(`${d.cwd}/shapes/geometry.py`);
+    // The prompt cuts a long line into rows: joined, the path is whole again.
+    expect(prompt.join('')).toContain(`${d.cwd}/shapes/geometry.py`);
     await answerPrompt(d, 'deny');
     expect(await asked).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('denied') } });
+    expect(audited()).toMatchObject({ decision: 'ask:deny', outcome: 'PERMISSION_DENIED' });
+    await untouched();
+  });
+
+  it('asks again, naming them, when the edits reach files its prompt did not show; a denial there changes nothing', async () => {
+    const call = guarded([{ klass: 'write', decision: 'ask' }]);
+    const apply = async (): Promise<ToolOutcome> => call('lsp_rename', { ...member, new_name: 'surface', apply: true, expected_changedtick: await tickOf(PYRIGHT.member.file) });
+    const denied = apply();
+    const first = await promptNaming(PYRIGHT.member.file);
+    expect(first).not.toContain('geometry.py');
+    await answerPrompt(d, 'allow_once');
+    const second = await promptNaming('shapes/geometry.py');
+    expect(second).not.toContain(`path: ${d.cwd}/${PYRIGHT.member.file}`);
+    expect(second).toContain('which the first prompt did not show');
+    await answerPrompt(d, 'deny');
+    expect(await denied).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('denied') } });
+    expect(audited()).toMatchObject({ decision: 'ask:deny', outcome: 'PERMISSION_DENIED' });
+    await untouched();
+
+    // Allowed at both prompts, it is made.
+    const allowed = apply();
+    await promptNaming(PYRIGHT.member.file);
+    await answerPrompt(d, 'allow_once');
+    await promptNaming('shapes/geometry.py');
+    await answerPrompt(d, 'allow_once');
+    expect(await allowed).toMatchObject({ ok: true, data: { applied: true } });
+    expect(audited()).toMatchObject({ decision: 'ask:allow_once', outcome: 'ok' });
+    for (const file of ['shapes/geometry.py', PYRIGHT.member.file]) {
+      const buf = await d.bufnr(file);
+      expect((await d.lines(buf)).join('\n'), file).toContain('surface');
+      await d.undo(buf);
+    }
+    await d.command(`bwipeout ${await d.bufnr('shapes/geometry.py')}`);
+    await untouched();
+  });
+
+  it('asks about a file with an `ask` rule of its own when an allowance for the editor let the call through', async () => {
+    const call = guarded([
+      { klass: 'write', decision: 'ask' },
+      { klass: 'write', decision: 'ask', path: 'geometry.py' },
+    ]);
+    // "Allow in this editor" (the editor has no name the user chose) at a first write's prompt.
+    const moved = call('set_cursor', { line: 1 });
+    await waitFor(() => shown(d).then((lines) => (lines?.join('').includes('set_cursor') ? true : undefined)), 20_000, 'the prompt of set_cursor');
+    await answerPrompt(d, 'allow_always');
+    expect(await moved).toMatchObject({ ok: true });
+    expect(audited()).toMatchObject({ decision: 'ask:allow_session' });
+
+    const apply = call('lsp_rename', { ...member, new_name: 'surface', apply: true, expected_changedtick: await tickOf(PYRIGHT.member.file) });
+    const prompt = await promptNaming('shapes/geometry.py');
+    expect(prompt).not.toContain(`path: ${d.cwd}/${PYRIGHT.member.file}`);
+    await answerPrompt(d, 'deny');
+    expect(await apply).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
     expect(audited()).toMatchObject({ decision: 'ask:deny', outcome: 'PERMISSION_DENIED' });
     await untouched();
   });

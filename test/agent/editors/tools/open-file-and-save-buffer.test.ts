@@ -151,6 +151,18 @@ describe.each(DRIVERS)('save_buffer on %s', (_kind, start) => {
     expect(disk('main.txt')).toBe('changed on disk since\n');
   });
 
+  it('writes nothing when the editor could only start the save after its deadline (start_by)', async () => {
+    writeFileSync(join(d.cwd, 'late.txt'), 'on disk\n');
+    const b = await edited('late.txt', 'late');
+    // Passed by less than a second: Vim's deadline checks follow the agent's clock, its own
+    // reltime() being no wall clock (from Vim 9.0.1411 on).
+    const late = await d.call('save_buffer', { buffer: b }, { signal: new AbortController().signal, deadline: Date.now() - 300 });
+    expect(late).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(disk('late.txt')).toBe('on disk\n');
+    expect(await d.ok('save_buffer', { buffer: b })).toMatchObject({ written: true });
+    expect(disk('late.txt')).toBe('late\n');
+  });
+
   it('refuses a stale expected_changedtick, writing nothing', async () => {
     const b = await edited('bg.txt', 'unsaved');
     const t = await d.tick(b);

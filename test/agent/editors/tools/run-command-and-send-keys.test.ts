@@ -94,6 +94,13 @@ describe.each(NORMAL_DRIVERS)('run_command and send_keys on %s', (_kind, start) 
     const keys = `{'keys': 'ix', 'timeout_ms': 1000, 'error_bytes': 100, 'start_by': localtime() * 1000 - 1000}`;
     expect(await d.expr(d.kind === 'vim' ? `vimrelay#call('send_keys', ${keys})` : `luaeval('__vimrelay.latest.call("send_keys", _A)', ${keys})`)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     expect(await d.lines(buf)).toEqual(before);
+    // Through the adapter, its deadline passed by less than a second: Vim's deadline checks follow
+    // the agent's clock, its own reltime() being no wall clock (from Vim 9.0.1411 on).
+    const past = { signal: new AbortController().signal, deadline: Date.now() - 300 };
+    expect(await d.call('run_command', { commands: ['let g:late_ran = 1'] }, past)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(await d.call('send_keys', { keys: 'ix' }, past)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(await d.expr('exists("g:late_ran")')).toBe(0);
+    expect(await d.lines(buf)).toEqual(before);
   });
 
   it('refuses an empty list, an over-long one, and empty or over-long keys, before anything runs', async () => {

@@ -26,9 +26,6 @@ let s:next_id = 1
 " (prop_list() does not give a property's text).
 let s:virtual = {}
 
-" '<buf>:<Vim's id>' of a virtual-text property -> our id.
-let s:owner = {}
-
 " A new decoration id of ours (positive, unique in this Vim).
 function! vimrelay#util#decorations#new_id() abort
   let id = s:next_id
@@ -38,9 +35,6 @@ endfunction
 
 " Remembers virtual text `id` (ours): Vim's property ids `vim_ids` in buffer b, its text and position.
 function! vimrelay#util#decorations#remember(id, b, vim_ids, text, position) abort
-  for vim_id in a:vim_ids
-    let s:owner[a:b . ':' . vim_id] = a:id
-  endfor
   let s:virtual[a:id] = {'buf': a:b, 'ids': a:vim_ids, 'text': a:text, 'position': a:position}
 endfunction
 
@@ -91,17 +85,39 @@ function! vimrelay#util#decorations#locate(b, line_count, pos, name) abort
   return [(byte < 0 ? strlen(text) : byte) + 1, {'line': a:pos.line, 'col': col}]
 endfunction
 
+" Our virtual texts in buffer b, as [our id, [its properties]] (none when they are all gone:
+" deleted with their lines, or undone away). Found by Vim's ids, not read off prop_list(): Vim
+" 9.1 and later list a virtual text without its id.
+function! s:virtual_in(b, names) abort
+  let found = []
+  for [id, entry] in items(s:virtual)
+    if entry.buf == a:b
+      let props = prop_list(1, {'bufnr': a:b, 'end_lnum': -1, 'types': a:names, 'ids': entry.ids})
+      if !empty(props)
+        call add(found, [str2nr(id), props])
+      endif
+    endif
+  endfor
+  return found
+endfunction
+
+" The highlights of ours in buffer b (positive ids; a virtual text's is negative, or not listed).
+function! s:highlights_in(b, names) abort
+  return filter(prop_list(1, {'bufnr': a:b, 'end_lnum': -1, 'types': a:names}), 'get(v:val, "id", 0) > 0')
+endfunction
+
 " Our ids of the decorations in buffer b.
 function! s:ids_in(b) abort
-  if empty(s:type_names())
+  let names = s:type_names()
+  if empty(names)
     return []
   endif
   let ids = {}
-  for prop in prop_list(1, {'bufnr': a:b, 'end_lnum': -1, 'types': s:type_names()})
-    let id = prop.id > 0 ? prop.id : get(s:owner, a:b . ':' . prop.id, 0)
-    if id > 0
-      let ids[id] = 1
-    endif
+  for prop in s:highlights_in(a:b, names)
+    let ids[prop.id] = 1
+  endfor
+  for [id, _] in s:virtual_in(a:b, names)
+    let ids[id] = 1
   endfor
   return map(keys(ids), 'str2nr(v:val)')
 endfunction
@@ -116,7 +132,6 @@ function! s:remove_present(b, id) abort
   let entry = get(s:virtual, a:id, {'buf': a:b, 'ids': [a:id]})
   for vim_id in entry.ids
     call prop_remove({'bufnr': a:b, 'id': vim_id, 'types': s:type_names(), 'both': 1, 'all': 1})
-    silent! call remove(s:owner, a:b . ':' . vim_id)
   endfor
   silent! call remove(s:virtual, a:id)
   return 1
@@ -145,21 +160,12 @@ function! vimrelay#util#decorations#list(b, text_bytes) abort
   endif
   let path = vimrelay#util#buf_path(a:b)
   let found = {}
-  for prop in prop_list(1, {'bufnr': a:b, 'end_lnum': -1, 'types': names})
-    let id = prop.id > 0 ? prop.id : get(s:owner, a:b . ':' . prop.id, 0)
-    if id <= 0
-      continue
-    endif
-    if !has_key(found, id)
-      let found[id] = {'id': id, 'buf': a:b, 'path': path, 'kind': 'highlight', 'start': {'line': prop.lnum, 'col': 1},
+  for prop in s:highlights_in(a:b, names)
+    if !has_key(found, prop.id)
+      let found[prop.id] = {'id': prop.id, 'buf': a:b, 'path': path, 'kind': 'highlight', 'start': {'line': prop.lnum, 'col': 1},
             \ 'end': v:null, 'text': v:null, 'position': v:null, 'color': prop.type[len('vimrelay_') :]}
     endif
-    let d = found[id]
-    if prop.id < 0
-      let entry = s:virtual[id]
-      call extend(d, {'kind': 'virtual_text', 'text': vimrelay#util#cut(entry.text, a:text_bytes), 'position': entry.position})
-      continue
-    endif
+    let d = found[prop.id]
     let text = get(getbufline(a:b, prop.lnum), 0, '')
     if prop.start
       let d.start = {'line': prop.lnum, 'col': vimrelay#util#char_col(text, prop.col)}
@@ -167,6 +173,11 @@ function! vimrelay#util#decorations#list(b, text_bytes) abort
     if prop.end
       let d.end = {'line': prop.lnum, 'col': vimrelay#util#char_col(text, prop.col + prop.length)}
     endif
+  endfor
+  for [id, props] in s:virtual_in(a:b, names)
+    let entry = s:virtual[id]
+    let found[id] = {'id': id, 'buf': a:b, 'path': path, 'kind': 'virtual_text', 'start': {'line': props[0].lnum, 'col': 1},
+          \ 'end': v:null, 'text': vimrelay#util#cut(entry.text, a:text_bytes), 'position': entry.position, 'color': props[0].type[len('vimrelay_') :]}
   endfor
   return sort(values(found), function('s:by_position'))
 endfunction

@@ -385,23 +385,35 @@ function! vimrelay#util#lsp#edit_files(edit) abort
   return sort(files, {x, y -> x.uri ==# y.uri ? 0 : x.uri <# y.uri ? -1 : 1})
 endfunction
 
-" The common prefix and suffix of two strings, in bytes at character boundaries.
+" Whether code point `c` is part of a word: a letter, digit or `_`, or any non-ASCII character.
+function! s:wordy(c) abort
+  return a:c >= 0x80 || a:c == 0x5F || (a:c >= 0x30 && a:c <= 0x39) || (a:c >= 0x41 && a:c <= 0x5A) || (a:c >= 0x61 && a:c <= 0x7A)
+endfunction
+
+" Common prefix and suffix, in bytes, of two strings, each ending (beginning) where a word does, as
+" lsp.lua's common() finds them.
 function! s:common(a, b) abort
   let [a, b] = [str2list(a:a), str2list(a:b)]
   let n = 0
   while n < len(a) && n < len(b) && a[n] == b[n]
     let n += 1
   endwhile
+  while n > 0 && s:wordy(a[n - 1]) && ((n < len(a) && s:wordy(a[n])) || (n < len(b) && s:wordy(b[n])))
+    let n -= 1
+  endwhile
   let m = 0
   while m < len(a) - n && m < len(b) - n && a[-1 - m] == b[-1 - m]
     let m += 1
+  endwhile
+  while m > 0 && s:wordy(a[-m]) && ((m < len(a) && s:wordy(a[-1 - m])) || (m < len(b) && s:wordy(b[-1 - m])))
+    let m -= 1
   endwhile
   return [n == 0 ? 0 : strlen(list2str(a[: n - 1])), m == 0 ? 0 : strlen(list2str(a[-m :]))]
 endfunction
 
 " The TextEdits of one file as byte edits {sr, sc, er, ec, old, new} (0-based rows, bytes, end
 " exclusive), as lsp.lua's M.lsp.byte_edits makes them (the same rules: past the last line, and
-" whole lines replaced by as many lines, one edit per changed line trimmed to what differs).
+" whole lines replaced by as many lines, one edit per changed line trimmed to the words that differ).
 function! vimrelay#util#lsp#byte_edits(read, uri, edits) abort
   let cnt = a:read.count(a:uri)
   let out = []
