@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'AMBIGUOUS_EDITOR',
   'EDITOR_NOT_FOUND',
   'EDITOR_OFFLINE',
+  'EDITOR_BLOCKED',
   'BUFFER_NOT_FOUND',
   'STALE_CHANGEDTICK',
   'NO_MATCH',
@@ -59,6 +60,9 @@ const DEFAULT_HINTS: { readonly [C in ErrorCode]: string } = {
   AMBIGUOUS_EDITOR: 'Several editors are online: pass `editor` with one of the listed ids.',
   EDITOR_NOT_FOUND: 'Call list_editors and pass one of the ids it returns as `editor`.',
   EDITOR_OFFLINE: 'The editor went away during the call. Call list_editors, then read_buffer before retrying an edit.',
+  EDITOR_BLOCKED:
+    'The editor waits for its user (a prompt or a question on its screen; `waiting_for` says which) and answers nothing until they reply; nothing was sent to it. ' +
+    'Ask the user to answer it in the editor, then retry; list_editors shows `waiting_for` while it waits.',
   BUFFER_NOT_FOUND: 'Call get_state_brief to list the buffers, then pass a buffer number or path from it.',
   STALE_CHANGEDTICK: 'The buffer changed since you read it. Call read_buffer to get the current text and changedtick, then retry.',
   NO_MATCH: 'Call read_buffer and copy old_text exactly, including whitespace and line breaks.',

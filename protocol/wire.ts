@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { DecideResult, DecisionAnswer, DECISION_LIMITS, Surface, WireDecision } from './decisions.ts';
 import { ToolOutcomeSchema } from './errors.ts';
-import { EditorKind } from './tools/common.ts';
+import { EditorKind, EditorWaiting } from './tools/common.ts';
 
 export const WIRE_VERSION = 1;
 
@@ -40,6 +40,11 @@ export const WireEditor = z.object({
   cwd: z.string().max(4096),
   current_file: z.string().max(4096).nullable(),
   pid: z.number().int().nullable(),
+  /**
+   * What the editor waits for its user to answer (EDITOR_BLOCKED), null or absent while it can be
+   * asked. Optional: an agent older than the field never sends it.
+   */
+  waiting_for: EditorWaiting.nullable().optional(),
 });
 export type WireEditor = z.infer<typeof WireEditor>;
 

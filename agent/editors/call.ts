@@ -3,7 +3,8 @@
  * end to end"): what a call carries into an editor (its abort signal, its deadline, the policy's
  * vetting of edits found on the way), the one error that says the editor went away, the one reader
  * of an editor's `{ok, data}` / `{ok: false, error}` answer, the one place that decides whether a
- * call that did not finish was a TIMEOUT, a CANCELLED, an EDITOR_OFFLINE or an editor error, and
+ * call that did not finish was a TIMEOUT, a CANCELLED, an EDITOR_OFFLINE, an EDITOR_BLOCKED (the
+ * editor waits for its user: blocked.ts) or an editor error, and
  * `runTool`, which runs a tool's record through an adapter's `EditorLink`:
  * - `answer: 'now'`: ONE call of the implementation, whose answer is the outcome;
  * - `answer: 'deferred'` (PROTOCOL.md "Deferred answers"): the same ONE call starts the work and
@@ -17,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ErrorCode, fail, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import type { Hunk } from '../reviews/diff.ts';
+import { blockedOutcome, EditorBlocked } from './blocked.ts';
 import { parsePaths, pathsParams } from './paths.ts';
 import type { EditorTool } from './tools/tool.ts';
 
@@ -119,6 +121,7 @@ export function failedOutcome(error: unknown, signal: AbortSignal, spec?: ToolSp
   if (error instanceof EditorGone) {
     return fail('EDITOR_OFFLINE', 'The editor went away during the call; the change may or may not have been made.');
   }
+  if (error instanceof EditorBlocked) return blockedOutcome(error.waitingFor);
   if (signal.aborted && error === signal.reason) return abortedOutcome(signal, spec?.timeoutHint);
   if (error instanceof EditorError) return fail('EDITOR_ERROR', error.message);
   return fail('INTERNAL', error instanceof Error ? error.message : String(error));

@@ -30,7 +30,8 @@
  *      come only from the CLI or the file. The prompt's own deadline comes before the call's
  *      (`promptDeadlineOf`), so that its denial, not a TIMEOUT, is what the client hears.
  * An editor that goes away meanwhile (while it says which files, or while its prompt is up) is
- * EDITOR_OFFLINE, decision `offline`: nothing ran, and no policy refused anything.
+ * EDITOR_OFFLINE, decision `offline`: nothing ran, and no policy refused anything. One that
+ * waits for its user (editors/blocked.ts) is EDITOR_BLOCKED, decision `none`, for the same reason.
  * It returns the refusal (or null), the decision for the audit log, which `record` appends, and
  * the paths it decided on, which the call must address when it runs (CallControl.expectPaths).
  * The class of a call is what `permissionFor` says for its arguments (lsp_rename: a preview
@@ -46,6 +47,7 @@ import { fail, LIMITS, permissionFor, SURFACES, type PermissionClass, type Surfa
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
 import { DecisionBook } from '../decisions/book.ts';
 import { where } from '../decisions/elsewhere.ts';
+import { blockedOutcome, EditorBlocked } from '../editors/blocked.ts';
 import { abortedOutcome, EditorGone, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { NoSuchBuffer } from '../editors/paths.ts';
@@ -163,6 +165,7 @@ export class CallGuard {
       if (err instanceof EditorGone) return editorGone(call, editorName);
       // Nothing to decide: the call cannot run (and nobody is asked to allow it).
       if (err instanceof NoSuchBuffer) return { decision: 'none', refusal: err.outcome };
+      if (err instanceof EditorBlocked) return { decision: 'none', refusal: blockedOutcome(err.waitingFor) };
       // Without the paths neither path rules nor never_read can be applied: refuse, never guess.
       return { decision: 'deny', refusal: fail('PERMISSION_DENIED', `The agent could not tell which files ${call.spec.name} addresses: ${String(err)}`) };
     }
@@ -265,6 +268,7 @@ export class CallGuard {
       if (err instanceof EditorGone) return editorGone(call, editorName);
       // Nothing to decide: the call cannot run (and nobody is asked to allow it).
       if (err instanceof NoSuchBuffer) return { decision: 'none', refusal: err.outcome };
+      if (err instanceof EditorBlocked) return { decision: 'none', refusal: blockedOutcome(err.waitingFor) };
       return { decision: 'deny', refusal: fail('PERMISSION_DENIED', `The agent could not check the files ${call.spec.name} would change: ${String(err)}; nothing was changed.`) };
     }
   }
@@ -279,6 +283,7 @@ export class CallGuard {
       check = await neverReadBefore({ editor, tool, args: call.args, paths, own: this.#opts.own, globs: policy.never_read, ...(home === undefined ? {} : { home }) }, call.control);
     } catch (err) {
       if (err instanceof EditorGone) return editorGone(call, call.target.editor.info().name);
+      if (err instanceof EditorBlocked) return { decision: 'none', refusal: blockedOutcome(err.waitingFor) };
       return { decision: 'never_read', refusal: fail('PERMISSION_DENIED', `The agent could not check ${call.spec.name} against never_read: ${String(err)}`) };
     }
     if (check.refusal) return { decision: check.decision, refusal: check.refusal };
@@ -344,6 +349,8 @@ export class CallGuard {
       if (err instanceof EditorGone) return editorGone(call, editorName);
       // Nothing to decide: the call cannot run (and nobody is asked to allow it).
       if (err instanceof NoSuchBuffer) return { decision: 'none', refusal: err.outcome };
+      // The editor waits for its user: nobody could see the prompt, and nobody refused anything.
+      if (err instanceof EditorBlocked) return { decision: 'none', refusal: blockedOutcome(err.waitingFor) };
       return {
         decision: 'deny',
         refusal: fail('PERMISSION_DENIED', `The policy asks the user before "${klass}" calls, and ${editorName} could not show the prompt: ${String(err)}`, {

@@ -269,6 +269,13 @@ export class RelayLink {
   #onMessage(msg: HubMessage): void {
     switch (msg.type) {
       case 'welcome':
+        // A second welcome on the same socket: the Hub lost the editors this link reported (its
+        // storage changed under it) and asks for them again.
+        if (this.#state === 'connected') {
+          this.#opts.logger.info('the relay asked for this machine\'s editors again');
+          this.#sendEditors();
+          return;
+        }
         this.#attempt = 0;
         this.#device = msg.device.name;
         this.#opts.logger.info('connected to relay', { device: msg.device.name });

@@ -12,7 +12,7 @@ function online(device: string, localId: string): OnlineEditor {
   return {
     deviceId: `id-${device}`,
     localId,
-    info: { id, device, kind: 'nvim', version: '0.7.2', name: localId, cwd: '/', current_file: null, pid: 1 },
+    info: { id, device, kind: 'nvim', version: '0.7.2', name: localId, cwd: '/', current_file: null, pid: 1, waiting_for: null },
   };
 }
 

@@ -124,7 +124,7 @@ export class CallRouter {
     if (!spec) return { outcome: fail('INVALID_ARGUMENT', `Unknown tool: ${call.tool}`), target: '' };
     const now = Date.now();
     this.#d.sockets.dropSilent(now);
-    const editors = this.#d.registry.online();
+    const editors = await this.#d.sockets.editors();
     // Who is reconnecting matters only when the call would otherwise find no editor.
     const lost = editors.length === 0 || typeof call.args.editor === 'string' ? reconnecting(this.#d.sockets.offlineDevices(), now) : [];
     const noEditor = noEditorWhileReconnecting(lost, now);
