@@ -67,12 +67,24 @@ export function startAgent(opts: AgentOptions): RunningAgent {
         return { id: i.id, kind: i.kind, name: i.name, cwd: i.cwd, pid: i.pid };
       }),
       watching: [...opts.watching],
+      pending: opts.guard.decisions.count(),
       ...(warnings.length > 0 ? { warnings } : {}),
       updated_at: new Date().toISOString(),
     });
   };
 
-  const unsubscribe = announceEditors(opts.editors, opts.logger, save);
+  const unannounce = announceEditors(opts.editors, opts.logger, save);
+  // The count of pending decisions changes only when one opens or closes.
+  let pending = opts.guard.decisions.count();
+  const unwatch = opts.guard.decisions.onChange(() => {
+    if (opts.guard.decisions.count() === pending) return;
+    pending = opts.guard.decisions.count();
+    save();
+  });
+  const unsubscribe = (): void => {
+    unannounce();
+    unwatch();
+  };
 
   const link = new RelayLink({
     relayUrl: opts.relayUrl,

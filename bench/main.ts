@@ -14,11 +14,15 @@
  *     and in its first 30 s;
  *   - a 100,000-line buffer read whole, page by page, through the relay;
  *   - the 1,000-line read on a Vim, beside the same read on Neovim;
+ *   - what an accepted review adds to a 1,000-line buffer's find_and_replace, through the relay
+ *     and `serve --stdio`, beside the same edit made directly, and the human's side of it
+ *     (bench/review.ts);
  *   - CLI start (bench/cli-start.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIMITS } from '../protocol/index.ts';
+import { REVIEW_QUIET_MS } from '../agent/editors/reviews.ts';
 import { CLI, isolatedEnv, runCli, startAgentProcess } from '../test/helpers/agent-process.ts';
 import { connectMcp, connectStdio } from '../test/helpers/mcp.ts';
 import { startNvim } from '../test/helpers/nvim.ts';
@@ -28,6 +32,7 @@ import { startVim } from '../test/helpers/vim.ts';
 import { waitFor } from '../test/helpers/wait.ts';
 import { bareStdio } from './bare-stdio.ts';
 import { cliStart } from './cli-start.ts';
+import { reviewTimes } from './review.ts';
 import { cpuShare, latency, loadAverage, memory, throughput } from './stats.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
@@ -36,6 +41,7 @@ const CALLERS = 32;
 const CONCURRENT_CALLS = Number(process.env.BENCH_CONCURRENT_CALLS ?? 2_000);
 const LEAK_CALLS = 5_000;
 const BIG = 100_000;
+const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 20);
 
 /** 1,000 lines of about 62 bytes, multi-byte characters included (about 62 KB). */
 const lines = Array.from({ length: 1_000 }, (_, i) => `${String(i + 1).padStart(4, '0')} héllo wörld — 日本語 the quick brown fox`);
@@ -69,7 +75,11 @@ const relay = await withRelay();
 const env = isolatedEnv({ VIMRELAY_OWNER_SECRET: relay.ownerSecret });
 const sockets = join(String(env.HOME), 'sockets');
 mkdirSync(sockets);
-const nvim = await startNvim({ files: { 'bench.txt': lines.join('\n') + '\n', 'big.txt': big.join('\n') + '\n' }, open: ['bench.txt', 'big.txt'], listen: join(sockets, 'nvim.bench.0') });
+const nvim = await startNvim({
+  files: { 'bench.txt': lines.join('\n') + '\n', 'big.txt': big.join('\n') + '\n', 'review.txt': lines.join('\n') + '\n' },
+  open: ['bench.txt', 'big.txt', 'review.txt'],
+  listen: join(sockets, 'nvim.bench.0'),
+});
 const stops: (() => Promise<unknown>)[] = [];
 try {
   const bigBuf = (await nvim.lua<number>('return vim.fn.bufnr("big.txt")')) as number;
@@ -183,6 +193,26 @@ try {
   const vimRead = await latency(CALLS, WARMUP, () => relayed.callTool({ name: 'read_buffer', arguments: { editor: vimId, buffer: 'bench.txt' } }), checkLines(lines));
   row('1,000-line read_buffer p50 on Vim: relayed', ms(vimRead.p50), ms(viaRelay.p50), x(vimRead.p50 / viaRelay.p50), '(baseline: Neovim, relayed)');
 
+  // An accepted review beside the same edit made directly (bench/review.ts), the accept typed as
+  // keys the moment the review is at the front.
+  const reviewBuf = (await nvim.lua<number>('return vim.fn.bufnr("review.txt")')) as number;
+  await nvim.lua('vim.fn.bufload(...)', reviewBuf);
+  for (const [through, client] of [
+    ['relayed', relayed],
+    ['serve --stdio', stdio.client],
+  ] as const) {
+    const listed = ((await client.callTool({ name: 'list_editors', arguments: {} })) as ReadResult).structuredContent as { editors?: { id: string; pid: number }[] } | undefined;
+    const editor = listed?.editors?.find((e) => e.pid === nvim.pid)?.id;
+    if (!editor) throw new Error(`the bench's Neovim is not listed: ${JSON.stringify(listed)}`);
+    const r = await reviewTimes(client, editor, nvim, reviewBuf, REVIEWS, 2);
+    const d = r.direct.p50;
+    row(`1,000-line find_and_replace p50: ${through}`, ms(d), ms(d), x(1), '(the direct edit: the baseline)');
+    row('  reviewed, accepted: opening (call → editor)', ms(r.open.p50), ms(d), x(r.open.p50 / d), '');
+    row('  reviewed, accepted: ZA → the answer', ms(r.accept.p50), ms(d), x(r.accept.p50 / d), '');
+    row('  reviewed, accepted: machine time, both', ms(r.machine.p50), ms(d), x(r.machine.p50 / d), `extra ${ms(r.machine.p50 - d)}`);
+    row('  the human\'s side: last key → at the front', ms(r.front.p50), ms(d), x(r.front.p50 / d), `≥ ${REVIEW_QUIET_MS} ms by design, + reading`);
+  }
+
   const start = await cliStart();
   row('vimrelay --help', ms(start.help.median), ms(start.floor.median), x(start.help.median / start.floor.median), '< 300 ms');
   row('vimrelay serve --stdio: initialize answered', ms(start.serve.median), ms(start.floor.median), x(start.serve.median / start.floor.median), '< 500 ms');
@@ -192,7 +222,7 @@ try {
       `vimrelay bench: load average ${loadAverage()}; ${CALLS} calls per latency after ${WARMUP} warm-up; ${CONCURRENT_CALLS} calls per throughput`,
       `${'figure'.padEnd(48)} ${'value'.padStart(11)} ${'baseline'.padStart(11)} ${'ratio'.padStart(8)}   goal`,
       ...rows,
-      `baselines: direct nvim_buf_get_lines of the same lines (p50 ${ms(floor.p50)}; ${floorRate.toFixed(0)} calls/s with ${CALLERS} callers); node -e 0 for the starts`,
+      `baselines: direct nvim_buf_get_lines of the same lines (p50 ${ms(floor.p50)}; ${floorRate.toFixed(0)} calls/s with ${CALLERS} callers); node -e 0 for the starts; the same find_and_replace unreviewed for reviews (${REVIEWS} of each)`,
       '',
     ].join('\n'),
   );

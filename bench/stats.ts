@@ -22,8 +22,13 @@ export async function latency<T>(calls: number, warmup: number, fn: () => Promis
     samples.push(performance.now() - t0);
     check(result);
   }
-  samples.sort((a, b) => a - b);
-  const at = (q: number): number => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? NaN;
+  return percentiles(samples);
+}
+
+/** The p50 and p99 of `samples` (ms). */
+export function percentiles(samples: readonly number[]): Latency {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   return { p50: at(0.5), p99: at(0.99) };
 }
 

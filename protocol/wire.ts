@@ -4,6 +4,7 @@
  * PROTOCOL.md describes each message in prose.
  */
 import { z } from 'zod';
+import { DecideResult, DecisionAnswer, DECISION_LIMITS, Surface, WireDecision } from './decisions.ts';
 import { ToolOutcomeSchema } from './errors.ts';
 import { EditorKind } from './tools/common.ts';
 
@@ -58,6 +59,21 @@ export const EditorsChanged = z.object({ type: z.literal('editors'), editors });
 /** agent -> hub: the outcome of a call. */
 export const Result = z.object({ type: z.literal('result'), id: z.string(), outcome: ToolOutcomeSchema });
 
+/**
+ * agent -> hub: every pending decision the user lets the relay's Pending page answer (the full
+ * list, replacing the last one; PROTOCOL.md "Pending decisions"), and those of them settled
+ * lately, with where (`settled`), so that the page can say who decided one it still shows. The Hub
+ * keeps them while the connection lives.
+ */
+export const DecisionsChanged = z.object({
+  type: z.literal('decisions'),
+  decisions: z.array(WireDecision).max(DECISION_LIMITS.maxPublished),
+  settled: z.array(z.strictObject({ id: z.string().min(16).max(64), by: Surface })).max(DECISION_LIMITS.maxSettled).default([]),
+});
+
+/** agent -> hub: the agent's word on the answer the Hub carried under `id` (a `decide`). */
+export const Decided = z.object({ type: z.literal('decided'), id: z.string().max(64), result: DecideResult });
+
 /** hub -> agent, answer to hello; `took_over` when this connection replaced a live one of the device. */
 export const Welcome = z.object({
   type: z.literal('welcome'),
@@ -97,6 +113,12 @@ export const Call = z.object({
   deadline_ms: z.number().int().positive(),
 });
 
+/**
+ * hub -> agent: the owner answered pending decision `decision` on the relay's Pending page; the
+ * agent settles it (or refuses) and says so with a `decided` of the same `id`.
+ */
+export const Decide = z.object({ type: z.literal('decide'), id: z.string().max(64), decision: z.string().max(64), answer: DecisionAnswer });
+
 /** hub -> agent: the client gave up on a call (cancelled or past its deadline). */
 export const Cancel = z.object({ type: z.literal('cancel'), id: z.string() });
 
@@ -110,9 +132,9 @@ export const WireFault = z.object({
   message: z.string(),
 });
 
-export const AgentMessage = z.discriminatedUnion('type', [Hello, EditorsChanged, Result, WireFault]);
+export const AgentMessage = z.discriminatedUnion('type', [Hello, EditorsChanged, Result, DecisionsChanged, Decided, WireFault]);
 export type AgentMessage = z.infer<typeof AgentMessage>;
-export const HubMessage = z.discriminatedUnion('type', [Welcome, Call, Cancel, TakeoverRefused, WireFault]);
+export const HubMessage = z.discriminatedUnion('type', [Welcome, Call, Cancel, Decide, TakeoverRefused, WireFault]);
 export type HubMessage = z.infer<typeof HubMessage>;
 
 export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, chmodSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { Surface } from '../../protocol/index.ts';
 import { readOptionalFile } from '../config/private-file.ts';
 
 /**
@@ -25,7 +26,7 @@ import { readOptionalFile } from '../config/private-file.ts';
  * the call past its deadline on arrival). `review` when an edit under review changed nothing, or
  * failed before its review opened; `review:*` with the user's decision on its review
  * (README "Reviews"): `pending` when the call answered before they decided, and a later line of
- * its own (with `decided_by`) when they did.
+ * its own when they did. `decided_by` says where the user answered a prompt or a review.
  */
 export const AuditDecision = z.enum([
   'allow',
@@ -70,8 +71,8 @@ export const AuditEntry = z.object({
   /** `ok`, or the error code of the outcome. */
   outcome: z.string(),
   duration_ms: z.number(),
-  /** Where the user answered a review decided after its call answered: `editor`. */
-  decided_by: z.enum(['editor']).optional(),
+  /** Where the user answered the call's prompt or review: `editor`, `dashboard` (the relay's Pending page) or `assistant`. */
+  decided_by: Surface.optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 

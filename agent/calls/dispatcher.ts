@@ -18,7 +18,7 @@
  * call runs (CallControl.expectPaths). When they changed (the user switched buffers, renamed a
  * file), nothing ran: the call is decided again on the files it addresses now, and run on those.
  */
-import { checkScope, fail, LIMITS, parseArgs, permissionFor, reviewStatus, toolByName, type ToolOutcome } from '../../protocol/index.ts';
+import { checkScope, fail, LIMITS, parseArgs, permissionFor, reviewStatus, toolByName, type Surface, type ToolOutcome } from '../../protocol/index.ts';
 import type { AuditDecision } from '../audit/log.ts';
 import { abortedOutcome, CallCancelled, CallDeadline, NeedsReview, PathsChanged, type CallControl } from '../editors/call.ts';
 import type { Editor, EditorSource } from '../editors/editor.ts';
@@ -72,7 +72,7 @@ export class Dispatcher {
   constructor(editors: DispatcherEditors, guard: CallGuard, options: { reviewExpiryMs?: number } = {}) {
     this.#editors = editors;
     this.#guard = guard;
-    this.#reviews = new ReviewBook((rec) => guard.record(rec), options.reviewExpiryMs);
+    this.#reviews = new ReviewBook((rec) => guard.record(rec), guard.decisions, options.reviewExpiryMs);
   }
 
   /**
@@ -98,10 +98,11 @@ export class Dispatcher {
     const control: CallControl = { signal: controller.signal, deadline: Date.now() + call.deadline_ms };
     const timer = setTimeout(() => controller.abort(new CallDeadline()), call.deadline_ms);
     const startedAt = Date.now();
-    const audit = { decision: 'none' as AuditDecision };
+    const audit: Audited = { decision: 'none' };
     try {
       const outcome = await this.#run(call, client, control, audit, startedAt);
-      this.#guard.record({ client, editor: call.editor, tool: call.tool, args: call.args, decision: audit.decision, outcome, startedAt });
+      const by = audit.decidedBy === undefined ? {} : { decidedBy: audit.decidedBy };
+      this.#guard.record({ client, editor: call.editor, tool: call.tool, args: call.args, decision: audit.decision, outcome, startedAt, ...by });
       if (changes(call)) this.#remember(call.id, outcome);
       return outcome;
     } finally {
@@ -120,8 +121,8 @@ export class Dispatcher {
     for (const c of this.#running.values()) c.abort(new CallCancelled());
   }
 
-  /** Runs the call; sets `audit.decision` to how the policy treated it. */
-  async #run(call: CallRequest, client: Caller, control: CallControl, audit: { decision: AuditDecision }, startedAt: number): Promise<ToolOutcome> {
+  /** Runs the call; sets `audit` to how the policy treated it, and where the user decided. */
+  async #run(call: CallRequest, client: Caller, control: CallControl, audit: Audited, startedAt: number): Promise<ToolOutcome> {
     const spec = toolByName(call.tool);
     if (!spec) return fail('UNSUPPORTED', `This agent has no tool named ${call.tool}.`, { hint: 'Update the agent (vimrelay) to match the relay.' });
     // The token's scopes are an upper bound, checked before the policy.
@@ -167,6 +168,7 @@ export class Dispatcher {
     });
     for (let changes = 0; ; changes++) {
       audit.decision = verdict.decision;
+      if (verdict.decidedBy) audit.decidedBy = verdict.decidedBy;
       // Aborted while the guard waited on the editor: CANCELLED or TIMEOUT as for the tool itself
       // (and not started), except that a prompt nobody answered in time keeps its own denial.
       if (signal.aborted && (signal.reason instanceof CallCancelled || verdict.decision !== 'ask:timeout')) return abortedOutcome(signal, spec.timeoutHint);
@@ -181,14 +183,16 @@ export class Dispatcher {
         if (vetted?.review) throw new NeedsReview();
         // The audit line says what decided the edits when they needed deciding again.
         if (vetted) audit.decision = vetted.decision;
+        if (vetted?.decidedBy) audit.decidedBy = vetted.decidedBy;
         return vetted?.refusal ?? null;
       });
       const withheldPaths = verdict.withheldPaths;
       const runControl: CallControl = { ...control, ...(vetEdits ? { vetEdits } : {}), ...(verdict.paths ? { expectPaths: verdict.paths } : {}), ...(withheldPaths ? { withheldPaths } : {}) };
       const review = verdict.review && target ? target : null;
       const started = review
-        ? this.#reviews.start({ editor: review.editor, tool: review.tool, args, control: runControl, client, startedAt }).then((r) => {
+        ? this.#reviews.start({ editor: review.editor, tool: review.tool, args, control: runControl, client, startedAt, surfaces: verdict.surfaces ?? [] }).then((r) => {
             audit.decision = r.decision;
+            if (r.decidedBy) audit.decidedBy = r.decidedBy;
             return r.outcome;
           })
         : run(runControl);
@@ -230,6 +234,12 @@ export class Dispatcher {
       if (oldest !== undefined) this.#done.delete(oldest);
     }
   }
+}
+
+/** How the policy treated a call, for its audit line: its decision, and where the user made it. */
+interface Audited {
+  decision: AuditDecision;
+  decidedBy?: Surface;
 }
 
 /** Whether a call can change something (its outcome is then remembered): not read-only, nor a read by its arguments (a preview). */

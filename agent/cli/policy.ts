@@ -6,10 +6,10 @@
  * that "allow always" at a prompt wrote, say). A running agent picks either up at its next call.
  * The file stays hand-editable.
  */
-import { PERMISSION_CLASSES, type PermissionClass } from '../../protocol/index.ts';
+import { PERMISSION_CLASSES, SURFACES, type PermissionClass, type Surface } from '../../protocol/index.ts';
 import { paths } from '../config/paths.ts';
 import { CLASS_DEFAULTS, describeRule } from '../policy/decide.ts';
-import { addRule, readPolicy, removeRule } from '../policy/file.ts';
+import { addRule, readPolicy, removeRule, setAskVia } from '../policy/file.ts';
 import { REVIEWABLE_CLASSES, type Decision, type Rule } from '../policy/types.ts';
 import { closest } from './suggest.ts';
 import { printable } from './printable.ts';
@@ -65,9 +65,41 @@ export function rulesCommand(values: { remove?: string | undefined }): number {
     ...policy.rules.map((r, i) => `  ${String(i + 1).padStart(2)}. ${printable(describeRule(r))}`),
     policy.never_read.length === 0 ? 'never_read: none' : `never_read${policy.neverReadDefault ? ' (the default list)' : ''}:`,
     ...policy.never_read.map((glob) => `  ${printable(glob)}`),
+    `ask_via: ${askViaText(policy.askVia)}`,
     'always withheld, whatever the policy says: vimrelay\'s own files (its config and state directories, any .dev.vars, anything under .wrangler/)',
   ];
   process.stdout.write(out.join('\n') + '\n');
+  return 0;
+}
+
+/** How `rules` and `ask-via` show where decisions may be answered. */
+function askViaText(askVia: readonly Surface[] | undefined): string {
+  return askVia === undefined ? `${SURFACES.join(', ')} (the default: wherever one reaches you)` : askVia.join(', ');
+}
+
+/**
+ * `vimrelay ask-via [SURFACE,...|all]`: where prompts and reviews may be answered (README
+ * "Deciding from elsewhere"): some of editor, dashboard, assistant; `all` goes back to the default,
+ * every one that can reach the user. Without an argument, prints the setting.
+ */
+export function askViaCommand(value: string | undefined): number {
+  const file = paths().policy;
+  if (value !== undefined) {
+    const words = value.split(',').map((w) => w.trim()).filter((w) => w !== '');
+    if (words.length === 1 && words[0] === 'all') {
+      setAskVia(file, undefined);
+    } else {
+      if (words.length === 0) throw new Error(`usage: vimrelay ask-via SURFACE[,SURFACE...] | all; SURFACE is one of ${SURFACES.join(', ')}`);
+      for (const word of words) {
+        if (!(SURFACES as readonly string[]).includes(word)) {
+          const meant = closest(word, [...SURFACES, 'all']);
+          throw new Error(`unknown surface "${word}"; ${meant ? `did you mean \`${meant}\`? It is` : 'it is'} one of ${SURFACES.join(', ')}, or all`);
+        }
+      }
+      setAskVia(file, [...new Set(words as Surface[])]);
+    }
+  }
+  process.stdout.write(`ask_via: ${askViaText(readPolicy(file).askVia)}\n(${printable(file)})\n`);
   return 0;
 }
 

@@ -4,6 +4,7 @@
  */
 import { paths } from '../config/paths.ts';
 import { liveStatus, readStatus } from '../config/status.ts';
+import { pendingPageUrl } from '../relay/decisions.ts';
 import { printable } from './printable.ts';
 
 export function statusCommand(): number {
@@ -25,6 +26,8 @@ export function statusCommand(): number {
     `relay: ${printable(live.relay_url)} — ${printable(live.state)}${live.device ? ` as ${printable(live.device)}` : ''}${live.reason ? ` (${printable(live.reason)})` : ''}`,
     `editors: ${live.editors.length}`,
     ...live.editors.map((e) => `  ${[e.id, e.kind, e.name, e.cwd].map(printable).join('  ')}`),
+    // Prompts and reviews can be answered on the relay's Pending page (README "Deciding from elsewhere").
+    `pending: ${live.pending ?? 0} waiting; answer them in the editor or at ${printable(pendingPageUrl(live.relay_url))}`,
     ...(live.warnings ?? []).map((w) => `warning (${printable(w.at)}): ${printable(w.message)}`),
   ];
   process.stdout.write(out.join('\n') + '\n');

@@ -18,6 +18,8 @@ export const AgentStatus = z.object({
   editors: z.array(z.object({ id: z.string(), kind: z.string(), name: z.string(), cwd: z.string(), pid: z.number().int().nullable().optional() })),
   /** The directories discovery scans for Neovim sockets. */
   watching: z.array(z.string()).optional(),
+  /** How many prompts and reviews wait for the user (decisions/book.ts); absent in files of older agents. */
+  pending: z.number().int().nonnegative().optional(),
   /** The link's latest warnings (relay/connection.ts LinkWarning), newest last; absent when none. */
   warnings: z.array(z.object({ at: z.string(), message: z.string() })).optional(),
   updated_at: z.string(),

@@ -5,7 +5,7 @@
  *
  * A prompt shows the whole of what it approves: every path and the whole preview, which the
  * editors wrap and scroll (lua/ask.lua, vimrelay/ask.vim), taking "allow" only once every row of
- * it has been on screen. Nothing can hide in it (`visible`): control, format and other invisible
+ * it has been on screen. Nothing can hide in it (protocol/visible.ts): control, format and other invisible
  * characters show as marks (^X, ⟨U+202E⟩), and a long run of blanks as one mark that counts it
  * (⟨4,000 spaces⟩), so that no stretch of blank rows can keep text away from the user's eyes. A
  * preview too long to show whole (policy/preview.ts) is not shown: the prompt says so and offers
@@ -23,15 +23,18 @@
  * Contract: `EditorPrompts.ask` waits for the editor's earlier prompts to be answered (a second ask
  * on the same editor waits its turn; there is nothing global, so other editors never wait), then
  * has the adapter open a prompt under a fresh id and resolves with the answer the editor sends for
- * that id (`answer`). When `signal` aborts (the prompt's deadline) before an answer, the adapter
- * closes the prompt and the answer is `timeout`. When the editor goes away first (`abandon`), or
+ * that id (`answer`). When `signal` aborts (the prompt's deadline, or another surface answered
+ * first: decisions/elsewhere.ts DecidedElsewhere, whose notice the editor then shows) before an
+ * answer, the adapter closes the prompt and the answer is `timeout`. When the editor goes away first (`abandon`), or
  * the adapter cannot open the prompt, it rejects (EditorGone for an editor that went away): the
  * user was never asked, which is not a denial. Never logs what a prompt shows.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { visible } from '../../protocol/visible.ts';
 import { PREVIEW_LIMITS } from '../policy/preview.ts';
 import type { AskAnswer, AskRequest } from '../policy/types.ts';
+import { DecidedElsewhere } from '../decisions/elsewhere.ts';
 import { EditorGone } from './call.ts';
 
 /** How a prompt is shown: `denyOnly` when its keys offer only deny (the preview is not shown whole). */
@@ -56,8 +59,11 @@ export function editorPromptOptions(options: PromptOptions): { deny_only: boolea
 export interface PromptWindow {
   /** Shows the prompt `lines` under `id`; the editor sends its answer for `id` later. */
   open(id: string, lines: readonly string[], options: PromptOptions, signal: AbortSignal): Promise<void>;
-  /** Takes the prompt `id` down, if it is still shown, and puts the user's window back. */
-  close(id: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Takes the prompt `id` down, if it is still shown, and puts the user's window back; shows
+   * `notice` ('' for none) as a one-line message, shown or not (its answer may be on its way).
+   */
+  close(id: string, notice: string, signal: AbortSignal): Promise<void>;
 }
 
 /** An answer as an editor sends it (the keys: Ctrl-G, Ctrl-T, d, r, q and <Esc>), in exactly one of these shapes. */
@@ -89,51 +95,6 @@ export function promptKeys(request: Pick<AskRequest, 'chosenName' | 'preview'>):
 
 /** How long an adapter may take to take a prompt down after the deadline (ms). */
 export const PROMPT_CLOSE_TIMEOUT_MS = 2_000;
-
-/**
- * Characters a terminal shows as nothing, or as something else: line and paragraph separators,
- * format characters (zero-width, bidi controls, soft hyphen, tags), C1 controls, spaces other than
- * U+0020, private-use and unassigned code points, variation selectors, and the letters and
- * symbols that draw as blanks (Hangul fillers, the Braille blank).
- */
-const INVISIBLE = /[\p{Zl}\p{Zp}\p{Cf}\p{Co}\p{Cn}\p{Cs}\u0080-\u009f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u3164\uffa0\u2800\p{Variation_Selector}]|\u115f|\u1160/u;
-
-/**
- * A run of blanks wider than BLANK_RUN_MAX columns (a tab counts 8) shows as one mark that counts
- * it; as indentation (a run that starts within the first INDENT_OFFSET characters of a line,
- * after a diff's `+`/`-` marker, say), one wider than INDENT_MAX.
- */
-const BLANK_RUN_MAX = 16;
-const INDENT_MAX = 48;
-const INDENT_OFFSET = 2;
-const BLANK_RUNS = /[ \t]{3,}/g;
-
-/** The mark a run of blanks at `offset` shows as (`⟨4,000 spaces⟩`, `⟨12 tabs⟩`, `⟨40 blanks (spaces and tabs)⟩`), or the run itself. */
-function blankRun(run: string, offset: number): string {
-  const tabs = run.split('\t').length - 1;
-  if (run.length + 7 * tabs <= (offset <= INDENT_OFFSET ? INDENT_MAX : BLANK_RUN_MAX)) return run;
-  const count = run.length.toLocaleString('en-US');
-  if (tabs === 0) return `⟨${count} spaces⟩`;
-  if (tabs === run.length) return `⟨${count} tabs⟩`;
-  return `⟨${count} blanks (spaces and tabs)⟩`;
-}
-
-/**
- * `s` as a prompt shows it, with nothing hidden in it: C0 controls as ^X (DEL as ^?), other
- * invisible characters (INVISIBLE) as ⟨U+XXXX⟩, and a wide run of spaces and tabs (BLANK_RUN_MAX)
- * as one counting mark.
- */
-export function visible(s: string): string {
-  let out = '';
-  for (const c of s) {
-    const code = c.codePointAt(0) ?? 0;
-    if (code === 0x7f) out += '^?';
-    else if (code < 0x20 && c !== '\t') out += `^${String.fromCharCode(code + 64)}`;
-    else if (INVISIBLE.test(c)) out += `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
-    else out += c;
-  }
-  return out.replace(BLANK_RUNS, blankRun);
-}
 
 /**
  * The lines a prompt shows: who asks what where, every path, the keys, then the whole preview
@@ -237,8 +198,10 @@ export class EditorPrompts {
       } catch (error) {
         if (!signal.aborted) throw error;
       }
-      // The deadline passed: take the prompt down (it may have opened after all), answer timeout.
-      await this.#window.close(id, AbortSignal.timeout(PROMPT_CLOSE_TIMEOUT_MS)).catch(() => undefined);
+      // The deadline passed, or another surface answered: take the prompt down (it may have
+      // opened after all), saying who answered, and answer timeout.
+      const notice = signal.reason instanceof DecidedElsewhere ? signal.reason.notice : '';
+      await this.#window.close(id, notice, AbortSignal.timeout(PROMPT_CLOSE_TIMEOUT_MS)).catch(() => undefined);
       return { kind: 'timeout' };
     } finally {
       this.#pending.delete(id);

@@ -17,7 +17,9 @@
  *      gives the filter their outcome must go through (taken again after a prompt, so that what
  *      it redacts is the text as it is then);
  *   4. decides (decide.ts): deny → PERMISSION_DENIED naming the rule, with a hint for the user's
- *      CLI; ask → the editor's prompt within the call's deadline: allow once runs it; allow
+ *      CLI; ask → a prompt within the call's deadline (policy/ask.ts: in the editor, and on every
+ *      other surface the policy's `ask_via` names that reaches the user, the first answer
+ *      winning; `decidedBy` says where): allow once runs it; allow
  *      always also appends an allow rule for the name the user chose for that editor
  *      (`chosen_name`: never a rule for every editor, nor one that other editors sharing a
  *      directory name would match) or, in an editor the user has not named, lets that class
@@ -40,9 +42,11 @@
  * an answer at a prompt covers the files it showed, never those an edit reaches beyond them.
  * What it decided becomes the call's audit line.
  */
-import { fail, LIMITS, permissionFor, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import { fail, LIMITS, permissionFor, SURFACES, type PermissionClass, type Surface, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
-import { abortedOutcome, EditorGone, isDeadline, type CallControl } from '../editors/call.ts';
+import { DecisionBook } from '../decisions/book.ts';
+import { where } from '../decisions/elsewhere.ts';
+import { abortedOutcome, EditorGone, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { NoSuchBuffer } from '../editors/paths.ts';
 import { reviewable, type EditorTool } from '../editors/tools/tool.ts';
@@ -51,8 +55,9 @@ import { neverReadBefore, neverReadRefusal, secretMatch, type NeverReadCheck } f
 import type { OwnFiles } from './own-files.ts';
 import type { Policy, PolicyStore } from './file.ts';
 import { escapeGlob } from './glob.ts';
+import { askUser, type Asked } from './ask.ts';
 import { previewOf } from './preview.ts';
-import type { AskAnswer, AskRequest, Caller, Prompter, Rule } from './types.ts';
+import type { AskRequest, Caller, Rule } from './types.ts';
 import { shellQuote } from '../shell-quote.ts';
 
 /** What a CallGuard needs. */
@@ -66,6 +71,8 @@ export interface CallGuardOptions {
   home?: string;
   /** Told when an audit line could not be written; the call itself goes on. Default: stderr. */
   onAuditError?: (err: unknown) => void;
+  /** The agent's pending decisions (decisions/book.ts); default: a book of its own, which only the editor reaches. */
+  decisions?: DecisionBook;
 }
 
 /** One call as the guard sees it, its arguments already validated. */
@@ -98,6 +105,10 @@ export interface GuardResult {
   withheldPaths?: readonly string[];
   /** The call runs under review: shown to the user as a diff before it changes anything (README "Reviews"). */
   review?: true;
+  /** Where the user may decide (the policy's ask_via, among the surfaces that reach them now), for a call under review. */
+  surfaces?: readonly Surface[];
+  /** Where the user answered the call's prompt. */
+  decidedBy?: Surface;
 }
 
 /** never_read's part of a guard's answer: the outcome's filter and what the call leaves out. */
@@ -114,8 +125,8 @@ export interface CallRecord {
   decision: AuditDecision;
   outcome: ToolOutcome;
   startedAt: number;
-  /** Where the user decided, for a review decided after its call answered. */
-  decidedBy?: 'editor';
+  /** Where the user decided, for a call they were asked about or reviewed. */
+  decidedBy?: Surface;
 }
 
 /** Applies the policy file to calls and records them in the audit log. */
@@ -123,9 +134,21 @@ export class CallGuard {
   readonly #opts: CallGuardOptions;
   /** Classes the user allowed "in this editor" in an editor they have not named, until it goes away. */
   readonly #session = new WeakMap<Editor, Set<PermissionClass>>();
+  /** Every prompt and review waiting for the user (decisions/book.ts), which the relay link publishes. */
+  readonly decisions: DecisionBook;
 
   constructor(opts: CallGuardOptions) {
     this.#opts = opts;
+    this.decisions = opts.decisions ?? new DecisionBook();
+  }
+
+  /**
+   * Where the user may be asked now: the policy's `ask_via` (every surface when it names none),
+   * among the surfaces that reach them (the editor, and the relay's page while linked to a relay).
+   */
+  surfaces(policy: Policy = this.#opts.policy.current()): Surface[] {
+    const wanted = policy.askVia ?? SURFACES;
+    return this.decisions.available().filter((s) => wanted.includes(s));
   }
 
   /** Decides `call` as the header says, asking the editor which files it addresses; resolves, never rejects. */
@@ -188,13 +211,13 @@ export class CallGuard {
     if (verdict.decision === 'deny') return mayAsk ? { decision: 'deny', refusal: policyDenied(call, editorName, verdict) } : null;
     const after = filterOf(before);
     // The review is the user's answer for every file it shows: none is asked about again.
-    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, ...after, vetEdits: (p) => this.#vetEdits(call, p, [], true), ...on };
+    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, surfaces: this.surfaces(policy), ...after, vetEdits: (p) => this.#vetEdits(call, p, [], true), ...on };
     if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, [], false), ...on };
     // A session allowance is the user's answer for this class in this editor: of the files the call
     // finds it would edit, only those with an `ask` rule of their own are asked about (vetEdits).
     if (call.target && this.#session.get(call.target.editor)?.has(klass)) return { decision: 'session', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, [], false), ...on };
     if (!mayAsk) return null;
-    const asked = await this.#ask(call, editorName, chosenName, paths);
+    const asked = await this.#ask(call, policy, editorName, chosenName, paths);
     if (asked.refusal) return asked;
     // Checked again after the answer, so that what it reads to redact is the text as it is now.
     const again = await this.#neverRead(call, paths, policy);
@@ -237,7 +260,7 @@ export class CallGuard {
       });
       if (unseen.length === 0) return null;
       const note = shown.length > 0 ? 'The edit also changes the files named above (path:), which the first prompt did not show.' : 'The edit changes the files named above (path:), which the policy asks about.';
-      return await this.#ask(call, editorName, editor.chosenName(), unseen, note);
+      return await this.#ask(call, policy, editorName, editor.chosenName(), unseen, note);
     } catch (err) {
       if (err instanceof EditorGone) return editorGone(call, editorName);
       // Nothing to decide: the call cannot run (and nobody is asked to allow it).
@@ -283,8 +306,11 @@ export class CallGuard {
     }
   }
 
-  /** Asks the user about `call` on `paths` (its preview, and `note` below it); the answer as a GuardResult. */
-  async #ask(call: GuardedCall, editorName: string, chosenName: string | null, paths: readonly string[], note?: string): Promise<GuardResult> {
+  /**
+   * Asks the user about `call` on `paths` (its preview, and `note` below it), wherever the policy
+   * lets it be answered (policy/ask.ts); the answer as a GuardResult, saying where it was given.
+   */
+  async #ask(call: GuardedCall, policy: Policy, editorName: string, chosenName: string | null, paths: readonly string[], note?: string): Promise<GuardResult> {
     const klass = permissionFor(call.spec, call.args);
     const only = chosenName !== null ? ` --chosen-name ${shellQuote(chosenName)}` : editorName ? ` --editor ${shellQuote(escapeGlob(editorName))}` : '';
     const allowHint = `vimrelay allow ${klass}${only}`;
@@ -297,14 +323,23 @@ export class CallGuard {
         }),
       };
     }
+    const surfaces = this.surfaces(policy);
+    if (surfaces.length === 0) {
+      return {
+        decision: 'deny',
+        refusal: fail('PERMISSION_DENIED', `The policy asks the user before "${klass}" calls, and none of the places it asks on (ask_via: ${(policy.askVia ?? []).join(', ')}) can reach the user now.`, {
+          hint: `Ask the user to allow it (${allowHint}), or to let the editor ask: vimrelay ask-via editor`,
+        }),
+      };
+    }
     const { editor, tool } = call.target;
     const preview = previewOf([...tool.preview(call.args), ...(note === undefined ? [] : ['', note])]);
     const request: AskRequest = { client: call.client.label, tool: call.spec.name, klass, editor: editorName, chosenName, preview: preview.text, previewChars: preview.chars, paths };
-    let answer: AskAnswer;
+    let asked: Asked;
     const askedAt = Date.now();
     const promptDeadline = promptDeadlineOf(call.control.deadline, askedAt);
     try {
-      answer = await askWithin(editor, request, call.control.signal, promptDeadline);
+      asked = await askUser({ editor, request, surfaces, book: this.decisions, callSignal: call.control.signal, deadline: promptDeadline });
     } catch (err) {
       if (err instanceof EditorGone) return editorGone(call, editorName);
       // Nothing to decide: the call cannot run (and nobody is asked to allow it).
@@ -316,15 +351,17 @@ export class CallGuard {
         }),
       };
     }
+    const { answer } = asked;
+    const by = asked.by === undefined ? {} : { decidedBy: asked.by };
     switch (answer.kind) {
       case 'allow_once':
-        return { decision: 'ask:allow_once', refusal: null };
+        return { decision: 'ask:allow_once', refusal: null, ...by };
       case 'allow_always': {
         if (chosenName === null) {
           const allowed = this.#session.get(editor) ?? new Set<PermissionClass>();
           allowed.add(klass);
           this.#session.set(editor, allowed);
-          return { decision: 'ask:allow_session', refusal: null };
+          return { decision: 'ask:allow_session', refusal: null, ...by };
         }
         const rule: Rule = { klass, decision: 'allow', chosenName };
         try {
@@ -333,13 +370,15 @@ export class CallGuard {
           // The user allowed this call; only remembering it failed, which they should hear of.
           process.stderr.write(`vimrelay: cannot save the rule "${describeRule(rule)}": ${String(err)}\n`);
         }
-        return { decision: 'ask:allow_always', refusal: null };
+        return { decision: 'ask:allow_always', refusal: null, ...by };
       }
       case 'deny': {
         const reason = answer.reason?.trim() ?? '';
+        const place = asked.by === undefined || asked.by === 'editor' ? `in ${editorName}` : where(asked.by);
         return {
           decision: 'ask:deny',
-          refusal: fail('PERMISSION_DENIED', `The user denied ${call.spec.name} in ${editorName}${reason ? `: ${reason}` : '.'}`, {
+          ...by,
+          refusal: fail('PERMISSION_DENIED', `The user denied ${call.spec.name} ${place}${reason ? `: ${reason}` : '.'}`, {
             ...(reason ? { reason } : {}),
             hint: reason ? 'Follow the reason the user gave.' : 'The user said no; do not retry this call unless they ask for it.',
           }),
@@ -351,10 +390,11 @@ export class CallGuard {
         return { decision: 'ask:cancelled', refusal: abortedOutcome(call.control.signal) };
       case 'timeout': {
         const seconds = Math.max(0, Math.round((promptDeadline - askedAt) / 1000));
+        const places = surfaces.map((s) => (s === 'editor' ? `in ${editorName}` : where(s))).join(' or ');
         return {
           decision: 'ask:timeout',
-          refusal: fail('PERMISSION_DENIED', `Nobody answered the prompt for ${call.spec.name} in ${editorName} within ${seconds} s, so it was denied.`, {
-            hint: `The user was asked in the editor and did not answer within ${seconds} seconds. Ask them to watch the editor and retry, or to allow it: ${allowHint}`,
+          refusal: fail('PERMISSION_DENIED', `Nobody answered the prompt for ${call.spec.name} ${places} within ${seconds} s, so it was denied.`, {
+            hint: `The user was asked ${places} and did not answer within ${seconds} seconds. Ask them to watch for it and retry, or to allow it: ${allowHint}`,
           }),
         };
       }
@@ -401,33 +441,6 @@ function editorGone(call: GuardedCall, editorName: string): GuardResult {
     decision: 'offline',
     refusal: fail('EDITOR_OFFLINE', `Editor ${editorName} went away (it exited, or its connection closed) before ${call.spec.name} could run; nothing was done.`),
   };
-}
-
-/**
- * The prompt's answer; `cancelled` when the call's signal aborts for any reason but its deadline
- * (call.ts isDeadline), `timeout` when `deadline` (epoch ms) or the call's own deadline comes
- * first; rejects when it cannot be shown (EditorGone when the editor went away).
- */
-async function askWithin(prompter: Prompter, request: AskRequest, callSignal: AbortSignal, deadline: number): Promise<AskAnswer> {
-  const unanswered = (): AskAnswer => (callSignal.aborted && !isDeadline(callSignal.reason) ? { kind: 'cancelled' } : { kind: 'timeout' });
-  const left = deadline - Date.now();
-  if (left <= 0 || callSignal.aborted) return unanswered();
-  const signal = AbortSignal.any([callSignal, AbortSignal.timeout(Math.ceil(left))]);
-  let onAbort = (): void => {};
-  const aborted = new Promise<AskAnswer>((resolve) => {
-    onAbort = () => resolve({ kind: 'timeout' });
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    const asked = prompter.ask(request, signal);
-    // Once the deadline has won the race, a late rejection of the prompt has no one to tell.
-    asked.catch(() => undefined);
-    // The prompter answers `timeout` for any abort of `signal`; which one it was is told here.
-    const answer = await Promise.race([asked, aborted]);
-    return answer.kind === 'timeout' ? unanswered() : answer;
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
 }
 
 /** The absolute paths the call addresses (none for a call to the agent itself); rejects when the editor cannot tell. */

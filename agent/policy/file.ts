@@ -1,7 +1,9 @@
 /**
  * The policy file, `$XDG_CONFIG_HOME/vimrelay/policy.json` (README
- * "Permissions"): `{ "rules": [{ "class", "decision", "editor"?, "chosen_name"?, "path"? }], "never_read"?: [globs] }`,
- * `decision` one of allow, ask, deny, and review (for the write class only).
+ * "Permissions"): `{ "rules": [{ "class", "decision", "editor"?, "chosen_name"?, "path"? }], "never_read"?: [globs], "ask_via"?: [surfaces] }`,
+ * `decision` one of allow, ask, deny, and review (for the write class only); `ask_via` where a
+ * prompt or a review may be answered (README "Deciding from elsewhere"): some of editor, dashboard,
+ * assistant, each once; absent, every one that can reach the user.
  * An absent file is the defaults (read/write/open allow, save/exec/terminal ask — those live in
  * decide.ts's CLASS_DEFAULTS — and the default `never_read` list); an absent `never_read` is the
  * default list, a present one is exactly that list. An invalid file is an error naming the file
@@ -13,7 +15,7 @@
  */
 import { statSync } from 'node:fs';
 import { z } from 'zod';
-import { PermissionClass } from '../../protocol/index.ts';
+import { PermissionClass, Surface } from '../../protocol/index.ts';
 import { readOwnFile, UntrustedFileError } from '../config/own-file.ts';
 import { writePrivateFile } from '../config/private-file.ts';
 import { REVIEWABLE_CLASSES, type Rule } from './types.ts';
@@ -66,6 +68,8 @@ export interface Policy {
   never_read: readonly string[];
   /** True when the file gives no `never_read` (the defaults apply, and later defaults will too): it is then written back without one. */
   neverReadDefault?: true;
+  /** Where prompts and reviews may be answered; absent: every surface that can reach the user. */
+  askVia?: readonly Surface[];
 }
 
 const RuleJson = z
@@ -81,9 +85,16 @@ const RuleJson = z
     path: ['decision'],
   });
 
+/** Where decisions may be answered: at least one surface, none twice. */
+export const AskVia = z
+  .array(Surface)
+  .min(1, 'ask_via names at least one of editor, dashboard, assistant (to refuse instead of asking, deny the class)')
+  .refine((list) => new Set(list).size === list.length, 'ask_via names each surface once');
+
 const PolicyJson = z.strictObject({
   rules: z.array(RuleJson).default([]),
   never_read: z.array(z.string().min(1)).optional(),
+  ask_via: AskVia.optional(),
 });
 
 /** The policy of an absent file. */
@@ -115,6 +126,7 @@ export function parsePolicy(text: string, file: string): Policy {
       ...(r.path === undefined ? {} : { path: r.path }),
     })),
     ...(parsed.data.never_read === undefined ? { never_read: [...DEFAULT_NEVER_READ], neverReadDefault: true as const } : { never_read: parsed.data.never_read }),
+    ...(parsed.data.ask_via === undefined ? {} : { askVia: parsed.data.ask_via }),
   };
 }
 
@@ -139,7 +151,8 @@ export function formatPolicy(policy: Policy): string {
     ...(r.chosenName === undefined ? {} : { chosen_name: r.chosenName }),
     ...(r.path === undefined ? {} : { path: r.path }),
   }));
-  return JSON.stringify(policy.neverReadDefault ? { rules } : { rules, never_read: policy.never_read }, null, 2) + '\n';
+  const askVia = policy.askVia === undefined ? {} : { ask_via: policy.askVia };
+  return JSON.stringify(policy.neverReadDefault ? { rules, ...askVia } : { rules, never_read: policy.never_read, ...askVia }, null, 2) + '\n';
 }
 
 /** Writes `policy` to `file`, 0600, atomically. */
@@ -155,6 +168,15 @@ export function addRule(file: string, rule: Rule): Policy {
   const current = readPolicy(file);
   const same = (r: Rule): boolean => r.klass === rule.klass && r.editor === rule.editor && r.chosenName === rule.chosenName && r.path === rule.path;
   const next: Policy = { ...current, rules: [...current.rules.filter((r) => !same(r)), rule] };
+  writePolicy(file, next);
+  return next;
+}
+
+/** Sets where decisions may be answered (`askVia`; undefined: everywhere that reaches the user) and writes the file. Re-reads it first. */
+export function setAskVia(file: string, askVia: readonly Surface[] | undefined): Policy {
+  const next: Policy = { ...readPolicy(file) };
+  if (askVia === undefined) delete next.askVia;
+  else next.askVia = askVia;
   writePolicy(file, next);
   return next;
 }

@@ -90,12 +90,3 @@ export type AskAnswer =
   | { kind: 'deny'; reason?: string }
   | { kind: 'timeout' }
   | { kind: 'cancelled' };
-
-/**
- * Shows a prompt inside an editor and waits for the answer; `signal` aborts at the prompt's
- * deadline or when the call is cancelled, and either way the prompter answers `timeout` (the
- * CallGuard tells the two apart). Rejects with EditorGone when the editor goes away first.
- */
-export interface Prompter {
-  ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer>;
-}

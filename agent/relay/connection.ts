@@ -26,6 +26,10 @@
  * (and none when the stall was long enough for the Hub to have answered it EDITOR_OFFLINE), so
  * that nothing starts in an editor after the client has its answer; and after a stall that long
  * the link reconnects at once, since the Hub has dropped it.
+ *
+ * While it runs, the link makes the relay's Pending page a surface of the agent's pending
+ * decisions (`decisions.ts`): it publishes them to the Hub, and the book settles the answers the
+ * Hub carries from the page.
  */
 import { hostname, platform } from 'node:os';
 import WebSocket from 'ws';
@@ -46,6 +50,7 @@ import type { Logger } from '../log.ts';
 import { waitToRetry, type Failure } from './backoff.ts';
 import { CredentialRefused, DeviceTokens, RelayAnswered, type DeviceJwt } from './device-token.ts';
 import { relayFailureText } from './fetch-failure.ts';
+import { PagePublisher } from './decisions.ts';
 import { StallWatch } from './stall.ts';
 import { Dispatcher } from '../calls/dispatcher.ts';
 import { AGENT_VERSION } from '../version.ts';
@@ -113,6 +118,8 @@ export class RelayLink {
   /** Why this agent is closing the current socket itself, for the log line that follows. */
   #closing: string | undefined;
   #unsubscribe: (() => void) | undefined;
+  /** The relay's Pending page as a surface of the agent's decisions, while the link runs. */
+  #page: PagePublisher | undefined;
   #stopped = false;
   #end: ((end: LinkEnd) => void) | undefined;
 
@@ -129,6 +136,7 @@ export class RelayLink {
   /** Starts connecting; resolves when the link ends (stopped, credential refused, or replaced). */
   run(): Promise<LinkEnd> {
     this.#unsubscribe = this.#opts.editors.onChange(() => this.#sendEditors());
+    this.#page = new PagePublisher(this.#opts.guard.decisions, this.#opts.relayUrl, (message) => this.#send(message));
     this.#stall.start();
     return new Promise((resolve) => {
       this.#end = resolve;
@@ -152,6 +160,7 @@ export class RelayLink {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#unsubscribe?.();
+    this.#page?.stop();
     this.#retry?.abort();
     clearInterval(this.#heartbeat);
     this.#stall.stop();
@@ -241,6 +250,7 @@ export class RelayLink {
     ws.on('close', (code, reason) => {
       clearInterval(this.#heartbeat);
       if (this.#ws === ws) this.#ws = undefined;
+      this.#page?.disconnected();
       if (this.#stopped) return;
       this.#dispatcher.cancelAll();
       if (code === CLOSE_REPLACED) return this.#replaced(reason.toString());
@@ -266,6 +276,7 @@ export class RelayLink {
         this.#setState('connected', { device: msg.device.name });
         // Editors that came or went between our hello and this welcome were not sent yet.
         this.#sendEditors();
+        this.#page?.connected();
         return;
       case 'call': {
         // A call read right after a stall may have waited in the socket all along: it keeps only
@@ -280,6 +291,9 @@ export class RelayLink {
       }
       case 'cancel':
         this.#dispatcher.cancel(msg.id);
+        return;
+      case 'decide':
+        void this.#page?.decide(msg);
         return;
       case 'takeover_refused':
         this.#warn(

@@ -27,13 +27,24 @@
  * decision in `review.files`. Every decision is audited through `record` (the call's own line
  * while the call waits, a line of its own after it answered "pending"), saying who decided.
  * Outcomes are kept for `status` (KEPT at most, KEPT_MS at most).
+ *
+ * A review is a pending decision of the agent (decisions/book.ts), answerable wherever the policy's
+ * `ask_via` lets it be (the call's `surfaces`): its tabs open in the editor only when the editor is
+ * one of them, and the relay's Pending page may accept (each undecided file as proposed) or reject
+ * it. The decision book says who decided each file, once: an answer from elsewhere takes the
+ * editor's tabs down with a one-line notice saying where it was decided, and an answer in the
+ * editor after that changes nothing. A review pending on the relay's page carries the page's
+ * address in `review.dashboard`.
  */
 import { randomUUID } from 'node:crypto';
-import { fail, LIMITS, REVIEW_LIMITS, type ToolOutcome } from '../../protocol/index.ts';
+import { fail, LIMITS, permissionFor, REVIEW_LIMITS, type DecisionAnswer, type Surface, type ToolOutcome } from '../../protocol/index.ts';
 import type { AuditDecision } from '../audit/log.ts';
+import type { DecisionBook, PendingDecision, Said } from '../decisions/book.ts';
+import { where } from '../decisions/elsewhere.ts';
+import { reviewShown } from '../decisions/sections.ts';
 import { EditorGone, isProposal, type Applied, type CallControl, type Proposal, type ProposedFile } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
-import { visible } from '../editors/prompts.ts';
+import { visible } from '../../protocol/visible.ts';
 import type { OpenReview, ReviewAnswer } from '../editors/reviews.ts';
 import type { EditorTool } from '../editors/tools/tool.ts';
 import type { CallRecord } from '../policy/enforce.ts';
@@ -74,14 +85,18 @@ export interface ReviewCall {
   client: Caller;
   /** When the call started (for the audit line of a later decision). */
   startedAt: number;
+  /** Where the user may decide (the policy's ask_via, among the surfaces that reach them now). */
+  surfaces: readonly Surface[];
 }
 
 interface Entry {
   readonly id: string;
   readonly call: ReviewCall;
   readonly proposal: Proposal;
-  /** The files the edit changes, each with its review in the editor and, once decided, its decision. */
+  /** The files the edit changes, each with its review in the editor (if it opened there) and, once decided, its decision. */
   readonly files: { readonly file: ProposedFile; open: OpenReview | null; decided: Decided | null }[];
+  /** The review as a pending decision (decisions/book.ts), once its tabs have opened. */
+  decision: PendingDecision | null;
   /** Settles once, with the final outcome. */
   readonly settled: Promise<ToolOutcome>;
   settle(outcome: ToolOutcome): void;
@@ -89,16 +104,23 @@ interface Entry {
   /** Whether the call that started it has answered (then a decision gets an audit line of its own). */
   answered: boolean;
   settledAt: number;
+  /** Ends the review undecided at its expiry. */
+  expiry?: NodeJS.Timeout;
 }
 
 export class ReviewBook {
   readonly #record: (rec: CallRecord) => void;
+  readonly #decisions: DecisionBook;
   readonly #entries = new Map<string, Entry>();
   readonly #expiryMs: number;
 
-  /** `record` audits a decision; `expiryMs` (default REVIEW_LIMITS.expiryMs) ends an undecided review. */
-  constructor(record: (rec: CallRecord) => void, expiryMs: number = REVIEW_LIMITS.expiryMs) {
+  /**
+   * `record` audits a decision; `decisions`: the agent's pending decisions, where each review is
+   * one; `expiryMs` (default REVIEW_LIMITS.expiryMs) ends an undecided review.
+   */
+  constructor(record: (rec: CallRecord) => void, decisions: DecisionBook, expiryMs: number = REVIEW_LIMITS.expiryMs) {
     this.#record = record;
+    this.#decisions = decisions;
     this.#expiryMs = expiryMs;
   }
 
@@ -106,17 +128,27 @@ export class ReviewBook {
    * Runs `call` under review, as the module header says; resolves with its outcome and the audit
    * decision of the call; rejects only with PathsChanged (nothing ran).
    */
-  async start(call: ReviewCall): Promise<{ outcome: ToolOutcome; decision: AuditDecision }> {
+  async start(call: ReviewCall): Promise<{ outcome: ToolOutcome; decision: AuditDecision; decidedBy?: Surface }> {
     const { editor, tool, args, control } = call;
+    if (call.surfaces.length === 0) {
+      return {
+        outcome: fail('PERMISSION_DENIED', `The policy sends ${tool.spec.name} to review, and none of the places it reviews on (ask_via) can reach the user now; nothing was changed.`, {
+          hint: 'Ask the user to let the editor show reviews (vimrelay ask-via editor), or to allow the edit.',
+        }),
+        decision: 'review',
+      };
+    }
     const made = await editor.propose(tool, args, control, REVIEW_LIMITS.maxLines);
     if (!isProposal(made)) return { outcome: made, decision: 'review' };
     const changing = made.files.filter((f) => !sameLines(f.base, f.proposed));
     if (changing.length === 0) return { outcome: { ok: true, data: made.result }, decision: 'review' };
     const entry = this.#enter(randomUUID(), call, made, changing);
     try {
-      for (const [i, item] of entry.files.entries()) {
-        const header = headerOf(call, item.file, i, entry.files.length);
-        item.open = await editor.openReview(entry.files.length === 1 ? entry.id : `${entry.id}/${i + 1}`, { buf: item.file.buf, header, proposed: item.file.proposed }, control.signal);
+      if (call.surfaces.includes('editor')) {
+        for (const [i, item] of entry.files.entries()) {
+          const header = headerOf(call, item.file, i, entry.files.length);
+          item.open = await editor.openReview(entry.files.length === 1 ? entry.id : `${entry.id}/${i + 1}`, { buf: item.file.buf, header, proposed: item.file.proposed }, control.signal);
+        }
       }
     } catch (error) {
       this.#entries.delete(entry.id);
@@ -124,13 +156,36 @@ export class ReviewBook {
       if (error instanceof EditorGone) return { outcome: fail('EDITOR_OFFLINE', 'The editor went away before the review could open; nothing was changed.'), decision: 'offline' };
       return { outcome: fail('EDITOR_ERROR', `The editor could not open the review: ${String(error)}; nothing was changed.`), decision: 'review' };
     }
+    entry.decision = this.#pending(entry);
     this.#follow(entry);
     const waitMs = Math.min(typeof args.timeout_ms === 'number' ? args.timeout_ms : REVIEW_LIMITS.maxWaitMs, control.deadline - LIMITS.promptMarginMs - Date.now());
     // Settled just as the wait ended: its outcome is still this call's.
     const outcome = (await within(entry.settled, waitMs, control.signal)) ?? entry.outcome;
     entry.answered = true;
-    if (outcome) return { outcome, decision: auditOf(outcome) };
-    return { outcome: pendingOutcome(entry), decision: 'review:pending' };
+    const decidedBy = entry.decision.decidedBy();
+    if (outcome) return { outcome, decision: auditOf(outcome), ...(decidedBy === null ? {} : { decidedBy }) };
+    return { outcome: pendingOutcome(entry, this.#decisions), decision: 'review:pending' };
+  }
+
+  /** `entry` as a pending decision of the agent, answerable on the call's surfaces (see the module header). */
+  #pending(entry: Entry): PendingDecision {
+    const { call } = entry;
+    const shown = reviewShown(entry.files.map((item) => item.file));
+    return this.#decisions.open({
+      kind: 'review',
+      editor: call.editor.id,
+      editorName: call.editor.info().name,
+      client: call.client.label,
+      tool: call.tool.spec.name,
+      klass: permissionFor(call.tool.spec, call.args),
+      paths: entry.files.flatMap((item) => (item.file.path === null ? [] : [item.file.path])),
+      sections: shown.sections,
+      // Accept only where every diff can be shown whole; reject always.
+      offers: shown.whole ? ['accept', 'reject'] : ['reject'],
+      expiresAt: Date.now() + this.#expiryMs,
+      surfaces: call.surfaces,
+      onAnswer: (answer, by, parts) => this.#fromElsewhere(entry, answer, by, parts),
+    });
   }
 
   /**
@@ -141,7 +196,7 @@ export class ReviewBook {
     this.#forgetOld();
     const entry = this.#entries.get(id);
     if (!entry || entry.call.editor !== editor) return fail('REVIEW_NOT_FOUND', `No review with id ${id} is known in this editor.`);
-    const outcome = entry.outcome ?? (await within(entry.settled, waitMs, signal)) ?? pendingOutcome(entry);
+    const outcome = entry.outcome ?? (await within(entry.settled, waitMs, signal)) ?? pendingOutcome(entry, this.#decisions);
     return outcome.ok ? { ok: true, data: { tool: entry.call.tool.spec.name, ...outcome.data } } : outcome;
   }
 
@@ -153,6 +208,7 @@ export class ReviewBook {
       call,
       proposal,
       files: changing.map((file) => ({ file, open: null, decided: null })),
+      decision: null,
       settled,
       outcome: null,
       answered: false,
@@ -164,7 +220,8 @@ export class ReviewBook {
         resolve(outcome);
         // The call's own audit line says it while it waits; after "pending", a line of its own.
         if (entry.answered) {
-          this.#record({ client: call.client, editor: call.editor.id, tool: call.tool.spec.name, args: call.args, decision: auditOf(outcome), outcome, startedAt: call.startedAt, decidedBy: 'editor' });
+          const by = entry.decision?.decidedBy() ?? null;
+          this.#record({ client: call.client, editor: call.editor.id, tool: call.tool.spec.name, args: call.args, decision: auditOf(outcome), outcome, startedAt: call.startedAt, ...(by === null ? {} : { decidedBy: by }) });
         }
       },
     };
@@ -173,39 +230,68 @@ export class ReviewBook {
     return entry;
   }
 
-  /** Waits for the user's decision on each file of `entry` (or its expiry, or the editor's going), then settles it. */
+  /**
+   * Waits for the user's decision on each file of `entry` in the editor (or its expiry, or the
+   * editor's going), then settles it; decisions from elsewhere come through `#fromElsewhere`.
+   */
   #follow(entry: Entry): void {
-    const done = (): void => {
-      if (entry.files.every((item) => item.decided)) entry.settle(outcomeOf(entry));
-    };
     const expiry = setTimeout(() => {
       for (const item of entry.files) {
         if (item.decided) continue;
         item.decided = { decision: 'expired' };
         void item.open?.expire();
       }
-      done();
+      this.#done(entry);
     }, this.#expiryMs);
     expiry.unref();
-    for (const item of entry.files) {
+    entry.expiry = expiry;
+    for (const [i, item] of entry.files.entries()) {
       const open = item.open;
       if (!open) continue;
       open.answer.then(
         async (answer) => {
-          if (item.decided) return;
+          // Decided already: expired, or claimed by another surface (which closes the tab itself).
+          if (item.decided || !entry.decision?.claim('editor', i).won) return;
           const decided = await this.#decide(entry.call, item.file, answer);
           await open.close(messageOf(decided));
           item.decided ??= decided;
-          if (entry.files.every((f) => f.decided)) clearTimeout(expiry);
-          done();
+          this.#done(entry);
         },
         () => {
           item.decided ??= { decision: 'offline' };
-          if (entry.files.every((f) => f.decided)) clearTimeout(expiry);
-          done();
+          this.#done(entry);
         },
       );
     }
+  }
+
+  /** Settles `entry` once every file is decided; it is then no longer pending anywhere. */
+  #done(entry: Entry): void {
+    if (!entry.files.every((item) => item.decided)) return;
+    clearTimeout(entry.expiry);
+    entry.decision?.close();
+    entry.settle(outcomeOf(entry));
+  }
+
+  /**
+   * `answer` from surface `by` (the relay's Pending page) for the files `parts` of `entry`, which
+   * the decision book let it claim: each accepted as proposed or rejected, its tab (if any)
+   * closed saying where it was decided. What came of it, for the page.
+   */
+  async #fromElsewhere(entry: Entry, answer: DecisionAnswer, by: Surface, parts: readonly number[]): Promise<Said> {
+    const items = parts.flatMap((i) => entry.files[i] ?? []);
+    const decided = await Promise.all(
+      items.map(async (item) => {
+        const reason = answer.kind === 'reject' ? answer.reason : undefined;
+        const made = await this.#decide(entry.call, item.file, answer.kind === 'accept' ? { kind: 'accept', lines: [...item.file.proposed] } : { kind: 'reject', ...(reason ? { reason } : {}) });
+        await item.open?.close(elsewhereMessage(made, by));
+        item.decided ??= made;
+        return made;
+      }),
+    );
+    this.#done(entry);
+    if (answer.kind !== 'accept') return 'rejected';
+    return decided.some((d) => d.applied) ? 'accepted' : 'not_applied';
   }
 
   /** The user's `answer` on `file`, made so when it is an accept. */
@@ -257,6 +343,21 @@ function messageOf(decided: Decided): string {
       return decided.line === undefined ? 'vimrelay: the buffer kept changing; nothing was applied' : `vimrelay: the buffer changed near line ${decided.line} during the review; nothing was applied`;
     default:
       return 'vimrelay: the review could not be applied';
+  }
+}
+
+/** The one-line message the editor shows as a file's review closes, decided `by` another surface. */
+function elsewhereMessage(decided: Decided, by: Surface): string {
+  switch (decided.decision) {
+    case 'accepted':
+    case 'accepted_with_changes':
+      return `vimrelay: accepted ${where(by)}; applied`;
+    case 'rejected':
+      return `vimrelay: rejected ${where(by)}; nothing was changed`;
+    case 'conflict':
+      return `vimrelay: accepted ${where(by)}, but the buffer changed${decided.line === undefined ? '' : ` near line ${decided.line}`} during the review; nothing was applied`;
+    default:
+      return `vimrelay: accepted ${where(by)}, but the review could not be applied`;
   }
 }
 
@@ -318,9 +419,14 @@ function outcomeOf(entry: Entry): ToolOutcome {
   return { ok: true, data };
 }
 
-/** What a review's call answers while the user has not decided: the proposal, and the review's id. */
-function pendingOutcome(entry: Entry): ToolOutcome {
-  return { ok: true, data: { ...entry.proposal.result, review: { id: entry.id, decision: 'pending' } } };
+/**
+ * What a review's call answers while the user has not decided: the proposal, and the review's id;
+ * with the address of the relay's Pending page when it may be decided there.
+ */
+function pendingOutcome(entry: Entry, decisions: DecisionBook): ToolOutcome {
+  const page = entry.call.surfaces.includes('dashboard') && entry.decision ? decisions.pageUrl('dashboard') : null;
+  const dashboard = page === null || !entry.decision ? {} : { dashboard: `${page}#d-${entry.decision.id}` };
+  return { ok: true, data: { ...entry.proposal.result, review: { id: entry.id, decision: 'pending', ...dashboard } } };
 }
 
 /** The audit decision of a settled review's outcome. */
@@ -350,14 +456,18 @@ async function within(settled: Promise<ToolOutcome>, ms: number, signal: AbortSi
   }
 }
 
-/** The header a review of `file` (file `i` of `count`) shows: who proposes what where, and what to type. */
+/**
+ * The header a review of `file` (file `i` of `count`) shows: who proposes what where, and what to
+ * type. Its fixed lines fit an 80-column terminal, so that none of them breaks inside a word.
+ */
 function headerOf(call: ReviewCall, file: ProposedFile, i: number, count: number): string[] {
   const where = file.path === null ? `buffer ${file.buf}` : visible(file.path);
   const which = count > 1 ? ` (file ${i + 1} of ${count}, each decided on its own)` : '';
   return [
     `vimrelay review: ${visible(call.client.label)} proposes ${call.tool.spec.name} in ${where}${which}`,
-    'Left: the buffer as it is. Right: the proposal, yours to change (do, :diffget, typing).',
-    'ZA or :VimRelayAccept applies the right side as it stands; ZR or :VimRelayReject [reason] rejects; closing this tab rejects.',
+    'Left: your buffer. Right: the proposal, yours to change (do, :diffget, typing).',
+    'ZA or :VimRelayAccept applies the right side as it stands.',
+    'ZR or :VimRelayReject [reason] rejects; closing this tab rejects too.',
   ];
 }
 

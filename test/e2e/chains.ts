@@ -12,6 +12,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { McpEra } from '../../protocol/mcp-server.ts';
+import { paths } from '../../agent/config/paths.ts';
+import { writePolicy, type Policy } from '../../agent/policy/file.ts';
 import { CLI, isolatedEnv, runCli, startAgentProcess } from '../helpers/agent-process.ts';
 import { callOk, connectMcp, connectStdio } from '../helpers/mcp.ts';
 import { assertNoNodeWarnings } from '../helpers/node-warnings.ts';
@@ -37,6 +39,8 @@ export interface Chain {
   log(): string;
   /** The audit log lines of the agent (or serve process) behind the chain, parsed. */
   audit(): Record<string, unknown>[];
+  /** The policy file of the agent (or serve process), read again at each call: a test may rewrite it. */
+  readonly policyFile: string;
   stop(): Promise<void>;
 }
 
@@ -47,6 +51,8 @@ export interface ChainOptions {
   era: McpEra;
   /** More of the Neovim's start (its environment, arguments such as a user config). */
   nvim?: Pick<StartNvimOptions, 'env' | 'args'>;
+  /** The policy the server side starts with; default every class allowed (helpers/home.ts). */
+  policy?: Policy;
 }
 
 export const START_CHAIN: Record<ChainKind, (options: ChainOptions) => Promise<Chain>> = {
@@ -72,18 +78,20 @@ function auditOf(env: NodeJS.ProcessEnv): () => Record<string, unknown>[] {
   };
 }
 
-/** An isolated home with a discovery directory, and a Neovim listening in it. */
-async function homeWithNvim(options: ChainOptions): Promise<{ env: NodeJS.ProcessEnv; sockets: string; nvim: NvimFixture }> {
+/** An isolated home with its policy file, a discovery directory, and a Neovim listening in it. */
+async function homeWithNvim(options: ChainOptions): Promise<{ env: NodeJS.ProcessEnv; sockets: string; nvim: NvimFixture; policyFile: string }> {
   const env = isolatedEnv();
+  const policyFile = paths(env).policy;
+  if (options.policy) writePolicy(policyFile, options.policy);
   const sockets = join(String(env.HOME), 'sockets');
   mkdirSync(sockets, { recursive: true });
   const nvim = await startNvim({ ...options.nvim, files: options.files, open: options.open, listen: join(sockets, 'nvim.e2e.0') });
-  return { env, sockets, nvim };
+  return { env, sockets, nvim, policyFile };
 }
 
 async function relayChain(options: ChainOptions): Promise<Chain> {
   const relay = await withRelay();
-  const { env, sockets, nvim } = await homeWithNvim(options);
+  const { env, sockets, nvim, policyFile } = await homeWithNvim(options);
   const device = 'e2e-box';
   const enrolled = runCli(['enroll', '--relay', relay.url, '--name', device], { ...env, VIMRELAY_OWNER_SECRET: relay.ownerSecret });
   if (enrolled.status !== 0) throw new Error(`enroll failed: ${enrolled.stderr}`);
@@ -101,6 +109,7 @@ async function relayChain(options: ChainOptions): Promise<Chain> {
     http: { mcpUrl: relay.mcpUrl, token },
     log: () => agent.output(),
     audit: auditOf(env),
+    policyFile,
     async stop() {
       await client.close();
       await agent.stop();
@@ -111,7 +120,7 @@ async function relayChain(options: ChainOptions): Promise<Chain> {
 }
 
 async function httpChain(options: ChainOptions): Promise<Chain> {
-  const { env, sockets, nvim } = await homeWithNvim(options);
+  const { env, sockets, nvim, policyFile } = await homeWithNvim(options);
   const serve = await startServeHttp(['--port', '0', '--discover-dir', sockets], env);
   const client = await connectMcp(serve.mcpUrl, serve.token, options.era);
   return {
@@ -124,6 +133,7 @@ async function httpChain(options: ChainOptions): Promise<Chain> {
     http: { mcpUrl: serve.mcpUrl, token: serve.token },
     log: () => serve.stderr(),
     audit: auditOf(env),
+    policyFile,
     async stop() {
       await client.close();
       await serve.stop();
@@ -133,7 +143,7 @@ async function httpChain(options: ChainOptions): Promise<Chain> {
 }
 
 async function stdioChain(options: ChainOptions): Promise<Chain> {
-  const { env, sockets, nvim } = await homeWithNvim(options);
+  const { env, sockets, nvim, policyFile } = await homeWithNvim(options);
   const serve = await connectStdio(process.execPath, [CLI, 'serve', '--stdio', '--discover-dir', sockets], env, options.era);
   return {
     kind: 'stdio',
@@ -145,6 +155,7 @@ async function stdioChain(options: ChainOptions): Promise<Chain> {
     http: null,
     log: () => serve.stderr(),
     audit: auditOf(env),
+    policyFile,
     async stop() {
       // Closing ends the server's stdin, which ends its session and the process.
       await serve.client.close();

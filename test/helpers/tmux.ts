@@ -101,3 +101,30 @@ export function insideBorders(rows: readonly string[]): string {
     }),
   );
 }
+
+/**
+ * The background colour in effect where `text` last starts on a row of `screenWithAttributes()`:
+ * its SGR parameters (`101`, `48;5;242`), or `default`. Read from the row's escape sequences, so that
+ * a highlight shows whatever colour scheme the editor has.
+ */
+export function backgroundAt(row: string, text: string): string {
+  const at = row.lastIndexOf(text);
+  if (at < 0) throw new Error(`"${text}" is not on the row ${JSON.stringify(row)}`);
+  let background = 'default';
+  // SGR sequences: ESC [ params m.
+  for (const [, params] of row.slice(0, at).matchAll(new RegExp(`${String.fromCharCode(27)}\\[([0-9;]*)m`, 'g'))) {
+    const p = (params || '0').split(';').map(Number);
+    for (let i = 0; i < p.length; i++) {
+      const n = p[i] ?? 0;
+      // 38 and 48 take 5;N or 2;R;G;B after them.
+      const extended = p[i + 1] === 5 ? 2 : 4;
+      if (n === 0 || n === 49) background = 'default';
+      else if ((n >= 40 && n <= 47) || (n >= 100 && n <= 107)) background = String(n);
+      else if (n === 48) {
+        background = p.slice(i, i + 1 + extended).join(';');
+        i += extended;
+      } else if (n === 38) i += extended;
+    }
+  }
+  return background;
+}

@@ -106,9 +106,9 @@ export function mcpHeaders(token: string | null, extra: Record<string, string> =
   };
 }
 
-/** POSTs one raw body to /mcp. */
-export function postMcp(token: string | null, body: unknown, extra: Record<string, string> = {}): Promise<Response> {
-  return relay('/mcp', { method: 'POST', headers: mcpHeaders(token, extra), body: typeof body === 'string' ? body : JSON.stringify(body) });
+/** POSTs one raw body to /mcp (or `path`, a toolset's endpoint). */
+export function postMcp(token: string | null, body: unknown, extra: Record<string, string> = {}, path = '/mcp'): Promise<Response> {
+  return relay(path, { method: 'POST', headers: mcpHeaders(token, extra), body: typeof body === 'string' ? body : JSON.stringify(body) });
 }
 
 interface JsonRpcResponse {
@@ -147,8 +147,8 @@ export function errorCode(outcome: ToolOutcome | HubAnswer): string {
  * 2026-07-28, `legacy` opens with `initialize`. Inside workerd the SDK picks its cfworker
  * validator by itself (ajv cannot compile here).
  */
-export async function mcpClient(token: string, era: McpEra = 'modern'): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), {
+export async function mcpClient(token: string, era: McpEra = 'modern', path = '/mcp'): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${BASE}${path}`), {
     fetch: (url, init) => exports.default.fetch(new Request(url, init)),
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
@@ -215,8 +215,14 @@ export class FakeAgent {
    * unless the upgrade succeeds. `replyToClose: false` leaves a close started by the Hub
    * unanswered, so that a test can deliver it when it chooses.
    */
-  static async connect(token: string, { replyToClose = true, headers = {} }: { replyToClose?: boolean; headers?: Record<string, string> } = {}): Promise<FakeAgent> {
-    const res = await upgrade(token, headers);
+  static async connect(
+    token: string,
+    { replyToClose = true, headers = {}, hub }: { replyToClose?: boolean; headers?: Record<string, string>; hub?: DurableObjectStub<Hub> } = {},
+  ): Promise<FakeAgent> {
+    // `hub`: that Hub's own upgrade (another account's), which no route of this relay reaches.
+    const res = hub
+      ? await hub.fetch(new Request(`${BASE}/agent`, { headers: { Upgrade: 'websocket', Authorization: `Bearer ${token}`, ...headers } }))
+      : await upgrade(token, headers);
     if (res.status !== 101 || !res.webSocket) throw new Error(`upgrade answered ${res.status}: ${await res.text()}`);
     return new FakeAgent(res.webSocket, replyToClose);
   }
@@ -225,7 +231,7 @@ export class FakeAgent {
   static async online(
     token: string,
     editors: WireEditor[],
-    options: { replyToClose?: boolean; headers?: Record<string, string> } = {},
+    options: { replyToClose?: boolean; headers?: Record<string, string>; hub?: DurableObjectStub<Hub> } = {},
   ): Promise<{ agent: FakeAgent; welcome: Extract<HubMessage, { type: 'welcome' }> }> {
     const agent = await FakeAgent.connect(token, options);
     agent.hello(editors);

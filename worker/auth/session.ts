@@ -31,12 +31,13 @@ function key(secret: string): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
 }
 
-async function mac(secret: string, message: string): Promise<string> {
+/** HMAC-SHA256 of `message` under `secret`, base64url: what the relay signs its cookies and forms with. */
+export async function mac(secret: string, message: string): Promise<string> {
   return toBase64url(new Uint8Array(await crypto.subtle.sign('HMAC', await key(secret), encoder.encode(message))));
 }
 
 /** Constant-time check of a MAC made by `mac` (SubtleCrypto.verify compares in constant time). */
-async function macValid(secret: string, message: string, presented: string): Promise<boolean> {
+export async function macValid(secret: string, message: string, presented: string): Promise<boolean> {
   const bytes = fromBase64url(presented);
   if (bytes === null || bytes.byteLength !== 32) return false;
   return crypto.subtle.verify('HMAC', await key(secret), bytes, encoder.encode(message));

@@ -7,8 +7,10 @@
  * without waking the Hub, so the Hub reads each socket's last auto-response time when it needs to
  * know (a call, a listing, and once a second while calls are in flight) and closes the sockets of
  * agents it has not heard from for LIMITS.heartbeatTimeoutMs (`dropSilent`). It keeps the editor
- * registry in step with the sockets and hands results and dropped connections to the call table;
- * it never routes a call (call-router.ts does).
+ * registry and the published decisions (decisions.ts) in step with the sockets and hands results,
+ * the agents' word on the page's answers (`decided`) and dropped connections to the call table
+ * and decide-requests.ts; it never routes a call (call-router.ts does) nor an answer
+ * (decision-router.ts does).
  */
 import {
   fail,
@@ -30,6 +32,8 @@ import { relayOrigin, type Vars } from '../config.ts';
 import { shownAddress } from '../http/client-address.ts';
 import { jsonError, unauthorized } from '../http/responses.ts';
 import type { CallTable } from './calls.ts';
+import type { DecideRequests } from './decide-requests.ts';
+import type { PublishedDecisions } from './decisions.ts';
 import type { LostDevice } from './reconnecting.ts';
 import type { Registry } from './registry.ts';
 import { attachmentOf, CLOSE, closeQuietly, send, type Attachment } from './sockets.ts';
@@ -47,6 +51,9 @@ export interface AgentSocketsDeps {
   readonly tokens: TokenStore;
   readonly registry: Registry;
   readonly calls: CallTable;
+  /** The pending decisions agents published (decisions.ts), and answers from the page in flight to them. */
+  readonly published: PublishedDecisions;
+  readonly decides: DecideRequests;
 }
 
 /**
@@ -75,6 +82,7 @@ export class AgentSockets {
     }
     const now = Date.now();
     for (const deviceId of deps.registry.keepOnly(live)) deps.tokens.devices.touch(deviceId, now);
+    deps.published.keepOnly(live);
   }
 
   /**
@@ -181,7 +189,14 @@ export class AgentSockets {
     if (this.#silentSince(ws, a, Date.now()) === null) this.#d.tokens.devices.touch(a.deviceId, Date.now());
     this.#seenAt.delete(a.connId);
     this.#d.calls.settleConnection(a.connId, fail('EDITOR_OFFLINE', `The connection to device "${a.deviceName}" closed during the call.`, { hint: OFFLINE_HINT }));
+    this.#dropConnection(a);
+  }
+
+  /** Forgets what connection `a` reported and published, and answers the page's answers in flight to it DEVICE_OFFLINE. */
+  #dropConnection(a: Attachment): void {
     this.#d.registry.dropConnection(a.deviceId, a.connId);
+    this.#d.published.dropConnection(a.deviceId, a.connId);
+    this.#d.decides.settleConnection(a.connId);
   }
 
   /**
@@ -194,7 +209,7 @@ export class AgentSockets {
       const a = attachmentOf(ws);
       if (!a) continue;
       this.#d.calls.settleConnection(a.connId, fail('EDITOR_OFFLINE', `The connection to device "${a.deviceName}" was closed (${reason}) during the call.`, { hint: OFFLINE_HINT }));
-      this.#d.registry.dropConnection(deviceId, a.connId);
+      this.#dropConnection(a);
       beforeClose?.(ws);
       closeQuietly(ws, code, reason);
       closed++;
@@ -244,7 +259,7 @@ export class AgentSockets {
         a.connId,
         fail('EDITOR_OFFLINE', `The agent of device "${a.deviceName}" stopped answering heartbeats ${seconds} s ago (frozen, asleep, or its network went away) during the call.`, { hint: OFFLINE_HINT }),
       );
-      this.#d.registry.dropConnection(a.deviceId, a.connId);
+      this.#dropConnection(a);
       this.#d.tokens.devices.touch(a.deviceId, silent);
       closeQuietly(ws, CLOSE.heartbeatMissed, 'no heartbeat');
       dropped.push(a.deviceName);
@@ -300,11 +315,17 @@ export class AgentSockets {
         return;
       }
       case 'editors':
+      case 'decisions':
         if (!a.greeted) {
           send(ws, { type: 'error', code: 'BAD_MESSAGE', message: 'Send hello first.' });
           return closeQuietly(ws, CLOSE.protocolError, 'hello expected');
         }
-        registry.replace(a.deviceId, a.connId, message.editors);
+        if (message.type === 'editors') registry.replace(a.deviceId, a.connId, message.editors);
+        else this.#d.published.replace(a.deviceId, a.connId, message.decisions, message.settled);
+        return;
+      case 'decided':
+        // Only for an answer sent on this very connection (decide-requests.ts); anything else is dropped.
+        this.#d.decides.settle(message.id, a.connId, message.result);
         return;
       case 'result':
         // A late result (after TIMEOUT or CANCELLED), or one for another connection's call, is dropped.

@@ -3,6 +3,8 @@
  * surface and wiring only; the parts live beside it, one job each:
  *   - agent-sockets.ts: the agents' WebSockets (hibernation API), their messages and closes;
  *   - call-router.ts: each tool call routed, sent and waited for (calls.ts holds those in flight);
+ *   - decision-router.ts: each answer from the Pending page carried to its agent (decide-requests.ts
+ *     holds those in flight; decisions.ts and used-forms.ts are tables);
  *   - registry.ts, call-log.ts, pairings.ts, pairing-tickets.ts, rate-limits.ts, owner-guesses.ts, sessions.ts,
  *     used-refresh-tokens.ts and auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
  *     rate-limits.ts's.
@@ -11,7 +13,7 @@
  * (agent-sockets.ts `dropSilent`).
  */
 import { DurableObject } from 'cloudflare:workers';
-import { HEARTBEAT_PING, HEARTBEAT_PONG, type EditorInfo } from '../../protocol/index.ts';
+import { HEARTBEAT_PING, HEARTBEAT_PONG, type DecideOutcome, type EditorInfo } from '../../protocol/index.ts';
 import type { TokenKind } from '../auth/claims.ts';
 import type { Device, DeviceRecord, EnrolledDevice } from '../auth/devices.ts';
 import { TokenStore, type DeviceJwt, type MintedToken, type MintRequest, type Revocation, type TokenRecord, type Verification } from '../auth/tokens.ts';
@@ -20,6 +22,9 @@ import { AgentSockets } from './agent-sockets.ts';
 import { CallLog, type LoggedCall } from './call-log.ts';
 import { CallRouter, type HubAnswer, type HubCall } from './call-router.ts';
 import { CallTable } from './calls.ts';
+import { DecideRequests } from './decide-requests.ts';
+import { DecisionRouter, type DecideRequest } from './decision-router.ts';
+import { PublishedDecisions, type DeviceDecisions } from './decisions.ts';
 import { OWNER_USER_BUCKET, OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
 import { PairingTickets, type IssuedTicket } from './pairing-tickets.ts';
 import { PairingStore, type Cancelled, type Limited, type PairingView, type PendingView, type PollResult, type StartedPairing } from './pairings.ts';
@@ -27,10 +32,13 @@ import type { RateCheck } from './rate-limits.ts';
 import { RegistrationLimits } from './registration-limits.ts';
 import { Registry } from './registry.ts';
 import { SessionStore } from './sessions.ts';
+import { UsedForms } from './used-forms.ts';
 import { UsedRefreshTokens, type RefreshClaim } from './used-refresh-tokens.ts';
 import { CLOSE, closeQuietly, send } from './sockets.ts';
 
 export type { HubAnswer, HubCall } from './call-router.ts';
+export type { DecideRequest } from './decision-router.ts';
+export type { DeviceDecisions } from './decisions.ts';
 
 export class Hub extends DurableObject<Vars> {
   private readonly tokens: TokenStore;
@@ -40,6 +48,8 @@ export class Hub extends DurableObject<Vars> {
   private readonly callLog: CallLog;
   private readonly sockets: AgentSockets;
   private readonly router: CallRouter;
+  private readonly published: PublishedDecisions;
+  private readonly decisions: DecisionRouter;
   private readonly ownerGuesses: OwnerGuesses;
   private readonly sessions: SessionStore;
   private readonly registrations: RegistrationLimits;
@@ -53,7 +63,9 @@ export class Hub extends DurableObject<Vars> {
     this.registry = new Registry(ctx.storage);
     this.callLog = new CallLog(ctx.storage);
     const calls = new CallTable();
-    this.sockets = new AgentSockets({ ctx, env, tokens: this.tokens, registry: this.registry, calls });
+    this.published = new PublishedDecisions(ctx.storage);
+    const decides = new DecideRequests();
+    this.sockets = new AgentSockets({ ctx, env, tokens: this.tokens, registry: this.registry, calls, published: this.published, decides });
     this.router = new CallRouter({
       env,
       sockets: this.sockets,
@@ -62,6 +74,7 @@ export class Hub extends DurableObject<Vars> {
       callLog: this.callLog,
       tokenRefusal: (jti, nowMs) => this.tokens.accessRefusal(jti, nowMs),
     });
+    this.decisions = new DecisionRouter({ sockets: this.sockets, devices: this.tokens.devices, published: this.published, requests: decides, usedForms: new UsedForms(ctx.storage) });
     this.ownerGuesses = new OwnerGuesses(ctx.storage.sql);
     this.sessions = new SessionStore(ctx.storage);
     this.registrations = new RegistrationLimits(ctx.storage.sql);
@@ -118,6 +131,20 @@ export class Hub extends DurableObject<Vars> {
   async editorsOnline(): Promise<EditorInfo[]> {
     this.sockets.dropSilent(Date.now());
     return this.registry.online().map((e) => e.info);
+  }
+
+  // ---- Pending decisions (RPC from the Pending page's routes; decision-router.ts) -------------
+
+  /** What the agents online now hold pending for the page, by device. */
+  async pendingDecisions(): Promise<DeviceDecisions[]> {
+    const now = Date.now();
+    this.sockets.dropSilent(now);
+    return this.published.pending(now);
+  }
+
+  /** Carries one answer from the page to the agent that holds the decision; its word, or the relay's refusal. */
+  async decide(request: DecideRequest): Promise<DecideOutcome> {
+    return this.decisions.decide(request);
   }
 
   // ---- Devices and pairing (RPC from the pair, agent, admin and dashboard routes) -----------

@@ -66,7 +66,7 @@ export function page(options: PageOptions): Response {
   options.headers?.forEach((value, name) => headers.append(name, value));
   const nav =
     options.csrf !== undefined
-      ? html`<nav><a href="/dashboard">Dashboard</a></nav>
+      ? html`<nav><a href="/dashboard">Dashboard</a> · <a href="/dashboard/pending">Pending</a></nav>
 <form class="inline" method="post" action="/signout"><input type="hidden" name="csrf" value="${options.csrf}"><button type="submit">Sign out</button></form>`
       : '';
   const doc = html`<!doctype html>

@@ -9,6 +9,7 @@
  *   POST /dashboard/tokens/:jti/revoke       -> 303 /dashboard#tokens | 404
  *   POST /dashboard/devices/:id/revoke       revokes the device, disconnecting it -> 303 | 404
  *   POST /dashboard/grants/revoke            {client} revokes every OAuth grant of that client -> 303 | 404
+ *   GET|POST /dashboard/pending              the decisions waiting for the owner, answered here (dashboard-pending.ts)
  *
  * Reads and writes go through the Hub's RPC methods; this module holds no state.
  */
@@ -17,7 +18,7 @@ import { ALL_SCOPES, deviceNameProblem, type PermissionClass } from '../../proto
 import { hubFor, OWNER_ACCOUNT } from '../account.ts';
 import { clearRevealCookie, openReveal, REVEAL_COOKIE, revealCookie } from '../auth/reveal.ts';
 import { cookieValue } from '../auth/session.ts';
-import { revokePat } from '../auth/oauth.ts';
+import { mcpResource, revokePat } from '../auth/oauth.ts';
 import { TOKEN_TTL } from '../auth/tokens.ts';
 import { relayOrigin } from '../config.ts';
 import { checkedForm, requireSession, signsInWithBasic, type SessionEnv } from '../http/session-guard.ts';
@@ -26,6 +27,7 @@ import { tokenGoneBody, tokenShownOnceBody } from '../pages/dashboard-token.ts';
 import { html } from '../pages/html.ts';
 import { page } from '../pages/layout.ts';
 import { clientNames, listGrants, revokeClient } from './dashboard-grants.ts';
+import { answerPending, pendingPage } from './dashboard-pending.ts';
 
 /** How many recent calls the dashboard shows (the Hub keeps more). */
 export const DASHBOARD_CALLS = 50;
@@ -86,6 +88,7 @@ async function dashboardPage(c: Context<SessionEnv>, refused?: Extract<TokenRequ
       csrf,
       signIn: signsInWithBasic(c.env) ? 'basic' : 'cookie',
       nowMs: Date.now(),
+      mcpUrl: mcpResource(origin),
       devices,
       editors,
       grants,
@@ -102,6 +105,10 @@ export const dashboard = new Hono<SessionEnv>();
 dashboard.use('*', requireSession);
 
 dashboard.get('/', (c) => dashboardPage(c));
+
+dashboard.get('/pending', (c) => pendingPage(c));
+
+dashboard.post('/pending', (c) => answerPending(c));
 
 dashboard.post('/tokens', async (c) => {
   const form = await checkedForm(c);

@@ -60,7 +60,7 @@ export class NvimEditor implements Editor {
     this.#connection = connection;
     this.#prompts = new EditorPrompts({
       open: async (id, lines, options, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines, editorPromptOptions(options)]], signal)),
-      close: async (id, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, [], {}]], signal)),
+      close: async (id, notice, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, [], { notice }]], signal)),
     });
     this.#reviews = new EditorReviews({
       open: async (id, spec, signal) => void (await connection.request('nvim_exec_lua', [REVIEW_LUA, ['open', channel, id, spec]], signal)),

@@ -78,7 +78,7 @@ export class VimEditor implements Editor {
         const winid = await channel.call('vimrelay#ask#open', [id, lines, editorPromptOptions(options)], signal);
         if (typeof winid !== 'number' || winid <= 0) throw new Error('this Vim cannot show a popup (it needs +popupwin)');
       },
-      close: async (id, signal) => void (await channel.call('vimrelay#ask#close', [id], signal)),
+      close: async (id, notice, signal) => void (await channel.call('vimrelay#ask#close', [id, notice], signal)),
     });
     this.#reviews = new EditorReviews({
       open: async (id, spec, signal) => void (await channel.call('vimrelay#review#open', [id, nulsToVim({ ...spec }, ['proposed.*'])], signal)),

@@ -1,6 +1,6 @@
 // The real `vimrelay` command given a value it cannot use: a mistyped scope or permission class, a
 // relay URL without its scheme (or not a URL at all), a name the relay would refuse, a credentials
-// file that is not JSON. Each
+// file that is not JSON, a mistyped surface for `ask-via`. Each
 // gets one line naming the value and what would do, exit 1, and nothing is sent anywhere: never a
 // zod issue dump, a bare "Invalid URL" or a JSON parser's complaint without the file.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -82,6 +82,24 @@ describe('allow, ask and deny', () => {
   });
 });
 
+describe('serve --tools', () => {
+  const env = isolatedEnv();
+  const valid = 'read, edit, lsp, exec, show, joined with "+" (read+lsp)';
+
+  it('names a mistyped toolset in one line, with the nearest and every one, before anything is served', () => {
+    for (const mode of ['--stdio', '--http']) {
+      expect(runCli(['serve', mode, '--tools', 'read+raed'], env)).toMatchObject({ status: 1, stdout: '', stderr: `vimrelay: unknown toolset "raed" in --tools; did you mean \`read\`? The toolsets are ${valid}\n` });
+    }
+    expect(runCli(['serve', '--stdio', '--tools', 'everything'], env)).toMatchObject({ status: 1, stdout: '', stderr: `vimrelay: unknown toolset "everything" in --tools; the toolsets are ${valid}\n` });
+  });
+
+  it('refuses an empty name rather than serving every tool', () => {
+    for (const tools of ['', 'read+', '+lsp']) {
+      expect(runCli(['serve', '--stdio', '--tools', tools], env)).toMatchObject({ status: 1, stdout: '', stderr: `vimrelay: --tools takes toolset names: ${valid}\n` });
+    }
+  });
+});
+
 describe('a relay URL', () => {
   const env = withSecret();
   /** Every command that takes a relay URL, given `url`. */
@@ -139,5 +157,23 @@ describe('the credentials file', () => {
       expect([args, r.status, r.stderr.startsWith(`vimrelay: ${file} is not valid JSON: `)]).toEqual([args, 1, true]);
       expect(r.stderr.split('\n')).toHaveLength(2);
     }
+  });
+});
+
+describe('ask-via', () => {
+  it('names a mistyped surface with the nearest, and changes nothing; a valid list is set, shown, and all undoes it', () => {
+    const env = isolatedEnv();
+    const before = runCli(['ask-via'], env);
+    expect(before).toMatchObject({ status: 0, stdout: expect.stringContaining('ask_via: editor, dashboard, assistant (the default') });
+    expect(runCli(['ask-via', 'editor,dashbord'], env)).toMatchObject({
+      status: 1,
+      stdout: '',
+      stderr: 'vimrelay: unknown surface "dashbord"; did you mean `dashboard`? It is one of editor, dashboard, assistant, or all\n',
+    });
+    expect(runCli(['ask-via', ','], env)).toMatchObject({ status: 1, stderr: expect.stringContaining('usage: vimrelay ask-via SURFACE[,SURFACE...] | all') });
+    expect(runCli(['ask-via'], env).stdout).toBe(before.stdout);
+    expect(runCli(['ask-via', 'editor, editor'], env).stdout).toContain('ask_via: editor\n');
+    expect(runCli(['rules'], env).stdout).toContain('ask_via: editor\n');
+    expect(runCli(['ask-via', 'all'], env).stdout).toBe(before.stdout);
   });
 });

@@ -10,90 +10,31 @@
 // - A long command: the payload at its end is not on the screen at first, Ctrl-G does nothing
 //   until every row has been shown with the prompt's own keys, and then runs it.
 // - A preview too long to show whole is not shown: the screen offers only deny, and no allow key works.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// - A prompt answered on the relay's page (README "Deciding from elsewhere") closes, and the screen
+//   says where it was answered.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { attach } from 'neovim';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, PERMISSION_CLASSES, type ToolOutcome } from '../../../protocol/index.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
-import type { Editor } from '../../../agent/editors/editor.ts';
-import { NvimEditor } from '../../../agent/editors/nvim/editor.ts';
-import type { VimEditor } from '../../../agent/editors/vim/editor.ts';
-import { isolatedHome } from '../../helpers/home.ts';
+import type { DecisionBook } from '../../../agent/decisions/book.ts';
+import { ON_SCREEN, type OnScreen } from '../../helpers/on-screen.ts';
 import { testGuard } from '../../helpers/policy.ts';
 import { promptArmed, promptStates } from '../../helpers/prompt-view.ts';
-import { insideBorders, squeezed, startTmux, type TmuxScreen } from '../../helpers/tmux.ts';
-import { startVimAgent, vimArgs, type VimAgentFixture } from '../../helpers/vim.ts';
-import { listeningOn, waitFor } from '../../helpers/wait.ts';
-
-interface OnScreen {
-  kind: 'nvim' | 'vim';
-  term: TmuxScreen;
-  editor: Editor;
-  /** Evaluates a Vimscript expression in the editor (what the test reads besides the screen). */
-  expr<T = unknown>(expr: string): Promise<T>;
-  /** A file the payload writes, in a directory of the test's. */
-  marker: string;
-  stop(): Promise<void>;
-}
-
-const QUIET_LOGGER = { level: 'error', info() {}, warn() {}, error() {}, debug() {} };
-
-/** Neovim in tmux, listening on a socket the test attaches to. */
-async function nvimOnScreen(): Promise<OnScreen> {
-  const { home, env } = isolatedHome('vimrelay-screen-');
-  const cwd = join(home, 'work');
-  mkdirSync(cwd);
-  writeFileSync(join(cwd, 'a.txt'), 'the user\'s file\n');
-  const socket = join(home, 'nvim.sock');
-  const term = startTmux({ command: ['nvim', '--clean', '-n', '--listen', socket, 'a.txt'], env, cwd });
-  await listeningOn(socket, 10_000, 'Neovim to listen');
-  const editor = await NvimEditor.attach(socket, { signal: AbortSignal.timeout(10_000) });
-  // `as never`: the option is typed as winston's Logger; the client only calls these methods.
-  const client = attach({ socket, options: { logger: QUIET_LOGGER as never } });
-  return {
-    kind: 'nvim',
-    term,
-    editor,
-    expr: (expr) => client.eval(expr) as never,
-    marker: join(home, 'payload-ran'),
-    stop: async () => {
-      client.quit();
-      await editor.close();
-      await term.stop();
-    },
-  };
-}
-
-/** Vim in tmux, connected to a Vim listener of the test's. */
-async function vimOnScreen(): Promise<OnScreen> {
-  const agent: VimAgentFixture = await startVimAgent();
-  const cwd = join(agent.home, 'work');
-  mkdirSync(cwd);
-  writeFileSync(join(cwd, 'a.txt'), 'the user\'s file\n');
-  const term = startTmux({ command: ['vim', ...vimArgs({ name: 'screen', normal: true, open: ['a.txt'] })], env: agent.env, cwd });
-  const editor = await waitFor(() => agent.registry.list()[0], 10_000, 'Vim to connect');
-  return {
-    kind: 'vim',
-    term,
-    editor,
-    expr: (expr) => (editor as VimEditor).evaluate(expr, AbortSignal.timeout(10_000)) as never,
-    marker: join(agent.home, 'payload-ran'),
-    stop: async () => (await term.stop(), await agent.stop()),
-  };
-}
+import { insideBorders, squeezed } from '../../helpers/tmux.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** g:vimrelay_prompt_delay_ms for the cases that check keys sent within the prompt's waits (ms). */
 const SLOW_MS = 4_000;
 
-describe.each([
-  ['Neovim', nvimOnScreen],
-  ['Vim', vimOnScreen],
-] as const)('the exec prompt on the screen of %s', (_kind, start) => {
+describe.each(ON_SCREEN)('the exec prompt on the screen of %s', (_kind, start) => {
   let on: OnScreen;
+  /** A file the payload writes, in a directory of the test's. */
+  let marker: string;
   let dispatcher: Dispatcher;
+  let book: DecisionBook;
   let seq = 0;
   const run = (commands: string | string[]): Promise<ToolOutcome | undefined> =>
     dispatcher.handle({ id: `screen-${++seq}`, tool: 'run_command', editor: on.editor.id, args: { commands }, scopes: [...ALL_SCOPES], client: 'claude-test', deadline_ms: 30_000 });
@@ -122,9 +63,14 @@ describe.each([
   };
 
   beforeAll(async () => {
-    on = await start();
+    on = await start({ files: { 'a.txt': 'the user\'s file\n' }, open: ['a.txt'] });
+    marker = join(on.home, 'payload-ran');
     const rules = PERMISSION_CLASSES.map((klass) => ({ klass, decision: klass === 'exec' ? ('ask' as const) : ('allow' as const) }));
-    dispatcher = new Dispatcher({ get: (id) => (id === on.editor.id ? on.editor : undefined) }, testGuard({ rules, never_read: [] }).guard);
+    const { guard } = testGuard({ rules, never_read: [] });
+    // The relay's page reaches the user too, as while `vimrelay agent` is linked to a relay.
+    book = guard.decisions;
+    book.offer('dashboard', 'https://relay.test/dashboard/pending');
+    dispatcher = new Dispatcher({ get: (id) => (id === on.editor.id ? on.editor : undefined) }, guard);
     await showing('the user\'s file');
   });
   afterAll(() => on?.stop());
@@ -142,8 +88,8 @@ describe.each([
     ['Normal', '', 'kjwbo and then a note'],
     ['Visual', 'v', 'jwbo$'],
   ] as const)('takes none of the keys typed through an opening prompt in %s mode, and none for a moment after it takes keys', async (mode, enter, typed) => {
-    const marker = `${on.marker}-${mode}`;
-    const payload = `call writefile(['ran'], '${marker}')`;
+    const modeMarker = `${marker}-${mode}`;
+    const payload = `call writefile(['ran'], '${modeMarker}')`;
     // A user who reads slowly makes the prompt wait longer: here, so that however late this
     // machine delivers the keys, they still come within the waits they check.
     await on.expr(`execute('let g:vimrelay_prompt_delay_ms = ${SLOW_MS}')`);
@@ -155,7 +101,7 @@ describe.each([
     await showing('asks to run run_command (exec)');
     if (enter === 'i') await waitFor(async () => ((await firstLine()) === `${typed}the user's file` ? true : undefined), 10_000, 'every key typed in the file');
     expect(await settled(outcome)).toBe(false);
-    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(modeMarker)).toBe(false);
     // They stop: the prompt takes the keys; the keys answer nothing for a moment.
     await waitFor(async () => ((await promptStates(on))[0]?.taking_keys ? true : undefined), 20_000, 'the prompt to take keys');
     on.term.key('C-g');
@@ -165,7 +111,7 @@ describe.each([
     await promptArmed(on);
     on.term.key('C-g');
     expect(await outcome).toMatchObject({ ok: true });
-    expect(existsSync(marker)).toBe(true);
+    expect(existsSync(modeMarker)).toBe(true);
     await notShowing('asks to run run_command (exec)');
     // The mode they were in is theirs again (Insert mode, in Neovim, which left it for the prompt).
     if (enter === 'i') expect(await on.expr('mode()')).toBe('i');
@@ -173,7 +119,7 @@ describe.each([
   });
 
   it('shows a command padded with thousands of spaces whole at once: the blanks are one mark', async () => {
-    const hidden = `call writefile(['hidden'], '${on.marker}-hidden')`;
+    const hidden = `call writefile(['hidden'], '${marker}-hidden')`;
     const command = `echo "formatting done"${' '.repeat(4_000)}| ${hidden}${' '.repeat(4_000)}| " end of command`;
     const outcome = run(command);
     const rows = await showing('asks to run run_command (exec)');
@@ -182,11 +128,11 @@ describe.each([
     await promptArmed(on);
     on.term.type('d');
     expect(await outcome).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
-    expect(existsSync(`${on.marker}-hidden`)).toBe(false);
+    expect(existsSync(`${marker}-hidden`)).toBe(false);
   });
 
   it('shows the payload at the end of a long command before Ctrl-G runs it, scrolling with the prompt\'s own keys', async () => {
-    const payload = `call writefile(['ran'], '${on.marker}-long')`;
+    const payload = `call writefile(['ran'], '${marker}-long')`;
     const command = `echo '${'all is well here, nothing to see. '.repeat(200)}' | ${payload}`;
     const outcome = run(command);
     const first = await showing('asks to run run_command (exec)');
@@ -208,11 +154,11 @@ describe.each([
       }, 10_000, () => `the prompt to scroll; the screen shows:\n${before}`);
     }
     expect(insideBorders(rows), rows.join('\n')).toContain(wanted);
-    expect(existsSync(`${on.marker}-long`)).toBe(false);
+    expect(existsSync(`${marker}-long`)).toBe(false);
     await promptArmed(on);
     on.term.key('C-g');
     expect(await outcome).toMatchObject({ ok: true });
-    expect(existsSync(`${on.marker}-long`)).toBe(true);
+    expect(existsSync(`${marker}-long`)).toBe(true);
   });
 
   it('offers only deny for a preview too long to show whole, and no allow key works', async () => {
@@ -227,5 +173,17 @@ describe.each([
     expect(await settled(outcome)).toBe(false);
     on.term.type('d');
     expect(await outcome).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('The user denied') } });
+  });
+
+  it('closes a prompt answered on the relay\'s page, and says so where the user looks', async () => {
+    const payload = `call writefile(['ran'], '${marker}-page')`;
+    const outcome = run(payload);
+    await showing('asks to run run_command (exec)');
+    const decision = await waitFor(() => book.list('dashboard')[0], 10_000, 'the decision on the page');
+    expect(await book.answer(decision.id, { kind: 'allow' }, 'dashboard')).toEqual({ ok: true, said: 'allowed' });
+    expect(await outcome).toMatchObject({ ok: true });
+    expect(existsSync(`${marker}-page`)).toBe(true);
+    await notShowing('asks to run run_command (exec)');
+    await showing('vimrelay: allowed on the dashboard');
   });
 });

@@ -176,7 +176,7 @@ describe('the policy CLI', () => {
     const log = runCli(['log', '-n', '6'], env);
     expect(log.status).toBe(0);
     const clients = log.stdout.trimEnd().split('\n').slice(1).map((line) => line.split(/ {2,}/)[1]);
-    expect(clients).toEqual(['Claude Code', 'laptop (personal access token)', 'Twin (a1b2c3)', 'Twin (d4e5f6)', 'evil^[[2J', 'older-relay']);
+    expect(clients).toEqual(['Claude Code', 'laptop (personal access token)', 'Twin (a1b2c3)', 'Twin (d4e5f6)', 'evil\\x1b[2J', 'older-relay']);
   });
 
   it('`vimrelay rules --remove N` takes rule N out, on a running guard too, and refuses a number it does not list', async () => {

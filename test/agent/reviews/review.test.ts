@@ -8,7 +8,10 @@
 // applied) when it meets the proposal; a decision slower than the call's timeout_ms answers
 // "pending", and review_status gives the outcome later (audited as the editor's decision); an
 // undecided review expires; the model can ask for a review but never skip one the policy asks for;
-// write_buffer of a new file is reviewed too; two reviews wait side by side, and get_state lists them.
+// write_buffer of a new file is reviewed too; two reviews wait side by side, and get_state lists them;
+// no tool edits a proposal while the user decides on it (the attack: a path rule that reviews only
+// the file, so that edits of the proposal's own buffer are allowed, and the model's change to it
+// would be accepted as the user's).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, PERMISSION_CLASSES, type ToolOutcome } from '../../../protocol/index.ts';
 import { readAudit } from '../../../agent/audit/log.ts';
@@ -190,6 +193,31 @@ describe.each(NORMAL_DRIVERS)('a review on %s', (_kind, start) => {
     expect(await skipping).toMatchObject({ ok: true, data: { review: { decision: 'accepted' } } });
     // Not reviewed: allowed and not asked for.
     expect(await replace(allowing, 'three', 'THREE')).toMatchObject({ ok: true, data: expect.not.objectContaining({ review: expect.anything() }) });
+  });
+
+  it('refuses every tool edit of a proposal under review, even where the policy allows writes without one', async () => {
+    // Reviews for notes.txt only: the proposal's buffer (vimrelay://review/<id>) matches no rule.
+    const pathRule = testGuard({ rules: [...rules('allow'), { klass: 'write', decision: 'review', path: '**/notes.txt' }], never_read: [] }).guard;
+    const partly = new Dispatcher({ get: (id) => (id === d.editor.id ? d.editor : undefined) }, pathRule);
+    const pending = await replace(partly, 'two', 'TWO', { timeout_ms: 200 });
+    const id = pending?.ok ? String((pending.data.review as { id: string }).id) : '';
+    await reviewShown(d, id);
+    const proposal = await proposalBuffer(d, id);
+    const guard = { buffer: proposal, expected_changedtick: await d.tick(proposal) };
+    for (const [tool, args] of [
+      ['find_and_replace', { ...guard, old_text: 'eight', new_text: 'eight, and a line nobody reviewed' }],
+      ['write_buffer', { ...guard, text: 'nobody reviewed this\n' }],
+      ['apply_diff', { ...guard, diff: '--- a\n+++ b\n@@ -8 +8 @@\n-eight\n+EIGHT\n' }],
+      ['substitute', { buffer: proposal, pattern: 'eight', replacement: 'EIGHT' }],
+      ['undo', { buffer: proposal }],
+    ] as const) {
+      expect(await call(partly, tool, args), tool).toMatchObject({ ok: false, error: { code: 'EDITOR_ERROR', message: expect.stringContaining(`proposal of review ${id}`) } });
+    }
+    expect(await d.lines(proposal)).toEqual(['one', 'TWO', ...TEXT.slice(2)]);
+    const status = call(partly, 'review_status', { id, wait_ms: 20_000 });
+    await d.type('ZA');
+    expect(await status).toMatchObject({ ok: true, data: { review: { id, decision: 'accepted' } } });
+    expect(await d.lines(buf)).toEqual(['one', 'TWO', ...TEXT.slice(2)]);
   });
 
   it('reviews write_buffer of a file that does not exist yet, against an empty buffer', async () => {

@@ -21,8 +21,10 @@
 --   and allow only that long after its view last moved and once every row has been on screen (else a message says what to wait for); with
 --   opts.deny_only the allow keys do nothing at all. The answer goes to `channel` as
 --   rpcnotify(channel, 'vimrelay_ask', id, answer), and the window closes.
--- - 'close' takes prompt `id` down without an answer (the agent's deadline passed), ending an
---   input() still waiting for its reason.
+-- - 'close' takes prompt `id` down without an answer (the agent's deadline passed, or another
+--   surface answered it first), ending an input() still waiting for its reason; opts.notice, if
+--   not empty, is shown as a one-line message whether the prompt was still shown or not (its
+--   user's own answer may have lost the race: they are told who answered first).
 -- - 'state' returns the prompts shown, each {id, taking_keys, armed, rows, unseen}, for
 --   :VimRelayStatus and the tests.
 -- Nothing here blocks: while a prompt is open Neovim serves every other request (and tools run in
@@ -326,6 +328,9 @@ elseif op == 'close' then
   -- An input() still waiting for the reason: cancel it (its answer is no longer wanted).
   if ask and ask.reading and api.nvim_get_mode().mode:sub(1, 1) == 'c' then
     api.nvim_input('<C-c>')
+  end
+  if opts and opts.notice and opts.notice ~= '' then
+    notice(opts.notice)
   end
 elseif op == 'state' then
   local out = {}

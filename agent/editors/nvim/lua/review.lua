@@ -4,8 +4,10 @@
 -- Contract: `...` is (op, channel, id, spec), run with one nvim_exec_lua per op.
 -- - 'open' takes review `id`: spec = {buf (the real buffer), header (lines), proposed (lines),
 --   quiet_ms}. The review comes to the front only while the user is not typing: in Normal mode with
---   no key for spec.quiet_ms (vimrelay hears keys from its first prompt or review on); until then a one-line notice says
---   that a review waits, and :VimRelayReview brings the oldest waiting one to the front at once.
+--   no key for spec.quiet_ms (vimrelay hears keys from its first prompt or review on); until then a
+--   one-line float at the top right says that a review waits (the message line is no place for it:
+--   Insert mode's "-- INSERT --" takes it over at once), and :VimRelayReview brings the oldest
+--   waiting one to the front at once.
 --   At the front it is a new tab: the real buffer on the left and, on the right, the proposal in a
 --   scratch buffer named vimrelay://review/<id> (editable: take a change back with `do` or
 --   :diffget, type), both in diff mode, the header in a window above them. Nothing in the user's
@@ -25,6 +27,41 @@ local op, channel, id, spec = ...
 -- `api`, `uv`, `R` (_G.__vimrelay), now() and notice() come from lua/decision_ui.lua, before this.
 R.reviews = R.reviews or {}
 R.review_order = R.review_order or 0
+
+-- The notice that `review` waits: a float at the top right of the screen, never focused, which the
+-- user's keys go past; it stays until the review comes to the front or closes.
+local WAITING = ' vimrelay: a review waits for you: :VimRelayReview '
+
+local function open_notice(review)
+  local buf = api.nvim_create_buf(false, true)
+  vim.bo[buf].bufhidden = 'wipe'
+  api.nvim_buf_set_lines(buf, 0, -1, true, { WAITING })
+  local ok, win = pcall(api.nvim_open_win, buf, false, {
+    relative = 'editor',
+    row = 0,
+    col = vim.o.columns,
+    anchor = 'NE',
+    width = math.min(vim.fn.strdisplaywidth(WAITING), vim.o.columns),
+    height = 1,
+    style = 'minimal',
+    focusable = false,
+    zindex = 200,
+    noautocmd = true,
+  })
+  if ok then
+    vim.wo[win].winhighlight = 'Normal:WarningMsg'
+    review.notice_win = win
+  else
+    notice(WAITING)
+  end
+end
+
+local function close_notice(review)
+  if review.notice_win and api.nvim_win_is_valid(review.notice_win) then
+    api.nvim_win_close(review.notice_win, true)
+  end
+  review.notice_win = nil
+end
 
 -- Sets the header's text (not modifiable for the user).
 local function set_header(review, lines)
@@ -81,6 +118,7 @@ local function show(review)
   if review.timer then
     review.timer:stop()
   end
+  close_notice(review)
   local s = review.spec
   review.prev_win = api.nvim_get_current_win()
   -- Not :tab sbuffer, which 'switchbuf' may send to a window of the user's.
@@ -97,6 +135,8 @@ local function show(review)
   vim.bo[prop].bufhidden = 'wipe'
   vim.bo[prop].swapfile = false
   pcall(api.nvim_buf_set_name, prop, 'vimrelay://review/' .. review.id)
+  -- The user's alone to change: no tool edits it (util.lua check_modifiable).
+  vim.b[prop].vimrelay_review = review.id
   api.nvim_buf_set_lines(prop, 0, -1, true, s.proposed)
   vim.bo[prop].modified = false
   vim.bo[prop].filetype = vim.bo[s.buf].filetype
@@ -218,6 +258,7 @@ local function finish(key, message)
     review.timer:stop()
     review.timer:close()
   end
+  close_notice(review)
   if review.tab and api.nvim_tabpage_is_valid(review.tab) then
     local was_current = api.nvim_get_current_tabpage() == review.tab
     for _, win in ipairs(api.nvim_tabpage_list_wins(review.tab)) do
@@ -249,7 +290,7 @@ if op == 'open' then
     review.timer:start(100, 100, vim.schedule_wrap(function()
       try_show(key)
     end))
-    notice('vimrelay: a review waits for you: :VimRelayReview')
+    open_notice(review)
   end
 elseif op == 'close' then
   finish(key, spec and spec.message)

@@ -296,11 +296,19 @@ function M.check_tick(b, expected)
 end
 
 -- Fails with EDITOR_ERROR, naming the buffer, when its text cannot be changed: a terminal (its
--- text is the job's output) or 'modifiable' off. The editing tools call it before anything else,
--- the changedtick check included (a terminal's tick moves with its output: the wrong reason).
+-- text is the job's output), 'modifiable' off, or the proposal of a review (review.lua), which is
+-- the user's alone to change while they decide: an edit of it would be accepted as theirs, unseen.
+-- The editing tools call it before anything else, the changedtick check included (a terminal's
+-- tick moves with its output: the wrong reason).
 function M.check_modifiable(b)
   local name = M.buf_path(b)
   local which = 'Buffer ' .. b .. (name ~= vim.NIL and ' (' .. name .. ')' or '')
+  local review = vim.b[b].vimrelay_review
+  if review then
+    M.fail('EDITOR_ERROR', which .. ' is the proposal of review ' .. review .. ', which only the user changes while they decide. Nothing was changed.', {
+      hint = "Wait for the user's decision (review_status with that id), then read the buffer the review was about.",
+    })
+  end
   if vim.bo[b].buftype == 'terminal' then
     M.fail('EDITOR_ERROR', which .. ' is a terminal, whose text is its output: it cannot be edited. Nothing was changed.', {
       hint = 'To type into the terminal, use send_to_terminal.',

@@ -18,8 +18,10 @@
 " the allow keys do nothing at all. The answer goes to the agent as the message {type: 'ask', id,
 " answer} and the popup closes. A filter cannot call input(), so after r a timer asks for the
 " reason with input(); keys typed before that prompt shows are dropped, not run. The agent calls
-" vimrelay#ask#close(id) when its deadline passes: the popup closes without an answer, and an
-" input() still waiting for the reason is ended. A popup closed some other way (popup_close()) is
+" vimrelay#ask#close(id, notice) when its deadline passes, or another surface answered first: the
+" popup closes without an answer, an input() still waiting for the reason is ended, and `notice`,
+" if not empty, is shown as a one-line message whether the popup was still shown or not (its
+" user's own answer may have lost the race: they are told who answered first). A popup closed some other way (popup_close()) is
 " a deny; popup_clear() runs no callback, so a prompt it clears stays unanswered until the
 " deadline. The popup leaves the current window, its cursor and the mode alone.
 " vimrelay#ask#state() lists the prompts shown, each {id, taking_keys, armed, rows, unseen}. Without
@@ -98,18 +100,22 @@ function! vimrelay#ask#open(id, lines, opts) abort
   return winid
 endfunction
 
-" Takes prompt `id` down without an answer; 1 when it was still shown.
-function! vimrelay#ask#close(id) abort
-  if !has_key(s:asks, a:id)
-    return 0
-  endif
-  let ask = s:forget(a:id)
-  " The reason prompt is still waiting: end it (<Esc> abandons input(), which returns '').
-  if ask.state ==# 'input' && mode() ==# 'c'
-    call feedkeys("\<Esc>", 'n')
+" Takes prompt `id` down without an answer, then shows the notice (a:1), if any; 1 when it was still shown.
+function! vimrelay#ask#close(id, ...) abort
+  let notice = get(a:000, 0, '')
+  let was = has_key(s:asks, a:id)
+  if was
+    let ask = s:forget(a:id)
+    " The reason prompt is still waiting: end it (<Esc> abandons input(), which returns '').
+    if ask.state ==# 'input' && mode() ==# 'c'
+      call feedkeys("\<Esc>", 'n')
+    endif
   endif
   call vimrelay#util#redraw()
-  return 1
+  if !empty(notice)
+    echohl WarningMsg | echo strcharpart(notice, 0, max([10, &columns - 15])) | echohl None
+  endif
+  return was
 endfunction
 
 " Takes every prompt down without an answer (the channel to the agent closed).

@@ -90,9 +90,8 @@ function! s:show(review) abort
     let rows += max([1, (strdisplaywidth(line) + &columns - 1) / &columns])
   endfor
   execute 'resize' rows
-  for b in [review.prop_buf, review.header_buf]
-    call setbufvar(b, 'vimrelay_review', review.id)
-  endfor
+  " The proposal is the user's alone to change: no tool edits it (vimrelay#util#check_modifiable).
+  call setbufvar(review.prop_buf, 'vimrelay_review', review.id)
   nnoremap <buffer> <nowait> ZA :call vimrelay#review#accept_here()<CR>
   nnoremap <buffer> <nowait> ZR :call vimrelay#review#reject_asking()<CR>
   call win_gotoid(prop_win)

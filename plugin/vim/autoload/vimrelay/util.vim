@@ -144,11 +144,18 @@ function! vimrelay#util#check_tick(b, expected) abort
 endfunction
 
 " Fails with EDITOR_ERROR, naming the buffer, when its text cannot be changed: a terminal (its text
-" is the job's output) or 'modifiable' off. The editing tools call it before anything else, the
-" changedtick check included (a terminal's tick moves with its output: the wrong reason).
+" is the job's output), 'modifiable' off, or the proposal of a review (review.vim), which is the
+" user's alone to change while they decide: an edit of it would be accepted as theirs, unseen. The
+" editing tools call it before anything else, the changedtick check included (a terminal's tick
+" moves with its output: the wrong reason).
 function! vimrelay#util#check_modifiable(b) abort
   let path = vimrelay#util#buf_path(a:b)
   let which = 'Buffer ' . a:b . (path is v:null ? '' : ' (' . path . ')')
+  let review = getbufvar(a:b, 'vimrelay_review', '')
+  if !empty(review)
+    call vimrelay#util#fail('EDITOR_ERROR', which . ' is the proposal of review ' . review . ', which only the user changes while they decide. Nothing was changed.',
+          \ {'hint': "Wait for the user's decision (review_status with that id), then read the buffer the review was about."})
+  endif
   if getbufvar(a:b, '&buftype') ==# 'terminal'
     call vimrelay#util#fail('EDITOR_ERROR', which . ' is a terminal, whose text is its output: it cannot be edited. Nothing was changed.',
           \ {'hint': 'To type into the terminal, use send_to_terminal.'})
