@@ -7,8 +7,7 @@
  * `exec`, which the id says (`runsCommand`), and the editor checks it against the action it finds.
  */
 import { z } from 'zod';
-import { LIMITS } from '../limits.ts';
-import { CHANGES_TEXT, defineTool } from '../tool.ts';
+import { CHANGES_TEXT, defineTool, serverGuard } from '../tool.ts';
 import { LSP_TIMEOUT_HINT, lspPositionArgs } from './lsp.ts';
 import { lspApplyArgs, lspEditResult, needsTick } from './lsp-edits.ts';
 
@@ -37,12 +36,10 @@ const L = CODE_ACTION_LIMITS;
 
 export const lspCodeActions = defineTool({
   name: 'lsp_code_actions',
-  title: 'Code actions: fixes and refactors (LSP)',
+  title: 'Code actions (LSP)',
   description:
-    'Fixes and refactors the language server offers at a position or range (and its diagnostics there): id, title, kind (quickfix, refactor.extract, ' +
-    'source.organizeImports...), and `command` if applying runs a server command (exec permission: the server runs it, the editor\'s language client makes the edits it sends). ' +
-    '`id` previews an action\'s edits; `apply` (with expected_changedtick) makes them, all or none, one undo step per buffer. File creations, renames and deletions are refused. ' +
-    `Up to ${L.maxActions} actions; edits up to ${LIMITS.maxResultBytes / 1024} KB.`,
+    'Fixes and refactors the language server offers at a position or range and for its diagnostics: `id` previews one, `apply` makes it ' +
+    `(all or none, one undo step per buffer; exec if it runs a server \`command\`). Up to ${L.maxActions}. File creations, renames, deletions: refused. See lsp_format.`,
   permission: 'write',
   // A command runs what the server likes, as run_command runs what the model likes.
   permissionOf: (args) => (args.apply !== true ? 'read' : runsCommand(args.id) ? 'exec' : 'write'),
@@ -52,11 +49,10 @@ export const lspCodeActions = defineTool({
   input: z
     .object({
       ...lspPositionArgs,
-      col: lspPositionArgs.col.describe('Column.'),
-      end_line: z.number().int().positive().optional().describe('Range end; default: the position.'),
-      end_col: z.number().int().positive().optional(),
-      kinds: z.array(z.string().min(1).max(L.kindChars)).max(L.maxKinds).optional().describe('Only these kinds and sub-kinds.'),
-      id: z.string().min(1).max(L.idChars).optional().describe('An action\'s id.'),
+      end_line: z.number().int().positive().optional().describe('Range end; default: line, col.'),
+      end_col: z.number().int().positive().optional().describe('Exclusive; with end_line.'),
+      kinds: z.array(serverGuard(z.string().min(1).max(L.kindChars))).max(L.maxKinds).optional().describe('Only these kinds and sub-kinds.'),
+      id: serverGuard(z.string().min(1).max(L.idChars)).optional().describe('An action\'s id.'),
       ...lspApplyArgs,
     })
     .strict()
@@ -65,17 +61,19 @@ export const lspCodeActions = defineTool({
     .refine(...needsTick())
     .refine((a) => a.review !== true || !runsCommand(a.id), { message: 'an action that runs a server command cannot be reviewed', path: ['review'] }),
   output: z.object({
-    actions: z.array(
-      z.object({
-        id: z.string(),
-        title: z.string(),
-        kind: z.string().nullable(),
-        preferred: z.boolean(),
-        command: z.string().nullable(),
-        disabled: z.string().nullable(),
-      }),
-    ),
-    ...lspEditResult,
-    command_error: z.string().optional().describe('The server\'s error for the command, after the edits in `files`.'),
+    actions: z
+      .array(
+        z.object({
+          id: z.string().describe('to pass as id'),
+          title: z.string().describe("the server's title"),
+          kind: z.string().nullable().describe('quickfix, refactor.extract, source...'),
+          preferred: z.boolean().describe('the one to pick'),
+          command: z.string().nullable().describe('a server command it runs'),
+          disabled: z.string().nullable().describe('why it cannot apply'),
+        }),
+      )
+      .describe('with id: that one'),
+    ...lspEditResult(),
+    command_error: z.string().optional().describe('the command failed after its edits'),
   }),
 });

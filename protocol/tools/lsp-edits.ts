@@ -5,13 +5,13 @@
  */
 import { z } from 'zod';
 import { changedtickArg } from './common.ts';
-import { lspBuf, LspRange } from './lsp.ts';
+import { lspBuf, LspRange, RANGE_TEXT } from './lsp.ts';
 import { ReviewResult, reviewArg, reviewTimeoutArg } from './review.ts';
 
 /** `apply`, `expected_changedtick`, `review` and `timeout_ms` of an lsp_* tool that edits. */
 export const lspApplyArgs = {
   apply: z.boolean().optional().describe('Default false: preview (read permission); true edits (write).'),
-  expected_changedtick: changedtickArg.optional().describe('Required with apply (the buffer\'s).'),
+  expected_changedtick: changedtickArg.optional().describe("The buffer's changedtick you read; required with apply."),
   review: reviewArg,
   timeout_ms: reviewTimeoutArg,
 };
@@ -25,17 +25,22 @@ export function needsTick(): [(a: { apply?: boolean | undefined; expected_change
 export const LspFileEdits = z.object({
   path: z.string(),
   buf: lspBuf,
-  changedtick: z.number().int().nonnegative().nullable(),
-  edits: z.array(z.object({ ...LspRange, old_text: z.string(), new_text: z.string() })),
+  changedtick: z.number().int().nonnegative().nullable().describe("its buffer's, after; null: no buffer"),
+  edits: z.array(z.object({ ...LspRange, old_text: z.string().describe('the text replaced'), new_text: z.string().describe('what replaces it') })).describe(`ranges ${RANGE_TEXT}, as before`),
 });
 
-/** The result fields of an edit: whether it was made, each file's edits, and their count. */
-export const lspEditResult = {
-  server: z.string(),
-  applied: z.boolean(),
-  files: z.array(LspFileEdits),
-  edit_count: z.number().int().nonnegative(),
-  truncated: z.boolean(),
-  withheld: z.number().int().nonnegative(),
-  review: ReviewResult.optional(),
-};
+/**
+ * The result fields of an edit: whether it was made, each file's edits, and their count. `review`:
+ * the review's result, without `files` for a tool that edits one buffer (no review of several files).
+ */
+export function lspEditResult(review: z.ZodType = ReviewResult) {
+  return {
+    server: z.string().describe('the language server that answered'),
+    applied: z.boolean().describe('false: a preview'),
+    files: z.array(LspFileEdits).describe('each file changed'),
+    edit_count: z.number().int().nonnegative().describe('edits in all, listed or not'),
+    truncated: z.boolean().describe('edits were left out of the list'),
+    withheld: z.number().int().nonnegative().describe("files the user's policy hides, left out"),
+    review: review.optional(),
+  };
+}

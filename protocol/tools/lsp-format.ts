@@ -9,13 +9,14 @@ import { CHANGES_TEXT, defineTool } from '../tool.ts';
 import { currentBufferArg, editorArg } from './common.ts';
 import { LSP_TIMEOUT_HINT } from './lsp.ts';
 import { lspApplyArgs, lspEditResult, needsTick } from './lsp-edits.ts';
+import { OneBufferReview } from './review.ts';
 
 export const lspFormat = defineTool({
   name: 'lsp_format',
   title: 'Format a buffer (LSP)',
   description:
-    'The edits the language server\'s formatter makes to a buffer, or to lines start_line..end_line, with the buffer\'s shiftwidth and expandtab: a preview by default. ' +
-    `With \`apply\` (and expected_changedtick) it makes them as one undo step. Lists edits up to ${LIMITS.maxResultBytes / 1024} KB (truncated; edit_count counts all).`,
+    "The language server's formatting of a buffer or some lines, with the buffer's shiftwidth and expandtab: a preview; `apply` makes it, one undo step. " +
+    `Edits listed up to ${LIMITS.maxResultBytes / 1024} KB. See lsp_code_actions.`,
   permission: 'write',
   permissionOf: (args) => (args.apply === true ? 'write' : 'read'),
   routing: 'editor',
@@ -25,8 +26,8 @@ export const lspFormat = defineTool({
     .object({
       editor: editorArg,
       buffer: currentBufferArg,
-      start_line: z.number().int().positive().optional().describe('With end_line: format these lines only.'),
-      end_line: z.number().int().positive().optional(),
+      start_line: z.number().int().positive().optional().describe('First line, 1-based; default: all.'),
+      end_line: z.number().int().positive().optional().describe('Last line, with start_line.'),
       ...lspApplyArgs,
     })
     .strict()
@@ -35,5 +36,5 @@ export const lspFormat = defineTool({
       path: ['end_line'],
     })
     .refine(...needsTick()),
-  output: z.object(lspEditResult),
+  output: z.object(lspEditResult(OneBufferReview)),
 });

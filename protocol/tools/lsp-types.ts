@@ -1,7 +1,7 @@
 /** lsp_types: the supertypes or subtypes of the type at a position (type hierarchy), paged. */
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
-import { LSP_READ_TOOL, lspPage, lspPageArgs, lspPagesText, lspPositionArgs } from './lsp.ts';
+import { LSP_LIMITS, LSP_READ_TOOL, lspPage, lspPageArgs, lspPositionArgs } from './lsp.ts';
 import { HierarchyItem, HierarchyOf } from './lsp-hierarchy.ts';
 
 /** The directions of a type hierarchy (typeHierarchy/supertypes, /subtypes). */
@@ -11,19 +11,18 @@ export const lspTypes = defineTool({
   name: 'lsp_types',
   title: 'Supertypes and subtypes (LSP)',
   description:
-    'The types the one at a position extends or implements (`supertypes`, the default), or those that extend or implement it (`subtypes`), one step, sorted by place. ' +
-    `${lspPagesText('types')} See also lsp_definition.`,
+    `The supertypes (default) or subtypes of the type at a position, one step, sorted by place; up to ${LSP_LIMITS.maxResults} a page. See lsp_definition.`,
   ...LSP_READ_TOOL,
   input: z
     .object({
       ...lspPositionArgs,
-      direction: z.enum(TYPE_DIRECTIONS).optional(),
+      direction: z.enum(TYPE_DIRECTIONS).optional().describe('Default supertypes.'),
       ...lspPageArgs('types'),
     })
     .strict(),
   output: z.object({
     ...lspPage,
     of: HierarchyOf,
-    types: z.array(z.object(HierarchyItem)),
+    types: z.array(z.object(HierarchyItem)).describe('supertypes or subtypes'),
   }),
 });

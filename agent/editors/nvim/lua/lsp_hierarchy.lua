@@ -3,7 +3,7 @@
 -- p.prepare (textDocument/prepareCallHierarchy or /prepareTypeHierarchy) names the symbol at the
 -- position, then p.method (callHierarchy/incomingCalls, /outgoingCalls, typeHierarchy/supertypes,
 -- /subtypes) the symbols one step away from the first one it names. Each is answered as {name,
--- kind (p.kinds names LSP's SymbolKind 1..26), detail, path, line, col (where its name starts)};
+-- kind (p.kinds names LSP's SymbolKind 1..26), path, line, col (where its name starts)};
 -- calls (p.field: the `from` or `to` of each) also with `sites`, where the calls are: in the
 -- caller's file for incoming calls, in the symbol's own for outgoing ones (LSP "fromRanges"). They
 -- are sorted by place and paged (an index cursor) under p.list.
@@ -16,7 +16,6 @@ local function symbol(read, item, enc, p)
   return {
     name = item.name,
     kind = p.kinds[item.kind] or 'unknown',
-    detail = type(item.detail) == 'string' and item.detail ~= '' and item.detail or vim.NIL,
     path = read.path(item.uri),
     line = at.line,
     col = at.col,

@@ -1,14 +1,13 @@
 " lsp_hierarchy (lsp_calls and lsp_types), the twin of lua/lsp_hierarchy.lua: p.prepare names the
 " symbol at the position, then p.method the symbols one step away from the first one it names, each
-" {name, kind (p.kinds), detail, path, line, col}; calls (p.field) also with `sites`, where the calls
+" {name, kind (p.kinds), path, line, col}; calls (p.field) also with `sites`, where the calls
 " are (in the caller's file for incoming calls, in the symbol's own for outgoing ones); sorted by
 " place and paged (an index cursor) under p.list, as a deferred answer.
 
 " `item` (a CallHierarchyItem or TypeHierarchyItem) as a result names it.
 function! s:symbol(read, item, p) abort
   let at = vimrelay#util#lsp#range(a:read, a:item.uri, get(a:item, 'selectionRange', a:item.range))
-  let detail = get(a:item, 'detail', v:null)
-  return {'name': a:item.name, 'kind': get(a:p.kinds, a:item.kind - 1, 'unknown'), 'detail': type(detail) == v:t_string && !empty(detail) ? detail : v:null,
+  return {'name': a:item.name, 'kind': get(a:p.kinds, a:item.kind - 1, 'unknown'),
         \ 'path': a:read.path(a:item.uri), 'line': at.line, 'col': at.col}
 endfunction
 
