@@ -23,7 +23,7 @@
  * Never logs what an entry shows.
  */
 import { randomUUID } from 'node:crypto';
-import type { DecideResult, DecisionAnswer, DecisionOffer, DecisionSection, PermissionClass, Surface, WireDecision } from '../../protocol/index.ts';
+import { DECISION_LIMITS, type DecideResult, type DecisionAnswer, type DecisionOffer, type DecisionSection, type PermissionClass, type Surface, type WireDecision } from '../../protocol/index.ts';
 
 /** What came of an answer, as the page tells the user (protocol/decisions.ts SAID). */
 export type Said = Extract<DecideResult, { ok: true }>['said'];
@@ -213,6 +213,20 @@ export class DecisionBook {
   }
 }
 
+/**
+ * `text` within `max` UTF-16 code units (what the wire's schema counts), cut at a code point with
+ * an ellipsis when longer: a decision the Hub would refuse would keep every other one off the page.
+ */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = '';
+  for (const char of text) {
+    if (out.length + char.length > max - 1) break;
+    out += char;
+  }
+  return `${out}…`;
+}
+
 /** An entry as the wire publishes it: the parts still open only. */
 function wireOf(entry: Entry): WireDecision {
   const { spec } = entry;
@@ -222,7 +236,7 @@ function wireOf(entry: Entry): WireDecision {
     kind: spec.kind,
     editor: spec.editor,
     editor_name: spec.editorName,
-    client: spec.client,
+    client: cut(spec.client, DECISION_LIMITS.maxClientChars),
     tool: spec.tool,
     klass: spec.klass,
     paths: [...spec.paths],
