@@ -14,3 +14,5 @@ export * from './visible.ts';
 export * from './tools/common.ts';
 export * from './tools/index.ts';
 export * from './scopes.ts';
+export * from './toolsets.ts';
+export * from './catalog-view.ts';

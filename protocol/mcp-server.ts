@@ -27,50 +27,80 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/valida
 import pkg from '../package.json' with { type: 'json' };
 import { fail, type ToolOutcome } from './errors.ts';
 import { LIMITS } from './limits.ts';
-import { callToolResult, listedTool, parseArgs, type ListedTool } from './result.ts';
+import { classRefusal, listedFor, servedTool, WHOLE_VIEW, type CatalogView } from './catalog-view.ts';
+import { callToolResult, parseArgs, type ListedTool } from './result.ts';
 import type { ToolSpec } from './tool.ts';
 import { toolByName, TOOLS } from './tools/index.ts';
 import { MAX_CLIENT_NAME_CHARS } from './wire.ts';
 
 /**
  * What the server tells clients: at `initialize` (spec 2025-11-25 "Lifecycle") and in
- * `server/discover` (spec 2026-07-28 "server/discover"). It says once what every tool assumes, so
- * that tools/list, which a model reads on every turn, does not say it in every tool
- * (PROTOCOL.md "Tools"): the shared arguments (protocol/tools/common.ts), lines and columns, the
- * changedtick guard, caps and continuation, errors, and the notation of the advertised output
- * schemas (protocol/schema-summary.ts).
+ * `server/discover` (spec 2026-07-28 "server/discover"). A summary of what the tools assume: each
+ * tool's own descriptions say what it needs (a host may not show these instructions, and a tool
+ * found through a client's tool search comes without them). Each line goes with the tools it
+ * speaks of (`tools`: it is said when one of them is served), so that an endpoint serving a
+ * toolset does not speak of tools it does not list.
  */
-export const MCP_INSTRUCTIONS = [
-  'vimrelay reads and edits the live buffers of the user\'s Neovim and Vim, unsaved text included. ' +
-    'Call list_editors first, then get_state_brief for the buffers of one editor. Every tool assumes:',
-  '- `editor` is an editor id from list_editors; it may be left out when exactly one editor is online.',
-  '- `buffer` is a buffer number or a file path (absolute, or relative to the editor\'s cwd); left out where it may be, it is the current buffer unless the tool says otherwise. ' +
-    'Results name a buffer by `buf` (its number) and `path` (its file\'s absolute path; null for an unnamed buffer).',
-  '- Lines are 1-based and inclusive; columns are 1-based and count characters, not bytes. ' +
-    'The end of a range of characters (`end`, `end_col`) is the position just after its last character, unless it says otherwise.',
-  '- Read before you edit, and pass the changedtick you read as `expected_changedtick`: if the buffer changed since, the edit is refused ' +
-    '(STALE_CHANGEDTICK, with the current tick) and nothing changes. Each edit is one undo step and stays unsaved until the user (or save_buffer) saves it.',
-  `- Every list and text in a result is capped, and no result is over ${LIMITS.maxResultBytes / 1024} KB: ` +
-    'a result that was cut says so (`truncated`, or a `*_truncated` flag), ' +
-    'and the tool names the argument that fetches the rest.',
-  '- A failure is a result with isError and `{error: {code, message, hint}}`; the hint says what to do next.',
-  '- An edit may be reviewed: the user\'s policy, or your `review: true`, shows it to them as a diff in their editor, to accept (perhaps changed) or reject. ' +
-    'Its result then has `review`: accepted; accepted_with_changes (user_changes is the diff of what they changed: read it before editing further); ' +
-    'or pending, which is not a failure: nothing has changed yet, and review_status gives the outcome. Rejected, conflicting and expired reviews are errors.',
-  '- The lsp_* tools ask the editor\'s own language server (Neovim vim.lsp, Vim ALE or vim-lsp) about the text as it is, unsaved changes included; ' +
-    'with no server for the buffer, or a server without that method, they answer UNSUPPORTED (`reason` says which). ' +
-    'Their `withheld` counts results in never_read files, left out.',
-  '- An outputSchema gives nested results in TypeScript-like notation: a field with no type is an integer, `?` marks an optional field, ' +
-    'and a comment says what a value means.',
-].join('\n');
+const INSTRUCTION_LINES: readonly { readonly text: string; readonly tools?: readonly string[] }[] = [
+  {
+    text:
+      'vimrelay reads and edits the live buffers of the user\'s Neovim and Vim, unsaved text included. ' +
+      'Call list_editors first to find the editors; every tool takes their id as `editor` (optional when one is online).',
+  },
+  { text: 'get_state_brief then lists the buffers, windows and cursor of one editor.', tools: ['get_state_brief'] },
+  {
+    text:
+      '`buffer` is a buffer number or a file path (absolute, or relative to the editor\'s cwd). ' +
+      'Lines are 1-based and inclusive; columns are 1-based and count characters, not bytes.',
+  },
+  {
+    text:
+      'Read before you edit, and pass the changedtick you read as `expected_changedtick`: if the buffer changed since, the edit is refused ' +
+      '(STALE_CHANGEDTICK) and nothing changes. Each edit is one undo step and stays unsaved until the user (or save_buffer) saves it.',
+    tools: ['find_and_replace', 'apply_diff', 'write_buffer', 'substitute', 'undo', 'redo', 'lsp_rename'],
+  },
+  {
+    text:
+      `Every list and text in a result is capped, and no result is over ${LIMITS.maxResultBytes / 1024} KB: a result that was cut says so ` +
+      '(`truncated`, or a `*_truncated` flag), and the tool names the argument that fetches the rest.',
+  },
+  { text: 'A failure is a result with isError and `{error: {code, message, hint}}`; the hint says what to do next.' },
+  {
+    text:
+      'An edit may be reviewed: the user sees it as a diff in their editor, to accept (perhaps changed) or reject. ' +
+      '`review.decision` pending is no failure: nothing changed yet, and review_status gives the outcome.',
+    tools: ['review_status'],
+  },
+  {
+    text: 'The lsp_* tools ask the editor\'s own language servers about the text as it is, unsaved changes included.',
+    tools: ['lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols', 'lsp_rename'],
+  },
+  {
+    text:
+      'Output schemas give nested results in TypeScript-like notation: a field with no type is an integer, `?` marks an optional field, ' +
+      'and a comment says what a value means.',
+  },
+];
+
+/** The instructions of an endpoint serving `tools` (names): the lines that speak of them, or of none. */
+export function instructionsFor(tools: readonly string[]): string {
+  return INSTRUCTION_LINES.filter((line) => line.tools === undefined || line.tools.some((t) => tools.includes(t)))
+    .map((line, i) => (i === 0 ? line.text : `- ${line.text}`))
+    .join('\n');
+}
+
+/** The instructions of the whole catalog. */
+export const MCP_INSTRUCTIONS = instructionsFor(TOOLS.map((t) => t.name));
 
 /**
  * How long a client may cache tools/list and server/discover (spec 2026-07-28
- * "server/utilities/caching": `ttlMs`, `cacheScope`). The catalog is the same for every caller
- * (it does not depend on the token or on the editors online), so the scope is `public`; it
- * changes only when vimrelay is updated.
+ * "server/utilities/caching": `ttlMs`, `cacheScope`). They change only when vimrelay is updated.
+ * server/discover depends on the endpoint alone (its toolset), so it is `public`; tools/list is
+ * `private` where it depends on the grant (the relay: "a different access token requires a
+ * different cache", so that a client whose scopes widened after a step-up lists again with its new
+ * token), `public` where it does not (`vimrelay serve`, whose one caller has every class).
  */
-const CATALOG_CACHE = { ttlMs: 300_000, cacheScope: 'public' } as const;
+const CATALOG_TTL_MS = 300_000;
 
 /** The protocol era an instance serves: `legacy` (2025 revisions, `initialize`) or `modern` (2026-07-28). */
 export type McpEra = 'legacy' | 'modern';
@@ -107,36 +137,63 @@ export type ForwardCall = (call: McpToolCall, request: McpCallRequest) => Promis
 
 /**
  * The advertised catalog, in catalog order (spec 2026-07-28 "server/tools", Listing Tools: a
- * deterministic order). Converting zod to JSON Schema costs milliseconds, so it is done once per
- * isolate or process; it derives from constants only and holds no request or account state.
+ * deterministic order), as the whole catalog with every class lists it. Converting zod to JSON
+ * Schema costs milliseconds, so it is done once per isolate or process (catalog-view.ts memoises
+ * each view's list); it derives from constants only and holds no request or account state.
  */
-let listed: ListedTool[] | undefined;
-export const listedTools = (): ListedTool[] => (listed ??= TOOLS.map(listedTool));
+export const listedTools = (): ListedTool[] => listedFor(WHOLE_VIEW);
 
-/** A low-level MCP server for one era with the catalog's tools, handing each valid call to `forward`. */
-export function buildMcpServer(forward: ForwardCall, era: McpEra): Server {
+/** What one server instance serves, and to whom. */
+export interface McpServing {
+  /** The toolset of the endpoint and the classes of the request's grant. */
+  readonly view: CatalogView;
+  /** Whether the view depends on the caller's grant (the relay): tools/list is then cached privately. */
+  readonly perGrant: boolean;
+}
+
+/** `vimrelay serve` without `--tools`: the whole catalog, every class, one caller. */
+export const WHOLE_SERVING: McpServing = { view: WHOLE_VIEW, perGrant: false };
+
+/** Where a tool the endpoint does not serve is: the toolset's words for the -32602 message. */
+function unknownTool(name: string, serving: McpServing): string {
+  const { toolset } = serving.view;
+  if (toolset.label === '' || !toolByName(name)) return `Unknown tool: ${name}`;
+  return `Unknown tool: ${name} (this endpoint serves the ${toolset.label} toolset: ${toolset.tools.map((t) => t.name).join(', ')})`;
+}
+
+/** A low-level MCP server for one era with the tools `serving` lists, handing each valid call to `forward`. */
+export function buildMcpServer(forward: ForwardCall, era: McpEra, serving: McpServing = WHOLE_SERVING): Server {
+  const { view } = serving;
   const server = new Server(
     { name: 'vimrelay', version: pkg.version },
     {
+      // No `listChanged`: a list changes only with the grant, which is a new token, and a
+      // private cache is per token; or with an update of vimrelay (PROTOCOL.md "Toolsets").
       capabilities: { tools: {} },
-      instructions: MCP_INSTRUCTIONS,
+      instructions: instructionsFor(view.toolset.tools.map((t) => t.name)),
       // The same validator in workerd (where it is the SDK's default) and Node (where ajv would be).
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
       // Spec 2026-07-28 "server/utilities/caching": complete results of server/discover and
       // tools/list MUST carry ttlMs and cacheScope. The SDK writes them on modern results only.
-      cacheHints: { 'tools/list': CATALOG_CACHE, 'server/discover': CATALOG_CACHE },
+      cacheHints: {
+        'tools/list': { ttlMs: CATALOG_TTL_MS, cacheScope: serving.perGrant ? 'private' : 'public' },
+        'server/discover': { ttlMs: CATALOG_TTL_MS, cacheScope: 'public' },
+      },
     },
   );
 
-  // Served from the catalog alone: works with no editor online (hosted assistants list tools
-  // when a connector is added).
-  server.setRequestHandler('tools/list', () => ({ tools: listedTools() }));
+  // Served from the catalog and the grant alone: works with no editor online (hosted assistants
+  // list tools when a connector is added).
+  server.setRequestHandler('tools/list', () => ({ tools: listedFor(view) }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const spec = toolByName(request.params.name);
+    const spec = servedTool(view.toolset, request.params.name);
     // Spec 2025-11-25 and 2026-07-28 "server/tools", Error Handling: an unknown tool is a
-    // protocol error (-32602); invalid arguments are a tool result the model can act on.
-    if (!spec) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    // protocol error (-32602); invalid arguments are a tool result the model can act on. A tool
+    // outside the endpoint's toolset is unknown there.
+    if (!spec) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownTool(request.params.name, serving));
+    const refused = classRefusal(view.toolset, spec, request.params.arguments);
+    if (refused) return callToolResult(refused);
     const parsed = parseArgs(spec, request.params.arguments);
     if (!parsed.ok) return callToolResult(parsed.outcome);
     // 2026-07-28: the request's own envelope; 2025: what `initialize` said (none on stateless HTTP).
@@ -163,8 +220,8 @@ export function clientNameOf(info: { name?: unknown; title?: unknown } | undefin
 }
 
 /** The factory the serving entries call, once per HTTP request or stdio connection, for its era. */
-export function mcpServerFactory(forward: ForwardCall): McpServerFactory {
-  return ({ era }) => buildMcpServer(forward, era);
+export function mcpServerFactory(forward: ForwardCall, serving: McpServing = WHOLE_SERVING): McpServerFactory {
+  return ({ era }) => buildMcpServer(forward, era, serving);
 }
 
 /**

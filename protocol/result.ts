@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { fail, type ToolOutcome } from './errors.ts';
 import { summariseOutputSchema } from './schema-summary.ts';
-import type { ToolSpec } from './tool.ts';
+import { SERVER_GUARDS, type ToolSpec } from './tool.ts';
 
 /** MCP `Tool` as listed by tools/list (spec 2025-11-25 "Tool"). */
 export interface ListedTool {
@@ -14,11 +14,25 @@ export interface ListedTool {
   description: string;
   inputSchema: { type: 'object'; [k: string]: unknown };
   outputSchema: { type: 'object'; [k: string]: unknown };
-  annotations: ToolSpec['annotations'] & { title: string };
+  annotations: ToolSpec['annotations'];
+}
+
+/** The JSON Schema of `schema`, without the length bounds of the server's guards (tool.ts `serverGuard`). */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      if (!SERVER_GUARDS.has(zodSchema)) return;
+      delete jsonSchema.minLength;
+      delete jsonSchema.maxLength;
+    },
+  }) as Record<string, unknown>;
+  return json;
 }
 
 function objectSchema(schema: z.ZodObject, io: 'input' | 'output'): { type: 'object'; [k: string]: unknown } {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = jsonSchemaOf(schema, io);
   return { ...(compactSchema(json, io) as Record<string, unknown>), type: 'object' };
 }
 
@@ -29,7 +43,9 @@ const SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
  * The same JSON Schema (2020-12) in fewer bytes: tools/list is read by a model on every turn, so
  * every byte is context. Nothing a client or a model could act on is lost:
  *   - the safe-integer bounds zod adds to every integer (±2^53-1) go: no JSON number vimrelay
- *     sends or takes comes near them, and the arguments are validated with zod anyway;
+ *     sends or takes comes near them, and the arguments are validated with zod anyway; so do the
+ *     length bounds of the server's guards (tool.ts `serverGuard`: an editor id, a path), for
+ *     the same reasons (`jsonSchemaOf`);
  *   - `exclusiveMinimum: n` on an integer becomes the equal `minimum: n + 1`;
  *   - a nullable value is `anyOf: [{type: T, ...}, {type: 'null'}]`, each branch of one `type`,
  *     and a `type` list zod writes (`type: ['string', 'null']`) becomes such an `anyOf`: a `type`
@@ -77,9 +93,10 @@ export function listedTool(spec: ToolSpec): ListedTool {
     title: spec.title,
     description: spec.description,
     inputSchema: objectSchema(spec.input, 'input'),
-    // Summarised below the top level: results are checked against the full schema before they leave.
+    // In notation (schema-summary.ts): results are checked against the full schema before they leave.
     outputSchema: { ...summariseOutputSchema(objectSchema(spec.output, 'output')), type: 'object' },
-    annotations: { title: spec.title, ...spec.annotations },
+    // The title once, at the top (spec 2025-06-18 "Tool"); annotations.title would repeat it.
+    annotations: { ...spec.annotations },
   };
 }
 

@@ -1,21 +1,22 @@
 /**
- * The outputSchema a tool advertises in tools/list: its full output schema's top level, with what
- * lies below it written out in a compact TypeScript-like notation in each property's description.
+ * The outputSchema a tool advertises in tools/list: an object whose description gives the whole
+ * result in a compact TypeScript-like notation, every field with its description as a comment:
+ *
+ *   {win, role: 'active'|'other', cursor: {line, col}|null, folds: {start_line, end_line}[]}
+ *
+ * A field written without a type is an integer; `?` marks an optional field; a description follows
+ * its field as a block comment (slash-star ... star-slash). A model reads this in a fraction of the bytes the same result takes
+ * as JSON Schema properties (tools/list is read on every turn: protocol/result.ts), and each field
+ * says what it means there, with no need for the server's instructions.
  *
  * Why it may be looser than the zod schema: the server checks every result against the full zod
  * schema before it leaves (protocol/mcp-server.ts `checkOutput`, and the agent's reading of each
  * answer), so the advertised schema only has to be true of every result (MCP 2025-11-25 and
  * 2026-07-28 "server/tools", Output Schema: servers MUST provide structured results that conform;
- * clients SHOULD validate against it). It keeps what a client validates and a model reads at the
- * top: every property, its JSON type, `required`, enums and descriptions. It drops value bounds
- * (`minimum`, `maxLength`, ...) and, for a property holding objects, the nested schema, which its
- * description gives instead:
- *
- *   {win, role: 'active'|'other', cursor: {line, col}, folds: {start_line, end_line}[]}[]
- *
- * A field written without a type is an integer; `?` marks an optional field; a nested
- * description follows its field as a block comment. MCP_INSTRUCTIONS (protocol/mcp-server.ts) states
- * the notation once. Pure: JSON Schema in, JSON Schema out.
+ * clients SHOULD validate against it): every result is an object, and that is what a client
+ * validates. The notation keeps every field, its type, whether it may be absent or null, enums
+ * and descriptions; it drops value bounds (`minimum`, `maxLength`, ...). Pure: JSON Schema in,
+ * JSON Schema out.
  */
 
 /** A JSON Schema (2020-12) node, as zod's toJSONSchema and compactSchema (protocol/result.ts) write it. */
@@ -34,13 +35,6 @@ function typesOf(schema: JsonSchema): string[] {
   if (branches.length > 0) return [...new Set(branches.flatMap(typesOf))];
   const values = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : [];
   return [...new Set(values.map((v) => (v === null ? 'null' : Number.isInteger(v) ? 'integer' : typeof v === 'number' ? 'number' : typeof v)))];
-}
-
-/** Whether an object schema appears anywhere in `schema`: such a property is summarised. */
-function holdsObjects(schema: JsonSchema): boolean {
-  if (typesOf(schema).includes('object')) return true;
-  if (isSchema(schema.items) && holdsObjects(schema.items)) return true;
-  return branchesOf(schema).some(holdsObjects);
 }
 
 /** Whether the notation of `schema` is a union at its top (`A|B`), which `[]` must not split. */
@@ -95,52 +89,11 @@ export function notation(schema: JsonSchema): string {
 }
 
 /**
- * A schema of the types `types`: `{type}` for one, `anyOf` with one branch per type for several
- * (never a `type` list, which clients that map tool schemas onto a one-type dialect refuse or
- * drop: protocol/result.ts `compactSchema`), nothing for none.
- */
-function typed(types: readonly string[]): JsonSchema {
-  if (types.length > 1) return { anyOf: types.map((type) => ({ type })) };
-  return types[0] === undefined ? {} : { type: types[0] };
-}
-
-/** A property holding no objects, as advertised: its types, enum, items and description, no bounds. */
-function plainProperty(schema: JsonSchema): JsonSchema {
-  const branches = branchesOf(schema);
-  const out: JsonSchema = {};
-  if (branches.length > 0) out.anyOf = branches.map(plainProperty);
-  else {
-    Object.assign(out, typed(typesOf(schema)));
-    if (Array.isArray(schema.enum)) out.enum = schema.enum;
-    else if ('const' in schema) out.const = schema.const;
-  }
-  if (isSchema(schema.items)) out.items = plainProperty(schema.items);
-  if (typeof schema.description === 'string') out.description = schema.description;
-  return out;
-}
-
-/** A property holding objects, as advertised: its JSON types, and its notation before its own description. */
-function summarisedProperty(schema: JsonSchema): JsonSchema {
-  const description = typeof schema.description === 'string' ? `${notation(schema)}. ${schema.description}` : notation(schema);
-  return { ...typed(typesOf(schema)), description };
-}
-
-/**
- * The advertised form of an output schema whose root is an object (see the module header): every
- * top-level property with its JSON type(s), enum and description, `required` as it was, and the
- * structure of any property holding objects in notation in its description.
+ * The advertised form of an output schema whose root is an object (see the module header):
+ * `{type: 'object', description}`, the description the notation of the whole result, followed by
+ * the root's own description if it has one.
  */
 export function summariseOutputSchema(schema: JsonSchema): JsonSchema {
-  const properties = isSchema(schema.properties) ? schema.properties : {};
-  const out: JsonSchema = {
-    type: 'object',
-    properties: Object.fromEntries(
-      Object.entries(properties)
-        .filter((e): e is [string, JsonSchema] => isSchema(e[1]))
-        .map(([name, property]) => [name, holdsObjects(property) ? summarisedProperty(property) : plainProperty(property)]),
-    ),
-  };
-  if (Array.isArray(schema.required) && schema.required.length > 0) out.required = schema.required;
-  if (typeof schema.description === 'string') out.description = schema.description;
-  return out;
+  const own = typeof schema.description === 'string' ? `. ${schema.description}` : '';
+  return { type: 'object', description: `${notation(schema)}${own}` };
 }

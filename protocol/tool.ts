@@ -49,6 +49,19 @@ export interface ToolSpec<
   readonly timeoutHint?: string;
 }
 
+/**
+ * Schemas whose bounds guard the server only (an id or a path of kilobytes), which no honest
+ * value comes near: the arguments are validated with them, and tools/list does not spend a
+ * model's context on them (protocol/result.ts). Mark with `serverGuard`.
+ */
+export const SERVER_GUARDS = new WeakSet<object>();
+
+/** `schema`, its length bounds marked as the server's guard only (SERVER_GUARDS). */
+export function serverGuard<T extends z.ZodType>(schema: T): T {
+  SERVER_GUARDS.add(schema);
+  return schema;
+}
+
 /** Identity helper that keeps the literal schema types of a spec. */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   spec: ToolSpec<I, O>,

@@ -11,13 +11,17 @@
  * serves the metadata documents, `/oauth/token` and `/oauth/register`, authenticates `/mcp` and
  * hands it to `mcpApi`, and passes everything else to the Hono app below -> the protected
  * resource metadata made to name every scope (auth/resource-metadata.ts) -> CORS completed on
- * `/mcp` and the metadata (http/cors.ts). After the answer, a small body nobody read is read away
+ * `/mcp` and the metadata (http/cors.ts). The toolset endpoints `/mcp/<set>` are resources of
+ * their own to clients and `/mcp` to the provider (auth/toolset-endpoints.ts): their metadata is
+ * made from `/mcp`'s, their 401 challenges name it, and the RFC 8707 `resource` a client gives
+ * for one at `/authorize` and `/oauth/token` is mapped to `/mcp` before the provider reads it. After the answer, a small body nobody read is read away
  * (http/body.ts `drainUnread`), so that the client's connection stays usable.
  *
  *   GET  /         what this relay is and the MCP URL (a page; JSON for API clients)
  *   GET  /health   liveness
  *   POST /mcp      MCP Streamable HTTP (stateless), bearer OAuth access token or PAT
- *   GET  /.well-known/oauth-protected-resource[/mcp], /.well-known/oauth-authorization-server
+ *   POST /mcp/<toolset>[+<toolset>…]   the same, serving those toolsets only
+ *   GET  /.well-known/oauth-protected-resource[/mcp[/<toolset>…]], /.well-known/oauth-authorization-server
  *   POST /oauth/token, /oauth/register   OAuth token endpoint (and RFC 7009 revocation), DCR
  *   GET|POST /authorize   OAuth consent (session + CSRF)
  *   GET  /agent    agents' WebSocket, bearer device JWT
@@ -37,6 +41,7 @@ import { withMcpCors } from './http/cors.ts';
 import { installEgressGuard } from './http/egress.ts';
 import { drainUnread } from './http/body.ts';
 import { hostRefusal } from './http/host.ts';
+import { mcpPath, toolsetChallenge, toolsetMetadata, toolsetMetadataPath, withGeneralResource } from './auth/toolset-endpoints.ts';
 import { wantsHtml } from './http/negotiate.ts';
 import { missingPage } from './pages/home.ts';
 import { jsonError } from './http/responses.ts';
@@ -105,18 +110,30 @@ async function serve(request: Request, env: Env, ctx: ExecutionContext): Promise
   }
   const origin = relayOrigin(env, request.url);
   const provider = oauthProvider(origin, env, { api: mcpApi, app });
-  const forward = (): Promise<Response> => provider.fetch(servedAt(request, origin), env, ctx);
+  // What the provider and the gates see: a toolset's RFC 8707 resource mapped to `/mcp`.
+  const mapped = path === OAUTH_PATHS.authorize || path === OAUTH_PATHS.token ? await withGeneralResource(request, origin) : request;
+  const forward = (): Promise<Response> => provider.fetch(servedAt(mapped, origin), env, ctx);
   if (path === OAUTH_PATHS.token && request.method === 'POST') {
-    const refused = await tokenRequestRefusal(request, env, origin);
+    const refused = await tokenRequestRefusal(mapped, env, origin);
     if (refused) return refused;
-    return withMcpCors(request, await exchangeOnce(request, env, origin, forward));
+    return withMcpCors(request, await exchangeOnce(mapped, env, origin, forward));
   }
   if (path === OAUTH_PATHS.register && request.method === 'POST') {
     const refused = await registrationRefusal(request, env);
     if (refused) return refused;
   }
   if (isResourceMetadata(path) && request.method === 'GET') return withMcpCors(request, await withEveryScope(await forward()));
-  return withMcpCors(request, await forward());
+  const toolsetMetadataOf = toolsetMetadataPath(path);
+  if (toolsetMetadataOf !== null && request.method === 'GET') {
+    const { endpoint, parsed } = toolsetMetadataOf;
+    if (!parsed.ok) return withMcpCors(request, jsonError(404, 'NOT_FOUND', `No such resource: ${parsed.message}`));
+    const base = await provider.fetch(new Request(`${origin}${RESOURCE_METADATA_PATH}/mcp`, request), env, ctx);
+    return withMcpCors(request, await toolsetMetadata(base, origin, endpoint, parsed.toolset));
+  }
+  const toolset = mcpPath(path);
+  const answer = await forward();
+  if (toolset !== null && toolset.ok && path !== '/mcp') return withMcpCors(request, toolsetChallenge(answer, origin, path, toolset.toolset));
+  return withMcpCors(request, answer);
 }
 
 export default {

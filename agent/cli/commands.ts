@@ -66,9 +66,10 @@ export const COMMANDS: readonly Command[] = [
   }),
   command({
     names: ['serve'],
-    synopsis: '--stdio | --http [--port N]  [--discover-dir DIR]... [--vim-port N] [--verbose]',
-    about: 'Serve every Neovim and Vim on this machine as an MCP server, without a relay: over\nstdin/stdout for a client that starts it, or on http://127.0.0.1:N/mcp\n(default port 8788) with the access token it prints.',
-    options: { stdio: { type: 'boolean', default: false }, http: { type: 'boolean', default: false }, port: { type: 'string' }, ...discovery },
+    synopsis: '--stdio | --http [--port N]  [--tools SET[+SET]...] [--discover-dir DIR]... [--vim-port N] [--verbose]',
+    about:
+      'Serve every Neovim and Vim on this machine as an MCP server, without a relay: over\nstdin/stdout for a client that starts it, or on http://127.0.0.1:N/mcp\n(default port 8788) with the access token it prints. --tools lists and serves only\nthose toolsets: read, edit, lsp, exec, show (read+lsp: reading and navigation).',
+    options: { stdio: { type: 'boolean', default: false }, http: { type: 'boolean', default: false }, port: { type: 'string' }, tools: { type: 'string' }, ...discovery },
     positionals: 0,
     run: async ({ values }) => (await import('./serve.ts')).serveCommand(values),
   }),

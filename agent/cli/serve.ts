@@ -2,7 +2,8 @@
  * `vimrelay serve`: this machine's editors as an MCP server, with no relay. `--stdio` for a client
  * that spawns the command (Claude Code, Claude Desktop, Cursor); `--http` for one that connects to
  * `http://127.0.0.1:<port>/mcp` with the token printed at start (kept under
- * $XDG_CONFIG_HOME/vimrelay/local-token). Same catalog and checks as the relay path.
+ * $XDG_CONFIG_HOME/vimrelay/local-token). Same catalog and checks as the relay path; `--tools
+ * read+lsp` lists and serves those toolsets only, as the relay's `/mcp/read+lsp` does.
  */
 import { hostname } from 'node:os';
 import { paths } from '../config/paths.ts';
@@ -21,6 +22,8 @@ import { createLogger } from '../log.ts';
 import { openCallGuard } from '../policy/setup.ts';
 import { ownPlaces } from '../policy/own-files.ts';
 import { interrupted } from './signals.ts';
+import { parseToolsOption } from './tools-option.ts';
+import { WHOLE_SERVING, type McpServing } from '../../protocol/mcp-server.ts';
 
 export interface ServeOptions {
   stdio?: boolean;
@@ -28,6 +31,7 @@ export interface ServeOptions {
   port?: string;
   'discover-dir'?: string[];
   'vim-port'?: string;
+  tools?: string;
   verbose?: boolean;
 }
 
@@ -35,6 +39,9 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   if (Boolean(opts.stdio) === Boolean(opts.http)) throw new Error('serve takes exactly one of --stdio and --http');
   if (opts.port !== undefined && !opts.http) throw new Error('--port goes with --http');
   const port = opts.port === undefined ? DEFAULT_LOCAL_PORT : parsePort(opts.port, '--port');
+  // One caller with every class (the agent's policy decides each call): the list depends on
+  // --tools alone.
+  const serving: McpServing = opts.tools === undefined ? WHOLE_SERVING : { view: { toolset: parseToolsOption(opts.tools), scopes: WHOLE_SERVING.view.scopes }, perGrant: false };
   // First of all: from here on, nothing but protocol messages may reach stdout.
   const channel = opts.stdio ? reserveStdout() : undefined;
   // Listening before anything is printed: a client may stop us as soon as it reads the URL.
@@ -51,7 +58,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   const forwarder = new LocalForwarder({ editors, guard, device: hostname(), client: channel ? 'local:stdio' : 'local:http' });
   try {
     if (channel) {
-      const session = await startLocalStdio({ forwarder, stdin: process.stdin, stdout: channel, logger });
+      const session = await startLocalStdio({ forwarder, stdin: process.stdin, stdout: channel, logger, serving });
       logger.info('serving MCP on stdio');
       const unpublish = publishServeStatus(p.serveStatus, 'stdio', null, editors, dirs, logger);
       await Promise.race([session.closed, stopped]);
@@ -59,7 +66,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
       await session.close();
     } else {
       const token = loadOrCreateLocalToken(localTokenFile(p.configDir));
-      const server = await startLocalHttp({ forwarder, token, port, logger });
+      const server = await startLocalHttp({ forwarder, token, port, logger, serving });
       // The one place the token is shown; it is never logged.
       process.stdout.write(`MCP URL: ${server.mcpUrl}\nAccess token: ${token}\n`);
       logger.info('serving MCP over HTTP', { url: server.mcpUrl });

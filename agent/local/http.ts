@@ -37,7 +37,7 @@ import {
 import { dualEraHandler, mcpEraOf } from '../../protocol/http/mcp-handler.ts';
 import { originAllowed } from '../../protocol/http/origin.ts';
 import { LIMITS } from '../../protocol/index.ts';
-import { buildMcpServer, cancelledRequestIds } from '../../protocol/mcp-server.ts';
+import { buildMcpServer, cancelledRequestIds, WHOLE_SERVING, type McpServing } from '../../protocol/mcp-server.ts';
 import type { Logger } from '../log.ts';
 import { guardConnections, serverTimeouts, type ConnectionGuard } from './connections.ts';
 import type { LocalForwarder } from './forward.ts';
@@ -56,6 +56,8 @@ export interface LocalHttpOptions {
   /** 0 picks a free port. Default DEFAULT_LOCAL_PORT. */
   port?: number;
   logger: Logger;
+  /** What it lists and serves (`--tools`); default the whole catalog. */
+  serving?: McpServing;
 }
 
 export interface LocalHttpServer {
@@ -70,7 +72,7 @@ export interface LocalHttpServer {
 export async function startLocalHttp(opts: LocalHttpOptions): Promise<LocalHttpServer> {
   // Known once listening, which is before the first request.
   let selfOrigin = '';
-  const mcp = localMcpLayer(opts.forwarder);
+  const mcp = localMcpLayer(opts.forwarder, opts.serving ?? WHOLE_SERVING);
   const server = createServer(serverTimeouts());
   const connections = guardConnections(server, opts.logger);
   const serve =
@@ -110,7 +112,7 @@ type McpLayer = (req: IncomingMessage, res: ServerResponse, parsedBody: unknown)
  * their request is cancelled (the SDK's signal) or when the HTTP request goes away (the adapter
  * aborts the web Request when the response closes).
  */
-function localMcpLayer(forwarder: LocalForwarder): { serve: McpLayer; close(): Promise<void> } {
+function localMcpLayer(forwarder: LocalForwarder, serving: McpServing): { serve: McpLayer; close(): Promise<void> } {
   const factory: McpServerFactory = ({ era, requestInfo }) =>
     buildMcpServer(
       (call, request) =>
@@ -120,6 +122,7 @@ function localMcpLayer(forwarder: LocalForwarder): { serve: McpLayer; close(): P
           ...(request.clientName === undefined ? {} : { clientName: request.clientName }),
         }),
       era,
+      serving,
     );
   const handler = dualEraHandler(factory);
   const node = toNodeHandler({

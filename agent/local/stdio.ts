@@ -16,7 +16,7 @@ import type { Readable, Writable } from 'node:stream';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { refusalBody } from '../../protocol/http/mcp-edge.ts';
 import { LIMITS } from '../../protocol/index.ts';
-import { mcpServerFactory } from '../../protocol/mcp-server.ts';
+import { mcpServerFactory, WHOLE_SERVING, type McpServing } from '../../protocol/mcp-server.ts';
 import type { Logger } from '../log.ts';
 import type { LocalForwarder } from './forward.ts';
 import { gateLines } from './stdio-gate.ts';
@@ -28,6 +28,8 @@ export interface LocalStdioOptions {
   /** The protocol channel: reserveStdout()'s stream. */
   stdout: Writable;
   logger: Logger;
+  /** What it lists and serves (`--tools`); default the whole catalog. */
+  serving?: McpServing;
 }
 
 export interface LocalStdio {
@@ -38,8 +40,9 @@ export interface LocalStdio {
 
 export async function startLocalStdio(opts: LocalStdioOptions): Promise<LocalStdio> {
   // The SDK aborts the request's signal on `notifications/cancelled` for that request.
-  const factory = mcpServerFactory((call, request) =>
-    opts.forwarder.run(call, { signal: request.signal, ...(request.clientName === undefined ? {} : { clientName: request.clientName }) }),
+  const factory = mcpServerFactory(
+    (call, request) => opts.forwarder.run(call, { signal: request.signal, ...(request.clientName === undefined ? {} : { clientName: request.clientName }) }),
+    opts.serving ?? WHOLE_SERVING,
   );
   // A refusal is one whole write, as each of the transport's messages is: they never interleave.
   const lines = gateLines(opts.stdin, LIMITS.maxStdioLineBytes, (refusal) => {

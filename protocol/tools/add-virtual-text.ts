@@ -21,14 +21,14 @@ export const addVirtualText = defineTool({
     .object({
       editor: editorArg,
       buffer: currentBufferArg,
-      line: z.number().int().positive().describe('The note\'s line.'),
+      line: z.number().int().positive().describe('The note\'s line, 1-based.'),
       text: withoutNul(z.string().min(1), 'text must not contain a NUL character (U+0000)')
         // JSON Schema's maxLength counts code points; zod's .max() would count UTF-16 units.
         .refine((t) => charCount(t) <= maxChars, `text has more than ${maxChars} characters.`)
         .refine((t) => t.split('\n').length <= maxLines, `text has more than ${maxLines} lines.`)
         .meta({ maxLength: maxChars })
         .describe(`At most ${maxChars} characters: one line for eol, at most ${maxLines} lines separated by \\n for above and below.`),
-      position: VirtualTextPosition.optional().describe('Default eol.'),
+      position: VirtualTextPosition.optional().describe('eol: after the line; above or below it. Default eol.'),
       color: decorationColorArg,
     })
     .strict()
@@ -37,10 +37,10 @@ export const addVirtualText = defineTool({
       path: ['text'],
     }),
   output: z.object({
-    id: DecorationId,
+    id: DecorationId.describe('for clear_decorations'),
     ...BufferId,
     line: z.number().int().positive(),
-    position: VirtualTextPosition,
-    color: DecorationColor,
+    position: VirtualTextPosition.describe('the position given'),
+    color: DecorationColor.describe('the color given'),
   }),
 });

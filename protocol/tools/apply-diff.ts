@@ -34,12 +34,12 @@ export const applyDiff = defineTool({
   name: 'apply_diff',
   title: 'Apply unified diff',
   description:
-    'Apply a unified diff (diff -u, git diff) to one buffer: all hunks, or nothing. ' +
-    'Its ---/+++ names are ignored; a diff of several files is refused. Context and removed lines must match exactly (no fuzz); ' +
-    'a hunk not at the line its header names goes to the nearest line where it matches, as patch does (the shift carries to later hunks): ' +
-    `\`shifted\` lists at most ${L.shiftedListed}, \`shifted_count\` counts all. If a hunk matches nowhere, nothing changes: DIFF_MISMATCH shows ` +
-    `the buffer's lines where it should apply (at most ${L.mismatchLines}, cut at ${L.lineBytes} bytes). expected_changedtick is required: diff the text you read. ` +
-    '"\\ No newline at end of file" sets \'endofline\' (\'fixendofline\' off). ' +
+    'Apply a unified diff (diff -u, git diff) to one buffer: every hunk, or nothing. ' +
+    'Its ---/+++ names are ignored; a diff of several files is refused. Context and removed lines must match exactly; ' +
+    'a hunk not at its header\'s line goes to the nearest line where it matches, as patch does ' +
+    `(\`shifted\` lists at most ${L.shiftedListed}). If a hunk matches nowhere, nothing changes: DIFF_MISMATCH shows ` +
+    'the buffer\'s lines where it should apply. Diff the text you read: expected_changedtick is required. ' +
+    '"\\ No newline at end of file" sets \'endofline\'. ' +
     'For one small change find_and_replace is simpler; to rewrite all, write_buffer; for patterns, substitute.',
   permission: 'write',
   routing: 'editor',
@@ -57,14 +57,15 @@ export const applyDiff = defineTool({
     .strict(),
   output: z.object({
     ...BufferId,
-    changedtick: z.number().int().nonnegative(),
+    changedtick: z.number().int().nonnegative().describe('after the edit: pass to the next one'),
     total_lines: z.number().int().nonnegative(),
-    hunks_applied: z.number().int().nonnegative(),
-    lines_added: z.number().int().nonnegative(),
-    lines_removed: z.number().int().nonnegative(),
+    hunks_applied: z.number().int().nonnegative().describe('every hunk of the diff'),
+    lines_added: z.number().int().nonnegative().describe('lines of + in all'),
+    lines_removed: z.number().int().nonnegative().describe('lines of - in all'),
     shifted: z
-      .array(z.object({ hunk: z.number().int().positive(), offset: z.number().int().describe('lines') })),
-    shifted_count: z.number().int().nonnegative(),
+      .array(z.object({ hunk: z.number().int().positive().describe('1 for the first'), offset: z.number().int().describe('lines from where its header said') }))
+      .describe('hunks applied off their line'),
+    shifted_count: z.number().int().nonnegative().describe('all of them, listed or not'),
     review: ReviewResult.optional(),
   }),
 });

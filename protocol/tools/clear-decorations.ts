@@ -16,7 +16,7 @@ export const clearDecorations = defineTool({
   input: z
     .object({
       editor: editorArg,
-      buffer: bufferRef.optional().describe('Not with all_buffers.'),
+      buffer: bufferRef.optional().describe('Buffer number or file path; default: the current one. Not with all_buffers.'),
       id: DecorationId.optional().describe('Only this one of the buffer\'s. Not with all_buffers.'),
       all_buffers: z.boolean().optional().describe('Every buffer\'s. Default false.'),
     })
@@ -26,7 +26,7 @@ export const clearDecorations = defineTool({
       path: ['all_buffers'],
     }),
   output: z.object({
-    removed: z.number().int().nonnegative(),
+    removed: z.number().int().nonnegative().describe('how many were removed'),
     buf: z.number().int().positive().nullable().describe('Null with all_buffers.'),
     path: z.string().nullable().describe('Null with all_buffers too.'),
   }),

@@ -1,9 +1,11 @@
 /**
- * Argument and result pieces shared by several tools. What they mean is said once, in the
- * server's instructions (protocol/mcp-server.ts `MCP_INSTRUCTIONS`): their descriptions here are
- * the shortest true ones, and a tool's own description says only what is particular to it.
+ * Argument and result pieces shared by several tools. Each says what it means in its own
+ * description, as every field of every tool does (a tool must make sense to a model that sees it
+ * alone, without the server's instructions: test/protocol/descriptions.test.ts), in the fewest
+ * words that stand alone; a tool's own description says only what is particular to it.
  */
 import { z } from 'zod';
+import { serverGuard } from '../tool.ts';
 
 /**
  * `text` refused when it holds a U+0000, saying `why`: text an editor runs, types or shows cannot
@@ -14,21 +16,24 @@ export function withoutNul(text: z.ZodString, why: string): z.ZodString {
   return text.refine((s) => !s.includes('\0'), why);
 }
 
-/** `editor`: an id from list_editors, optional when one editor is online (MCP_INSTRUCTIONS). */
-export const editorArg = z.string().min(1).max(200).optional().describe('Editor id.');
+/** `editor`: an id from list_editors, optional when one editor is online. */
+export const editorArg = serverGuard(z.string().min(1).max(200)).optional().describe('Id from list_editors; optional when one editor is online.');
+
+/** What a `buffer` argument takes. */
+const BUFFER_TEXT = "Buffer number, or file path (absolute or relative to the editor's cwd)";
 
 export const bufferRef = z
   .union([
     z.number().int().positive(),
-    z.string().min(1).max(4096),
+    serverGuard(z.string().min(1).max(4096)),
   ])
-  .describe('Buffer number or path.');
+  .describe(`${BUFFER_TEXT}.`);
 
-/** `buffer` where a tool defaults to the current buffer, as MCP_INSTRUCTIONS says optional buffers do. */
-export const currentBufferArg = bufferRef.optional();
+/** `buffer` where a tool defaults to the current buffer. */
+export const currentBufferArg = bufferRef.optional().describe(`${BUFFER_TEXT}; default: current.`);
 
-/** `expected_changedtick`: a stale one changes nothing (MCP_INSTRUCTIONS). */
-export const changedtickArg = z.number().int().nonnegative().describe('The changedtick you last read.');
+/** `expected_changedtick`: a stale one changes nothing. */
+export const changedtickArg = z.number().int().nonnegative().describe('The changedtick you read; if the buffer changed since, nothing changes.');
 
 /** A position in a buffer: 1-based line, 1-based column counted in characters (code points). */
 export const Position = z.object({
@@ -36,17 +41,20 @@ export const Position = z.object({
   col: z.number().int().positive(),
 });
 
+/** How every Position counts, for the descriptions of the fields that hold one. */
+export const POSITION_TEXT = '1-based; col counts characters';
+
 export const EditorKind = z.enum(['nvim', 'vim']);
 
 /** One editor as the relay (or the local agent) lists it; `id` is what `editor` takes. */
 export const EditorInfo = z.object({
-  id: z.string(),
+  id: z.string().describe('pass as `editor`'),
   device: z.string().describe('the machine'),
-  kind: EditorKind,
+  kind: EditorKind.describe('Neovim or Vim'),
   version: z.string(),
   name: z.string().describe('servername, or the cwd\'s last component'),
   cwd: z.string(),
-  current_file: z.string().nullable(),
+  current_file: z.string().nullable().describe('in its current window'),
   pid: z.number().int().nullable(),
 });
 export type EditorInfo = z.infer<typeof EditorInfo>;

@@ -20,23 +20,22 @@ export const CONNECT_EDITOR_LIMITS = {
 const L = CONNECT_EDITOR_LIMITS;
 
 export const EditorCandidate = z.object({
-  index: z.number().int().positive(),
+  index: z.number().int().positive().describe('pass as `index`'),
   address: z.string().describe('socket path or host:port'),
   pid: z.number().int().positive().nullable().describe('when known'),
   state: z.enum(['attached', 'unreachable', 'pending']).describe('unreachable: the last attempt failed (error); pending: not tried yet'),
   editor: z.string().nullable().describe('id of the editor attached through it'),
-  error: z.string().nullable(),
+  error: z.string().nullable().describe('why the last attempt failed'),
 });
 
 export const connectEditor = defineTool({
   name: 'connect_editor',
   title: 'Connect a Neovim',
   description:
-    'Make a vimrelay agent attach a Neovim that list_editors does not show, by socket_path, terminal_pid or index. ' +
-    'With none of them it lists the candidates: the Neovim addresses the agent knows (found, or named before), ' +
-    `at most ${L.maxCandidates}, by address (candidates_truncated, candidates_total). ` +
-    'TCP needs the agent\'s tcp_editors; an address it may not attach (another user\'s, unconfigured, nothing there) gets EDITOR_NOT_FOUND. ' +
-    'Returns the editor, whose id works as `editor` (list_editors shows it as <device>/<id>).',
+    'Make a machine\'s vimrelay agent attach a Neovim that list_editors does not show, by socket_path, terminal_pid or index; ' +
+    `with none of them, list the candidates it knows, at most ${L.maxCandidates}. ` +
+    'TCP needs the agent\'s tcp_editors; an address it may not attach (another user\'s, unconfigured, nothing there) is EDITOR_NOT_FOUND. ' +
+    'Returns the editor, whose id works as `editor`.',
   permission: 'read',
   routing: 'agent',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -52,10 +51,10 @@ export const connectEditor = defineTool({
       message: 'Pass at most one of socket_path, terminal_pid and index.',
     }),
   output: z.object({
-    action: z.enum(['listed', 'attached', 'already_attached']),
+    action: z.enum(['listed', 'attached', 'already_attached']).describe('what the call did'),
     editor: EditorInfo.omit({ device: true }).nullable().describe('Null when only listing.'),
-    candidates: z.array(EditorCandidate),
-    candidates_total: z.number().int().nonnegative(),
-    candidates_truncated: z.boolean(),
+    candidates: z.array(EditorCandidate).describe('Neovims the agent knows'),
+    candidates_total: z.number().int().nonnegative().describe('how many, listed or not'),
+    candidates_truncated: z.boolean().describe('more than listed'),
   }),
 });

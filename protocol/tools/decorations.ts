@@ -13,7 +13,7 @@ export const DecorationColor = z.enum(DECORATION_COLORS);
 export type DecorationColor = z.infer<typeof DecorationColor>;
 
 /** The `color` argument of the tools that add a decoration. */
-export const decorationColorArg = DecorationColor.optional().describe('The user\'s colorscheme decides the exact color. Default info.');
+export const decorationColorArg = DecorationColor.optional().describe('Named color, as the user\'s colorscheme shows it. Default info.');
 
 /** Caps on add_virtual_text's `text`, counted in characters (code points) and in lines. */
 export const VIRTUAL_TEXT_LIMITS = {

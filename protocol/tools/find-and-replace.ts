@@ -26,9 +26,9 @@ export const findAndReplace = defineTool({
     .strict(),
   output: z.object({
     ...BufferId,
-    changedtick: z.number().int().nonnegative(),
-    start: Position.describe('Of the new text.'),
-    end: Position.describe('Of the new text.'),
+    changedtick: z.number().int().nonnegative().describe('after the edit: pass to the next one'),
+    start: Position.describe('of the new text; 1-based, col in characters'),
+    end: Position.describe('just after the new text'),
     review: ReviewResult.optional(),
   }),
 });

@@ -38,40 +38,39 @@ export const Diagnostic = z.object({
   col: z.number().int().positive(),
   end_line: z.number().int().positive(),
   end_col: z.number().int().positive(),
-  severity: Severity,
+  severity: Severity.describe('error is the worst'),
   message: z.string(),
-  message_truncated: z.boolean(),
+  message_truncated: z.boolean().describe(`cut at ${DIAGNOSTICS_LIMITS.messageBytes} bytes`),
   source: z.string().nullable().describe('who reported it, e.g. the language server'),
-  code: z.string().nullable(),
+  code: z.string().nullable().describe('the source\'s code for it'),
 });
 
 export const getDiagnostics = defineTool({
   name: 'get_diagnostics',
   title: 'Diagnostics (LSP errors, warnings)',
   description:
-    'List the diagnostics the editor holds (from language servers, linters, anything using vim.diagnostic) for one buffer or all, ' +
-    'by buffer, line and column, with the total and the counts per severity. ' +
+    'List the diagnostics the editor holds (language servers, linters: anything using vim.diagnostic) for one buffer or all, ' +
+    'by buffer and position, with the counts per severity. ' +
     `At most max_results (default ${DIAGNOSTICS_LIMITS.defaultResults}, up to ${DIAGNOSTICS_LIMITS.maxResults}) and ${LIMITS.maxResultBytes / 1024} KB: ` +
-    'when `truncated`, pass `cursor` with the same arguments. ' +
-    `Messages over ${DIAGNOSTICS_LIMITS.messageBytes} bytes are cut (\`message_truncated\`). read_buffer shows the lines they point at.`,
+    'when `truncated`, pass `cursor` with the same arguments. read_buffer shows the lines they point at.',
   permission: 'read',
   routing: 'editor',
   annotations: READ_ONLY,
   input: z
     .object({
       editor: editorArg,
-      buffer: bufferRef.optional().describe('Default: every buffer.'),
+      buffer: bufferRef.optional().describe('Buffer number or file path; default: every buffer.'),
       severity: Severity.optional().describe('Keep only this severity, or also worse ones (severity_match). Default: all.'),
       severity_match: z.enum(['at_least', 'exact']).optional().describe('Default at_least: `severity` and worse (warn: warnings and errors).'),
       max_results: maxResultsArg('Diagnostics', DIAGNOSTICS_LIMITS.maxResults),
-      cursor: DiagnosticsCursor.optional().describe('The previous page\'s.'),
+      cursor: DiagnosticsCursor.optional().describe('The previous page\'s cursor.'),
     })
     .strict(),
   output: z.object({
-    diagnostics: z.array(Diagnostic),
+    diagnostics: z.array(Diagnostic).describe('by buffer, line, column; ranges 1-based, col in characters, end exclusive'),
     total: z.number().int().nonnegative().describe('Matching buffer and severity, on all pages.'),
     counts: SeverityCounts.describe('Per severity, before the severity filter.'),
-    truncated: z.boolean(),
-    cursor: z.string().nullable(),
+    truncated: z.boolean().describe('more follow: pass cursor'),
+    cursor: z.string().nullable().describe('for the next page; null: done'),
   }),
 });

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { defineTool, READ_ONLY } from '../tool.ts';
-import { BufferId, editorArg, Position } from './common.ts';
+import { BufferId, editorArg, Position, POSITION_TEXT } from './common.ts';
 
 /**
  * Context lines longer than this many bytes are cut (at a character boundary), so that a buffer of
@@ -16,34 +16,34 @@ export const STATE_CONTEXT_LINE_BYTES = 1_000;
 export const BufferSummary = z.object({
   ...BufferId,
   name: z.string().describe('as the editor shows it'),
-  listed: z.boolean(),
-  loaded: z.boolean(),
+  listed: z.boolean().describe('in the buffer list (:ls)'),
+  loaded: z.boolean().describe('its text is in memory'),
   modified: z.boolean(),
-  buftype: z.string(),
+  buftype: z.string().describe("'' for a file; terminal, help, ..."),
   filetype: z.string(),
-  line_count: z.number().int().nonnegative().nullable().describe('null: not loaded or never_read'),
-  changedtick: z.number().int().nonnegative().nullable().describe('null: not loaded or never_read'),
+  line_count: z.number().int().nonnegative().nullable().describe("null: not loaded, or hidden by the user's policy"),
+  changedtick: z.number().int().nonnegative().nullable().describe('counts its changes; null as line_count'),
 });
 
 export const WindowContext = z.object({
-  start_line: z.number().int().positive(),
-  lines: z.array(z.string()),
+  start_line: z.number().int().positive().describe('line of lines[0]'),
+  lines: z.array(z.string()).describe('the text, unsaved included'),
   /** A line was longer than STATE_CONTEXT_LINE_BYTES and was cut (the tool's description says so). */
-  lines_cut: z.boolean(),
+  lines_cut: z.boolean().describe(`a line was cut at ${STATE_CONTEXT_LINE_BYTES} bytes`),
 });
 
 export const WindowSummary = z.object({
-  win: z.number().int().positive(),
-  role: z.enum(['active', 'alternate']),
+  win: z.number().int().positive().describe('the window\'s id'),
+  role: z.enum(['active', 'alternate']).describe('current, or previous (:wincmd p)'),
   ...BufferId,
-  cursor: Position.nullable().describe('null: never_read'),
+  cursor: Position.nullable().describe(`${POSITION_TEXT}; null: the user's policy hides the file`),
   /** The cursor line and up to LIMITS.stateContextLines lines each side of it; null with the cursor. */
-  context: WindowContext.nullable(),
+  context: WindowContext.nullable().describe(`lines around the cursor, ${LIMITS.stateContextLines} each side`),
 });
 
 export const TerminalSummary = z.object({
   buf: z.number().int().positive(),
-  name: z.string(),
+  name: z.string().describe('the buffer name (term://...)'),
   visible: z.boolean().describe('shown in a window'),
 });
 
@@ -53,19 +53,18 @@ export const StateBrief = z.object({
   cwd: z.string(),
   buffers: z.array(BufferSummary).describe('Listed first, then unlisted, each by number.'),
   /** buffers, modified_buffers or terminals were cut (the tool's description says where). */
-  buffers_truncated: z.boolean(),
-  modified_buffers: z.array(z.number().int().positive()),
-  windows: z.array(WindowSummary),
-  terminals: z.array(TerminalSummary).optional().describe('Only when there are any.'),
+  buffers_truncated: z.boolean().describe('a list was cut at its cap'),
+  modified_buffers: z.array(z.number().int().positive()).describe('numbers of those with unsaved changes'),
+  windows: z.array(WindowSummary).describe('the active and alternate ones'),
+  terminals: z.array(TerminalSummary).optional().describe('terminal buffers, when there are any'),
 });
 
 export const getStateBrief = defineTool({
   name: 'get_state_brief',
   title: 'Editor state (brief)',
   description:
-    'Orient yourself in one editor: mode, cwd, buffers, the modified ones, the active and alternate windows with their cursor and ' +
-    `${LIMITS.stateContextLines} lines of context each side, and terminals. At most ${LIMITS.stateMaxBuffers} buffers, ${LIMITS.stateMaxBuffers} modified buffers, ` +
-    `${LIMITS.stateMaxBuffers} terminals and ${LIMITS.maxResultBytes / 1024} KB (buffers_truncated); context lines are cut at ${STATE_CONTEXT_LINE_BYTES} bytes (lines_cut). ` +
+    'Orient yourself in one editor: mode, cwd, buffers (and which have unsaved changes), the active and alternate windows with the cursor and ' +
+    `${LIMITS.stateContextLines} lines around it, terminals. At most ${LIMITS.stateMaxBuffers} of each list and ${LIMITS.maxResultBytes / 1024} KB (buffers_truncated). ` +
     'get_state adds every window, tabs, folds, marks, the selection, diagnostics and decorations.',
   permission: 'read',
   routing: 'editor',

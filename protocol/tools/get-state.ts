@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { defineTool, READ_ONLY } from '../tool.ts';
-import { BufferId, editorArg, Position } from './common.ts';
+import { BufferId, editorArg, Position, POSITION_TEXT } from './common.ts';
 import { DecorationColor, DecorationId } from './decorations.ts';
 import { SeverityCounts } from './get-diagnostics.ts';
 import { StateBrief, WindowSummary } from './get-state-brief.ts';
@@ -27,60 +27,60 @@ export const STATE_LIMITS = {
 
 /** Indent settings of the window's buffer, as they take effect. */
 const Indent = z.object({
-  expandtab: z.boolean(),
-  tabstop: z.number().int().positive(),
+  expandtab: z.boolean().describe('Tab inserts spaces'),
+  tabstop: z.number().int().positive().describe('columns a tab shows as'),
   /** 0 (use tabstop) is resolved. */
-  shiftwidth: z.number().int().nonnegative().describe('effective'),
+  shiftwidth: z.number().int().nonnegative().describe('columns of an indent level'),
   /** A negative value (use shiftwidth) is resolved. */
   softtabstop: z.number().int().nonnegative().describe('effective; 0: off'),
 });
 
-const Fold = z.object({ start_line: z.number().int().positive(), end_line: z.number().int().positive() });
+const Fold = z.object({ start_line: z.number().int().positive().describe('first line, folded up to end_line'), end_line: z.number().int().positive() });
 
 const WindowState = WindowSummary.extend({
-  role: z.enum(['active', 'alternate', 'other']),
-  tab: z.number().int().positive(),
-  floating: z.boolean(),
-  width: z.number().int().nonnegative(),
-  height: z.number().int().nonnegative(),
+  role: z.enum(['active', 'alternate', 'other']).describe('current, previous (:wincmd p), or another'),
+  tab: z.number().int().positive().describe('its tab page'),
+  floating: z.boolean().describe('a floating window'),
+  width: z.number().int().nonnegative().describe('its width in columns'),
+  height: z.number().int().nonnegative().describe('in screen lines'),
   /** Null with the cursor (never_read). */
-  top_line: z.number().int().positive().nullable(),
-  bottom_line: z.number().int().positive().nullable(),
-  folds: z.array(Fold).describe('closed'),
-  folds_truncated: z.boolean(),
-  indent: Indent,
+  top_line: z.number().int().positive().nullable().describe('first line shown; null with cursor'),
+  bottom_line: z.number().int().positive().nullable().describe('last line shown'),
+  folds: z.array(Fold).describe('closed folds'),
+  folds_truncated: z.boolean().describe(`more than ${STATE_LIMITS.foldsPerWindow} folds`),
+  indent: Indent.describe('indent settings in effect'),
 });
 
 const Tab = z.object({
-  tab: z.number().int().positive(),
-  current: z.boolean(),
-  windows: z.array(z.number().int().positive()),
+  tab: z.number().int().positive().describe('tab page number'),
+  current: z.boolean().describe('the current tab'),
+  windows: z.array(z.number().int().positive()).describe('its windows\' ids'),
 });
 
 const Mark = z.object({
-  mark: z.string().describe('a-z'),
+  mark: z.string().describe('its letter, a-z'),
   ...BufferId,
   line: z.number().int().positive(),
   col: z.number().int().positive(),
 });
 
 const Selection = z.object({
-  kind: z.enum(['char', 'line', 'block']),
+  kind: z.enum(['char', 'line', 'block']).describe('v, V or CTRL-V'),
   ...BufferId,
-  start: Position,
+  start: Position.describe(POSITION_TEXT),
   end: Position.describe('inclusive; for a block, the corner opposite start'),
 });
 
 /** Diagnostic counts in total and for each buffer that has any, by number. */
 const DiagnosticsSummary = SeverityCounts.extend({
-  buffers: z.array(z.object({ ...BufferId, ...SeverityCounts.shape })),
-  buffers_truncated: z.boolean(),
+  buffers: z.array(z.object({ ...BufferId, ...SeverityCounts.shape })).describe('counts of each buffer that has any'),
+  buffers_truncated: z.boolean().describe(`more than ${STATE_LIMITS.diagnosticBuffers} buffers`),
 });
 
 const Decoration = z.object({
-  id: DecorationId,
+  id: DecorationId.describe('for clear_decorations'),
   ...BufferId,
-  kind: z.enum(['highlight', 'virtual_text']),
+  kind: z.enum(['highlight', 'virtual_text']).describe('highlight_range or add_virtual_text'),
   start: Position.describe('virtual text: its line (col 1 above/below)'),
   end: Position.nullable().describe('null: virtual text'),
   text: z.string().nullable().describe(`virtual text, lines joined by \\n, cut at ${STATE_LIMITS.decorationTextBytes} bytes`),
@@ -93,28 +93,27 @@ export const getState = defineTool({
   name: 'get_state',
   title: 'Editor state (full)',
   description:
-    'Everything get_state_brief returns, plus every window (active, alternate, then by tab) with its visible lines, closed folds and indent settings; ' +
-    'tab pages; the lowercase marks and decorations (highlight_range, add_virtual_text) of loaded buffers; the visual selection; diagnostic counts. ' +
-    `At most ${LIMITS.stateMaxBuffers} buffers, ${STATE_LIMITS.windows} windows, ${STATE_LIMITS.tabs} tabs, ${STATE_LIMITS.foldsPerWindow} folds a window, ${STATE_LIMITS.marks} marks, ` +
-    `${STATE_LIMITS.decorations} decorations, ${STATE_LIMITS.diagnosticBuffers} buffers of diagnostics and ${LIMITS.maxResultBytes / 1024} KB; each list has a *_truncated flag. ` +
+    'Everything get_state_brief returns, plus every window with its visible lines, closed folds and indent settings; tab pages; lowercase marks; ' +
+    'decorations (highlight_range, add_virtual_text); the visual selection; diagnostic counts. ' +
+    `Each list is capped (at most ${STATE_LIMITS.windows} windows, ${STATE_LIMITS.marks} marks, ...), with a *_truncated flag, within ${LIMITS.maxResultBytes / 1024} KB. ` +
     'Prefer get_state_brief to orient yourself; get_diagnostics lists the diagnostics.',
   permission: 'read',
   routing: 'editor',
   annotations: READ_ONLY,
   input: z.object({ editor: editorArg }).strict(),
   output: StateBrief.extend({
-    windows: z.array(WindowState),
-    windows_truncated: z.boolean(),
-    tabs: z.array(Tab),
-    tabs_truncated: z.boolean(),
-    marks: z.array(Mark).describe('By buffer and letter.'),
-    marks_truncated: z.boolean(),
+    windows: z.array(WindowState).describe('active, alternate, then by tab'),
+    windows_truncated: z.boolean().describe(`more than ${STATE_LIMITS.windows}`),
+    tabs: z.array(Tab).describe('the tab pages'),
+    tabs_truncated: z.boolean().describe(`more than ${STATE_LIMITS.tabs}`),
+    marks: z.array(Mark).describe('lowercase marks, by buffer and letter'),
+    marks_truncated: z.boolean().describe(`more than ${STATE_LIMITS.marks}`),
     selection: Selection.nullable().describe('Null outside visual and select mode.'),
     diagnostics: DiagnosticsSummary.nullable().describe('Null: no diagnostics support.'),
     decorations: z.array(Decoration).describe('By buffer and position.'),
-    decorations_truncated: z.boolean(),
+    decorations_truncated: z.boolean().describe(`more than ${STATE_LIMITS.decorations}`),
     reviews: z
-      .array(z.object({ id: z.string(), buf: z.number().int().positive(), path: z.string().nullable(), shown: z.boolean().describe('in its tab; else waiting for the user to stop typing') }))
-      .describe('Reviews of edits waiting for the user\'s decision (review_status gives their outcome).'),
+      .array(z.object({ id: z.string().describe('for review_status'), buf: z.number().int().positive(), path: z.string().nullable(), shown: z.boolean().describe('in its tab; else waiting for the user to stop typing') }))
+      .describe('edits waiting for the user\'s review (review_status)'),
   }),
 });

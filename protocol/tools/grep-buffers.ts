@@ -34,19 +34,18 @@ export const GrepHit = z.object({
   end_col: z.number().int().positive().describe('col for an empty match'),
   text: z.string().describe('the line, or the part around the match'),
   text_start_col: z.number().int().positive().describe('the column text starts at'),
-  trimmed: z.boolean(),
+  trimmed: z.boolean().describe('text is part of a long line'),
 });
 
 export const grepBuffers = defineTool({
   name: 'grep_buffers',
   title: 'Search buffers',
   description:
-    'Search the live text of buffers, unsaved changes included, for a literal string or (mode regex) a Vim regular expression, magic as in /pattern ' +
-    '(\\< \\> word bounds, \\( \\) groups, \\{n,m} counts). Matches never span lines. ' +
+    'Search the live text of buffers, unsaved changes included, for a literal string or (mode regex) a magic Vim regular expression ' +
+    '(\\< \\> word bounds, \\( \\) groups, \\{n,m} counts); matches never span lines. ' +
     `At most max_results hits (default ${GREP_LIMITS.defaultResults}, up to ${GREP_LIMITS.maxResults}) and ${LIMITS.maxResultBytes / 1024} KB; ` +
-    `lines over ${GREP_LIMITS.lineBytes} bytes are trimmed around the hit (\`trimmed\`). When \`truncated\`, pass \`cursor\` with the same arguments; ` +
-    `a page may hold few hits or none (cut by size, or after scanning ${GREP_LIMITS.scanLines} lines): follow the cursor until it is null. ` +
-    'Then read_buffer around a hit, or change it with find_and_replace or substitute.',
+    `lines over ${GREP_LIMITS.lineBytes} bytes are trimmed around the hit. When \`truncated\`, pass \`cursor\` with the same arguments and follow it until null: ` +
+    'a page may hold few hits or none. Then read_buffer around a hit, or change it with find_and_replace or substitute.',
   permission: 'read',
   routing: 'editor',
   annotations: READ_ONLY,
@@ -54,9 +53,9 @@ export const grepBuffers = defineTool({
     .object({
       editor: editorArg,
       pattern: withoutNul(z.string().min(1).max(GREP_LIMITS.patternChars), 'the pattern must not contain a NUL character: in mode regex, \\%x00 matches one').describe(
-        'Within one line.',
+        'What to find, within one line.',
       ),
-      mode: z.enum(['literal', 'regex']).optional().describe('Default literal.'),
+      mode: z.enum(['literal', 'regex']).optional().describe('How pattern reads; default literal.'),
       case_sensitive: z.boolean().optional().describe('Default true; false ignores case, Unicode letters included.'),
       buffers: z
         .array(bufferRef)
@@ -65,14 +64,14 @@ export const grepBuffers = defineTool({
         .optional()
         .describe('Numbers or paths, loaded if needed. Default: every loaded, listed buffer.'),
       max_results: maxResultsArg('Hits', GREP_LIMITS.maxResults),
-      cursor: GrepCursor.optional().describe('The previous page\'s.'),
+      cursor: GrepCursor.optional().describe('The previous page\'s cursor.'),
     })
     .strict(),
   output: z.object({
     hits: z.array(GrepHit).describe('By buffer number, line and column.'),
-    truncated: z.boolean(),
-    cursor: z.string().nullable(),
-    searched_buffers: z.number().int().nonnegative(),
+    truncated: z.boolean().describe('more may follow: pass cursor'),
+    cursor: z.string().nullable().describe('for the next page; null: done'),
+    searched_buffers: z.number().int().nonnegative().describe('buffers searched'),
     unloaded_buffers: z.number().int().nonnegative().describe('Listed buffers not searched, not being loaded: name them in `buffers`.'),
   }),
 });

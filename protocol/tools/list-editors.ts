@@ -6,15 +6,15 @@ export const listEditors = defineTool({
   name: 'list_editors',
   title: 'List editors',
   description:
-    'List every Neovim and Vim online through vimrelay, on every connected machine. ' +
-    'Call it first, and when a tool says the editor is ambiguous or offline; for the buffers and windows of one editor use get_state_brief. ' +
+    'List the Neovims and Vims online on every connected machine, with the ids other tools take as `editor`. ' +
+    'Call it first, and when a tool says the editor is ambiguous or offline; get_state_brief then shows one editor. ' +
     'Not paginated: each machine reports at most 200 editors.',
   permission: 'read',
   routing: 'hub',
   annotations: READ_ONLY,
   input: z.object({}).strict(),
   output: z.object({
-    editors: z.array(EditorInfo),
+    editors: z.array(EditorInfo).describe('online now, on every machine'),
     count: z.number().int().nonnegative(),
   }),
 });

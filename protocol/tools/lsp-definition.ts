@@ -1,7 +1,7 @@
 /** lsp_definition: where the symbol at a position is defined (or declared, typed, implemented). */
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
-import { LSP_LIMITS, LSP_READ_TOOL, lspPage, lspPageArgs, lspPagesText, lspPositionArgs, LspRange } from './lsp.ts';
+import { LSP_LIMITS, LSP_READ_TOOL, lspPage, lspPageArgs, lspPagesText, lspPositionArgs, LspRange, RANGE_TEXT } from './lsp.ts';
 
 /** The kinds of definition, each an LSP method (textDocument/definition, /declaration, /typeDefinition, /implementation). */
 export const DEFINITION_KINDS = ['definition', 'declaration', 'type_definition', 'implementation'] as const;
@@ -16,18 +16,22 @@ export const lspDefinition = defineTool({
   input: z
     .object({
       ...lspPositionArgs,
-      kind: z.enum(DEFINITION_KINDS).optional().describe('Default definition.'),
+      kind: z.enum(DEFINITION_KINDS).optional().describe('Which place to find; default definition.'),
       ...lspPageArgs('locations'),
     })
     .strict(),
   output: z.object({
     ...lspPage,
-    locations: z.array(
-      z.object({
-        path: z.string(),
-        ...LspRange,
-        context: z.object({ start_line: z.number().int().positive(), lines: z.array(z.string()) }),
-      }),
-    ),
+    locations: z
+      .array(
+        z.object({
+          path: z.string(),
+          ...LspRange,
+          context: z
+            .object({ start_line: z.number().int().positive().describe('line of lines[0]'), lines: z.array(z.string()).describe('the text, unsaved included') })
+            .describe('lines around it'),
+        }),
+      )
+      .describe(`ranges ${RANGE_TEXT}`),
   }),
 });

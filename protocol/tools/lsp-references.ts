@@ -1,7 +1,7 @@
 /** lsp_references: every reference to the symbol at a position, grouped by file, paged. */
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
-import { LSP_LIMITS, LSP_READ_TOOL, lspPage, lspPageArgs, lspPagesText, lspPositionArgs, LspRange } from './lsp.ts';
+import { LSP_LIMITS, LSP_READ_TOOL, lspPage, lspPageArgs, lspPagesText, lspPositionArgs, LspRange, RANGE_TEXT } from './lsp.ts';
 
 export const lspReferences = defineTool({
   name: 'lsp_references',
@@ -13,12 +13,14 @@ export const lspReferences = defineTool({
   input: z
     .object({
       ...lspPositionArgs,
-      include_declaration: z.boolean().optional().describe('Default true.'),
+      include_declaration: z.boolean().optional().describe('Count the declaration too; default true.'),
       ...lspPageArgs('references'),
     })
     .strict(),
   output: z.object({
     ...lspPage,
-    files: z.array(z.object({ path: z.string(), references: z.array(z.object({ ...LspRange, text: z.string() })) })),
+    files: z
+      .array(z.object({ path: z.string(), references: z.array(z.object({ ...LspRange, text: z.string().describe("the line's text") })).describe(`ranges ${RANGE_TEXT}`) }))
+      .describe('files with references'),
   }),
 });

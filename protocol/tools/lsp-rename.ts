@@ -7,16 +7,16 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
 import { changedtickArg, withoutNul } from './common.ts';
-import { LSP_LIMITS, LSP_TIMEOUT_HINT, lspBuf, lspPositionArgs, LspRange } from './lsp.ts';
+import { LSP_LIMITS, LSP_TIMEOUT_HINT, lspBuf, lspPositionArgs, LspRange, RANGE_TEXT } from './lsp.ts';
 import { ReviewResult, reviewArg, reviewTimeoutArg } from './review.ts';
 
 export const lspRename = defineTool({
   name: 'lsp_rename',
   title: 'Rename a symbol everywhere (LSP)',
   description:
-    'Rename the symbol at a position everywhere. A preview by default: each file\'s edits (range, old and new text). ' +
+    'Rename the symbol at a position everywhere. A preview by default: each file\'s edits. ' +
     'With `apply` (and expected_changedtick) it makes them, all or none, one undo step per buffer, opening files as needed. ' +
-    `Lists edits up to ${LIMITS.maxResultBytes / 1024} KB (truncated; edit_count counts all). Never_read files: refused, or left out of a preview.`,
+    `Lists edits up to ${LIMITS.maxResultBytes / 1024} KB (truncated). Files the user's policy hides: refused, or left out of a preview.`,
   permission: 'write',
   permissionOf: (args) => (args.apply === true ? 'write' : 'read'),
   routing: 'editor',
@@ -27,7 +27,7 @@ export const lspRename = defineTool({
       ...lspPositionArgs,
       new_name: withoutNul(z.string().min(1).max(LSP_LIMITS.nameChars), 'new_name must not contain a NUL character (U+0000)').describe('The new name.'),
       apply: z.boolean().optional().describe('Default false: preview (read permission); true edits (write).'),
-      expected_changedtick: changedtickArg.optional().describe('Required with apply (the position\'s buffer).'),
+      expected_changedtick: changedtickArg.optional().describe('The changedtick you read of the position\'s buffer; required with apply.'),
       review: reviewArg,
       timeout_ms: reviewTimeoutArg,
     })
@@ -37,19 +37,23 @@ export const lspRename = defineTool({
       path: ['expected_changedtick'],
     }),
   output: z.object({
-    server: z.string(),
-    applied: z.boolean(),
-    files: z.array(
-      z.object({
-        path: z.string(),
-        buf: lspBuf,
-        changedtick: z.number().int().nonnegative().nullable(),
-        edits: z.array(z.object({ ...LspRange, old_text: z.string(), new_text: z.string() })),
-      }),
-    ),
-    edit_count: z.number().int().nonnegative(),
-    truncated: z.boolean(),
-    withheld: z.number().int().nonnegative(),
+    server: z.string().describe('the language server that answered'),
+    applied: z.boolean().describe('false: a preview'),
+    files: z
+      .array(
+        z.object({
+          path: z.string(),
+          buf: lspBuf,
+          changedtick: z.number().int().nonnegative().nullable().describe('its buffer\'s, after; null: no buffer'),
+          edits: z
+            .array(z.object({ ...LspRange, old_text: z.string().describe('the text replaced'), new_text: z.string().describe('what replaces it') }))
+            .describe(`ranges ${RANGE_TEXT}, as before the rename`),
+        }),
+      )
+      .describe('each file the rename changes'),
+    edit_count: z.number().int().nonnegative().describe('edits in all, listed or not'),
+    truncated: z.boolean().describe('edits were left out of the list'),
+    withheld: z.number().int().nonnegative().describe("files the user's policy hides, left out of a preview"),
     review: ReviewResult.optional(),
   }),
 });

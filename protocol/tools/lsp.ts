@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { READ_ONLY } from '../tool.ts';
+import { serverGuard } from '../tool.ts';
 import { currentBufferArg, editorArg, maxResultsArg } from './common.ts';
 
 /** Caps of the lsp_* tools. */
@@ -50,11 +51,11 @@ export const LSP_READ_TOOL = { permission: 'read', routing: 'editor', annotation
 export const lspPositionArgs = {
   editor: editorArg,
   buffer: currentBufferArg,
-  line: z.number().int().positive().describe('Line.'),
-  col: z.number().int().positive().describe('A column on the name.'),
+  line: z.number().int().positive().describe('Line of the name, 1-based.'),
+  col: z.number().int().positive().describe('A column on the name, 1-based, in characters.'),
 };
 
-/** A range: 1-based lines and character columns, end exclusive. */
+/** A range: 1-based lines and character columns, end exclusive (RANGE_TEXT says so). */
 export const LspRange = {
   line: z.number().int().positive(),
   col: z.number().int().positive(),
@@ -62,23 +63,26 @@ export const LspRange = {
   end_col: z.number().int().positive(),
 };
 
+/** How every LspRange counts, for the descriptions of the fields that hold one. */
+export const RANGE_TEXT = '1-based, col in characters, end_col exclusive';
+
 /** The buffer holding a file a result names, if one does. */
 export const lspBuf = z.number().int().positive().nullable();
 
 /** `server`, `total`, `truncated`, `cursor` and `withheld`, as every paged lsp_* result has them. */
 export const lspPage = {
-  server: z.string(),
-  total: z.number().int().nonnegative(),
-  truncated: z.boolean(),
-  cursor: z.string().nullable(),
-  withheld: z.number().int().nonnegative(),
+  server: z.string().describe('the language server that answered'),
+  total: z.number().int().nonnegative().describe('results on all pages'),
+  truncated: z.boolean().describe('more follow: pass cursor'),
+  cursor: z.string().nullable().describe('for the next page; null: done'),
+  withheld: z.number().int().nonnegative().describe("results in files the user's policy hides, left out"),
 };
 
 /** `max_results` and `cursor` of a paged lsp_* tool. */
 export function lspPageArgs(noun: string) {
   return {
     max_results: maxResultsArg(noun, LSP_LIMITS.maxResults),
-    cursor: z.string().max(5_000).optional().describe('From the last page.'),
+    cursor: serverGuard(z.string().max(5_000)).optional().describe('The previous page\'s cursor.'),
   };
 }
 

@@ -10,8 +10,7 @@ export const openFile = defineTool({
   name: 'open_file',
   title: 'Open file',
   description:
-    'Add a file to the buffer list and load it, for read_buffer, grep_buffers and the edit tools. ' +
-    'The user\'s windows are left alone unless `show` (refused when showing it would abandon unsaved changes). ' +
+    'Add a file to the buffer list and load it, for read_buffer, grep_buffers and the edit tools; the user\'s windows are left alone unless `show`. ' +
     'A file that does not exist becomes an empty buffer of that name (written only by save_buffer); a directory is refused; ' +
     'a file that has a buffer already gets that buffer, loaded.',
   permission: 'open',
@@ -28,9 +27,9 @@ export const openFile = defineTool({
     ...BufferId,
     created: z.boolean().describe('False: the file already had a buffer.'),
     exists_on_disk: z.boolean().describe('False: saving creates the file.'),
-    shown: z.boolean(),
-    total_lines: z.number().int().nonnegative().nullable().describe('null: never_read'),
-    changedtick: z.number().int().nonnegative().nullable().describe('null: never_read'),
+    shown: z.boolean().describe('shown in the current window'),
+    total_lines: z.number().int().nonnegative().nullable().describe('null: the user\'s policy hides the file'),
+    changedtick: z.number().int().nonnegative().nullable().describe('for expected_changedtick; null as total_lines'),
     modified: z.boolean(),
   }),
 });

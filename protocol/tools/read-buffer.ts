@@ -7,10 +7,10 @@ export const readBuffer = defineTool({
   name: 'read_buffer',
   title: 'Read buffer',
   description:
-    'Read the live text of a buffer, unsaved changes included, with its changedtick for expected_changedtick. ' +
-    'The whole buffer, or start_line..end_line (clamped to the buffer; reversed bounds are swapped). ' +
-    `At most max_lines lines (default ${LIMITS.readDefaultLines}, up to ${LIMITS.readMaxLines}) and ${LIMITS.maxResultBytes / 1024} KB; ` +
-    'when `truncated`, `next_start_line` is the start_line to pass next. To search buffers use grep_buffers.',
+    'Read a buffer\'s live text, unsaved changes included, and the changedtick edits take to check that nothing changed since. ' +
+    'All of it, or start_line..end_line (clamped; reversed bounds are swapped). ' +
+    `At most max_lines lines (default ${LIMITS.readDefaultLines}, up to ${LIMITS.readMaxLines}) and ${LIMITS.maxResultBytes / 1024} KB: ` +
+    'when `truncated`, pass next_start_line as start_line. To search buffers use grep_buffers.',
   permission: 'read',
   routing: 'editor',
   annotations: READ_ONLY,
@@ -18,19 +18,19 @@ export const readBuffer = defineTool({
     .object({
       editor: editorArg,
       buffer: currentBufferArg,
-      start_line: z.number().int().positive().optional().describe('Default 1.'),
-      end_line: z.number().int().positive().optional().describe('Default: the last line.'),
-      max_lines: z.number().int().positive().max(LIMITS.readMaxLines).optional().describe('Lines per call.'),
+      start_line: z.number().int().positive().optional().describe('First line, 1-based; default 1.'),
+      end_line: z.number().int().positive().optional().describe('Last line, inclusive; default: the last.'),
+      max_lines: z.number().int().positive().max(LIMITS.readMaxLines).optional().describe('Most lines returned.'),
     })
     .strict(),
   output: z.object({
     ...BufferId,
-    changedtick: z.number().int().nonnegative(),
+    changedtick: z.number().int().nonnegative().describe('pass as expected_changedtick'),
     total_lines: z.number().int().nonnegative(),
-    start_line: z.number().int().positive(),
-    end_line: z.number().int().nonnegative().describe('Last line returned; start_line - 1 when none were.'),
-    lines: z.array(z.string()),
-    truncated: z.boolean(),
-    next_start_line: z.number().int().positive().nullable(),
+    start_line: z.number().int().positive().describe('line of lines[0]'),
+    end_line: z.number().int().nonnegative().describe('last line returned; start_line - 1 when none were'),
+    lines: z.array(z.string()).describe('the text, without line breaks'),
+    truncated: z.boolean().describe('lines were left out'),
+    next_start_line: z.number().int().positive().nullable().describe('start_line for the rest'),
   }),
 });

@@ -27,7 +27,7 @@ const L = REVIEW_LIMITS;
 export const reviewArg = z
   .boolean()
   .optional()
-  .describe('true: the user reviews this edit as a diff in their editor before it lands. Their policy may ask for a review anyway.');
+  .describe('true: the user reviews it as a diff in their editor first (their policy may anyway).');
 
 /** The edit tools' `timeout_ms`: how long the call waits for the user's decision on a review. */
 export const reviewTimeoutArg = z
@@ -36,7 +36,7 @@ export const reviewTimeoutArg = z
   .min(L.minWaitMs)
   .max(L.maxWaitMs)
   .optional()
-  .describe(`Under review: ms to wait for the user (default and most ${L.maxWaitMs}); then review.decision is "pending" and review_status gives the outcome.`);
+  .describe(`ms to wait for a review (default and most ${L.maxWaitMs}); then review.decision is pending.`);
 
 /** What the user decided on one file of an edit of several (lsp_rename): each file on its own. */
 export const FILE_DECISIONS = ['accepted', 'accepted_with_changes', 'rejected', 'conflict', 'expired', 'offline'] as const;
@@ -44,34 +44,35 @@ export const FILE_DECISIONS = ['accepted', 'accepted_with_changes', 'rejected', 
 /** What a review decided, as successful results carry it. */
 export const ReviewResult = z
   .object({
-    id: z.string().describe('For review_status.'),
+    id: z.string().describe('for review_status'),
     decision: z
       .enum(['accepted', 'accepted_with_changes', 'partly_accepted', 'pending'])
-      .describe('accepted as proposed; accepted_with_changes (see user_changes); partly_accepted: some files only (see files); pending: nothing changed yet, the other fields describe your proposal.'),
-    user_changes: z.string().optional().describe('Unified diff from your proposal to what was applied.'),
-    dashboard: z.string().optional().describe('A page to decide it on.'),
+      .describe('pending: nothing changed yet, review_status gives the outcome; partly_accepted: see files'),
+    user_changes: z.string().optional().describe("diff from your edit to what the user applied"),
+    dashboard: z.string().optional().describe('the page to decide it on'),
     files: z
       .array(
         z.object({
           path: z.string().nullable(),
-          decision: z.enum(FILE_DECISIONS),
-          reason: z.string().optional().describe('The user\'s, when rejected.'),
-          user_changes: z.string().optional(),
+          decision: z.enum(FILE_DECISIONS).describe("this file's outcome"),
+          reason: z.string().optional().describe("the user's, if rejected"),
+          user_changes: z.string().optional().describe("this file's, as above"),
         }),
       )
       .optional()
-      .describe('Per file, for an edit of several: each is decided on its own.'),
+      .describe('each file of an edit of several'),
   })
-  .describe('When the user reviewed the edit.');
+  .describe('when the user reviewed the edit');
 
 /** The review_status tool: the outcome of a review whose edit answered "pending". */
 export const reviewStatus = defineTool({
   name: 'review_status',
   title: 'Review outcome',
   description:
-    'The outcome of a review that an edit (find_and_replace, apply_diff, write_buffer, substitute, lsp_rename) answered with review.decision "pending": the same result that edit would have returned, with its `tool`. ' +
-    `Waits up to wait_ms (default 0, at most ${L.maxWaitMs}) for the user to decide; still undecided, review.decision is "pending" again. ` +
-    'Rejected, conflicting and expired reviews are errors (REVIEW_REJECTED with the user\'s reason, REVIEW_CONFLICT, REVIEW_EXPIRED), carrying the same `review` object; ' +
+    'The outcome of a review that an edit (find_and_replace, apply_diff, lsp_rename, ...) answered with review.decision pending: ' +
+    'that edit\'s result, with its `tool`. ' +
+    `Waits up to wait_ms (default 0, at most ${L.maxWaitMs}) for the user to decide; still undecided, the decision is pending again. ` +
+    'Rejected, conflicting and expired reviews are errors (REVIEW_REJECTED with the user\'s reason, REVIEW_CONFLICT, REVIEW_EXPIRED); ' +
     `an unknown id is REVIEW_NOT_FOUND. A review expires ${L.expiryMs / 60_000} minutes after it was opened.`,
   permission: 'read',
   routing: 'editor',

@@ -39,27 +39,26 @@ export const PROMPT_TIMEOUT_HINT =
 const command = withoutNul(z.string().min(1).max(L.commandChars), 'a command must not contain a NUL character (U+0000)');
 
 /** `timeout_ms` of run_command and send_keys, whose descriptions state its default and cap. */
-export const timeoutArg = z.number().int().min(L.minTimeoutMs).max(L.maxTimeoutMs).optional().describe('CTRL-C after this long.');
+export const timeoutArg = z.number().int().min(L.minTimeoutMs).max(L.maxTimeoutMs).optional().describe(`ms before CTRL-C interrupts; default ${L.defaultTimeoutMs}.`);
 
 export const CommandResult = z.object({
-  index: z.number().int().positive(),
-  output: z.string(),
+  index: z.number().int().positive().describe('1 for the first command'),
+  output: z.string().describe('what it printed'),
   output_bytes: z.number().int().nonnegative().describe('of the whole output'),
-  truncated: z.boolean(),
+  truncated: z.boolean().describe('output was cut at max_output_bytes'),
 });
 
 export const runCommand = defineTool({
   name: 'run_command',
   title: 'Run Ex commands',
   description:
-    'Run Ex commands (or multi-line Vimscript) in the editor as if typed after ":", and get what each printed. ' +
+    'Run Ex commands (or multi-line Vimscript) in the editor as if typed after ":", with what each printed. ' +
     'They run in order and stop at the first that fails (EDITOR_ERROR, with the results before it). ' +
-    `Commands still running after timeout_ms (default ${L.defaultTimeoutMs}, at most ${L.maxTimeoutMs}), as at a prompt (input(), getchar(), :s///c), ` +
+    `Commands still running after timeout_ms (default ${L.defaultTimeoutMs}, at most ${L.maxTimeoutMs}), as at a prompt (input(), :s///c), ` +
     'are interrupted with CTRL-C (TIMEOUT): prefer commands that do not prompt. ' +
-    `Output is kept up to max_output_bytes per command (default ${L.defaultOutputBytes / 1024} KB, at most ${L.maxOutputBytes / 1024} KB) and ` +
-    `${L.totalOutputBytes / 1024} KB in all: \`truncated\` marks a cut output, \`output_truncated\` any (raise max_output_bytes, or narrow the command). ` +
-    'Changes stay unsaved unless a command writes, and are undone as Vim records them. ' +
-    'For buffer text prefer read_buffer, find_and_replace and substitute; for keystrokes, send_keys; for a terminal, send_to_terminal.',
+    `Output is kept up to max_output_bytes a command (default ${L.defaultOutputBytes / 1024} KB, at most ${L.maxOutputBytes / 1024} KB) and ` +
+    `${L.totalOutputBytes / 1024} KB in all (output_truncated). Changes stay unsaved unless a command writes. ` +
+    'For buffer text prefer read_buffer and find_and_replace; for keys, send_keys; for a terminal, send_to_terminal.',
   permission: 'exec',
   routing: 'editor',
   annotations: CHANGES_TEXT,
@@ -75,8 +74,8 @@ export const runCommand = defineTool({
     })
     .strict(),
   output: z.object({
-    results: z.array(CommandResult),
+    results: z.array(CommandResult).describe('one per command run'),
     count: z.number().int().positive(),
-    output_truncated: z.boolean(),
+    output_truncated: z.boolean().describe('some output was cut'),
   }),
 });

@@ -15,9 +15,9 @@ export const saveBuffer = defineTool({
   name: 'save_buffer',
   title: 'Save buffer',
   description:
-    'Write a buffer to its file if it has unsaved changes, as :update does. The user\'s write autocommands run (formatters may change the buffer): ' +
-    '`modified` and `changedtick` are read afterwards. Pass expected_changedtick to save only the text you know. ' +
-    'Never forces: a write that fails (read-only buffer or file, missing directory, ...) is EDITOR_ERROR and changes nothing on disk; ' +
+    'Write a buffer to its file if it has unsaved changes, as :update does. The user\'s write autocommands run (formatters may change it): ' +
+    'the result is read after them. Pass expected_changedtick to save only the text you know. ' +
+    'Never forces: a failed write (read-only, missing directory, ...) is EDITOR_ERROR and changes nothing on disk; ' +
     'a buffer without a file is refused. The only tool that writes files (write_buffer does not).',
   permission: 'save',
   routing: 'editor',
@@ -32,8 +32,8 @@ export const saveBuffer = defineTool({
     .strict(),
   output: z.object({
     ...BufferId,
-    written: z.boolean(),
+    written: z.boolean().describe('false: there was nothing to save'),
     modified: z.boolean(),
-    changedtick: z.number().int().nonnegative(),
+    changedtick: z.number().int().nonnegative().describe('after the write and its autocommands'),
   }),
 });

@@ -26,12 +26,11 @@ export const sendKeys = defineTool({
   name: 'send_keys',
   title: 'Send keystrokes',
   description:
-    'Type keys as the user would, from normal mode: <Esc> first, then `keys` in Vim key notation (<CR>, <C-w>, <Leader>, <lt> for "<"); ' +
-    'mappings apply. Like :normal they run to completion inside the call: an unfinished command or insert is ended, so the editor is left ' +
-    'in normal mode (visual mode stays on). ' +
+    'Type keys as the user would, from normal mode: <Esc>, then `keys` in Vim key notation (<CR>, <C-w>, <Leader>, <lt> for "<"); ' +
+    'mappings apply. Like :normal they run to completion: an unfinished command or insert is ended, leaving normal mode (visual mode stays). ' +
     `Keys still running after timeout_ms (default ${L.defaultTimeoutMs}, at most ${L.maxTimeoutMs}), e.g. at an input() prompt, are interrupted with CTRL-C (TIMEOUT). ` +
-    'Edits are unsaved, and are undone as typed. Prefer find_and_replace or write_buffer to edit, set_cursor to move, run_command for Ex commands; ' +
-    'send_keys is for what only keys do (a plugin\'s mapping, window commands). For a terminal use send_to_terminal.',
+    'For what only keys do (a plugin\'s mapping, window commands): to edit prefer find_and_replace, to move set_cursor, ' +
+    'for Ex commands run_command, for a terminal send_to_terminal.',
   permission: 'exec',
   routing: 'editor',
   annotations: CHANGES_TEXT,

@@ -30,8 +30,8 @@ export const sendToTerminal = defineTool({
   title: 'Send text to a terminal',
   description:
     'Type text into the program running in one of the editor\'s terminal buffers (:terminal): a shell command, an answer to a prompt. ' +
-    'Trailing newlines are stripped and nothing is submitted unless `submit` (Enter). The program\'s output appears in the terminal buffer (read_buffer reads it). ' +
-    'When no terminal matches, or several do, the error lists them. For Ex commands use run_command; for keys in the editor itself, send_keys.',
+    'Trailing newlines are stripped; nothing is submitted unless `submit`. The output appears in the terminal buffer (read_buffer reads it). ' +
+    'For Ex commands use run_command; for keys in the editor itself, send_keys.',
   permission: 'terminal',
   routing: 'editor',
   annotations: CHANGES_TEXT,
@@ -42,16 +42,16 @@ export const sendToTerminal = defineTool({
       terminal: z
         .union([z.number().int().positive(), z.string().min(1).max(4096)])
         .optional()
-        .describe('Buffer number, or a name or title: an exact one first, else a unique part of one. Default: the current buffer if a terminal, else the only terminal.'),
+        .describe('Buffer number, or a name or title (exact, else a unique part). Default: the current buffer if a terminal, else the only one.'),
       text: withoutNul(z.string().max(L.textChars), 'text must not contain a NUL character (U+0000)').describe('What to type.'),
       submit: z.boolean().optional().describe('Press Enter after the text. Default false.'),
     })
     .strict(),
   output: z.object({
     buf: z.number().int().positive(),
-    name: z.string(),
-    channel: z.number().int().positive(),
+    name: z.string().describe('the terminal buffer\'s name'),
+    channel: z.number().int().positive().describe('its job\'s channel id'),
     bytes: z.number().int().nonnegative().describe('Written, the carriage return included.'),
-    submitted: z.boolean(),
+    submitted: z.boolean().describe('Enter was pressed'),
   }),
 });

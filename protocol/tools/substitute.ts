@@ -55,11 +55,11 @@ export const substitute = defineTool({
   name: 'substitute',
   title: 'Substitute (Vim :s)',
   description:
-    'Vim :substitute over lines start_line..end_line of a buffer (closed folds do not widen them), counting the replacements. ' +
-    'The pattern is magic, as in :s (\\< \\> word bounds, \\( \\) groups, \\n a line break, \\c \\C case); the replacement takes & or \\0, \\1..\\9, ' +
+    'Vim :substitute over start_line..end_line of a buffer, counting the replacements. ' +
+    'The pattern is magic, as in :s (\\< \\> word bounds, \\( \\) groups, \\n a line break, \\c \\C case); the replacement takes & \\0 \\1..\\9 ' +
     '\\u \\U \\l \\L \\e, and \\r or \\n for a line break; ~ is literal and \\= refused. ' +
-    'Case-sensitive unless flag i: \'ignorecase\', \'smartcase\' and \'gdefault\' do not apply. No match: count 0. ' +
-    'The user\'s last search pattern, search history and cursor are kept. For one exact edit use find_and_replace; for a reviewed set of changes, apply_diff.',
+    'Case-sensitive unless flag i (\'ignorecase\', \'smartcase\' and \'gdefault\' do not apply). ' +
+    'The user\'s search pattern, history and cursor are kept. For one exact edit use find_and_replace; for a reviewed set of changes, apply_diff.',
   permission: 'write',
   routing: 'editor',
   annotations: CHANGES_TEXT,
@@ -70,8 +70,8 @@ export const substitute = defineTool({
       pattern: pattern.describe('A Vim regular expression.'),
       replacement: replacement.describe('In :s syntax; may be empty, to delete.'),
       flags: flags.optional().describe('g: every match in a line (default: the first of each line); i: ignore case; I: match case.'),
-      start_line: z.number().int().positive().optional().describe('Default 1.'),
-      end_line: z.number().int().positive().optional().describe('Default: the last line.'),
+      start_line: z.number().int().positive().optional().describe('First line, 1-based; default 1.'),
+      end_line: z.number().int().positive().optional().describe('Last line, inclusive; default: the last.'),
       expected_changedtick: changedtickArg.optional(),
       review: reviewArg,
       timeout_ms: reviewTimeoutArg,
@@ -79,8 +79,8 @@ export const substitute = defineTool({
     .strict(),
   output: z.object({
     ...BufferId,
-    count: z.number().int().nonnegative(),
-    changedtick: z.number().int().nonnegative(),
+    count: z.number().int().nonnegative().describe('replacements made'),
+    changedtick: z.number().int().nonnegative().describe('after the edit: pass to the next one'),
     total_lines: z.number().int().nonnegative(),
     review: ReviewResult.optional(),
   }),

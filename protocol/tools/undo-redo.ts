@@ -14,11 +14,11 @@ export const UNDO_LIMITS = {
 
 const output = z.object({
   ...BufferId,
-  steps_taken: z.number().int().nonnegative(),
-  changed: z.boolean(),
-  changedtick: z.number().int().nonnegative(),
+  steps_taken: z.number().int().nonnegative().describe('fewer than steps at the end of the history'),
+  changed: z.boolean().describe('the text changed'),
+  changedtick: z.number().int().nonnegative().describe('pass to the next edit'),
   seq_cur: z.number().int().nonnegative().describe('The undo sequence number now; 0: before the first change Vim remembers.'),
-  seq_last: z.number().int().nonnegative(),
+  seq_last: z.number().int().nonnegative().describe('the newest undo sequence number'),
 });
 
 function undoTool(direction: 'undo' | 'redo') {
@@ -30,9 +30,9 @@ function undoTool(direction: 'undo' | 'redo') {
       (undo
         ? 'Undo the last change(s) of a buffer, as :undo does, whoever made them (the user too); each vimrelay edit is one step. '
         : 'Redo what undo took back in a buffer, as :redo does, along the current branch of the undo tree. ') +
-      `At most ${UNDO_LIMITS.maxSteps} steps; it stops at the ${undo ? 'oldest' : 'newest'} state (\`steps_taken\`). ` +
+      `At most ${UNDO_LIMITS.maxSteps} steps, up to the ${undo ? 'oldest' : 'newest'} state. ` +
       'Pass expected_changedtick, so that a change the user made since is not the one taken back. ' +
-      'In a buffer that is not current, the cursor and view of its window are kept. ' +
+      'A buffer not current keeps its window\'s cursor and view. ' +
       `${undo ? 'redo' : 'undo'} goes the other way.`,
     permission: 'write',
     routing: 'editor',
@@ -41,7 +41,7 @@ function undoTool(direction: 'undo' | 'redo') {
       .object({
         editor: editorArg,
         buffer: currentBufferArg,
-        steps: z.number().int().positive().max(UNDO_LIMITS.maxSteps).optional().describe('Default 1.'),
+        steps: z.number().int().positive().max(UNDO_LIMITS.maxSteps).optional().describe('How many changes; default 1.'),
         expected_changedtick: changedtickArg.optional(),
       })
       .strict(),

@@ -25,8 +25,8 @@ export const writeBuffer = defineTool({
     .strict(),
   output: z.object({
     ...BufferId,
-    created: z.boolean(),
-    changedtick: z.number().int().nonnegative(),
+    created: z.boolean().describe('a new buffer for the path'),
+    changedtick: z.number().int().nonnegative().describe('after the edit: pass to the next one'),
     total_lines: z.number().int().nonnegative(),
     review: ReviewResult.optional(),
   }),

@@ -1,11 +1,13 @@
 // The catalog's conventions (PROTOCOL.md "Tools"), checked on the tools/list
 // a real client gets from `vimrelay serve --stdio`, for every tool in the catalog at run time:
 // descriptions that say when to use the tool and point to another, honest annotations, enums for
-// categorical parameters, strict inputs, object output schemas and documented caps. The same list
+// categorical parameters, strict inputs, object output schemas and documented caps (the results'
+// structure read from the catalog's full output schemas, which the listed ones summarise in
+// notation: protocol/schema-summary.ts). The same list
 // is served by every chain (tools-suite.ts checks that), so checking one is checking all.
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolByName, TOOLS, type ToolSpec } from '../../protocol/index.ts';
+import { jsonSchemaOf, toolByName, TOOLS, type ToolSpec } from '../../protocol/index.ts';
 import { CLI, isolatedEnv } from '../helpers/agent-process.ts';
 import { assertMatchesSchema, connectStdio, errorOf } from '../helpers/mcp.ts';
 
@@ -61,15 +63,16 @@ function properties(schema: JsonSchema, path = ''): { name: string; path: string
   return out;
 }
 
-/**
- * The truncation flags of an outputSchema: its top-level properties named so, and the fields named
- * so inside the notation that summarises nested results (protocol/schema-summary.ts: `name: bool`,
- * or `name?: bool` when optional).
- */
-function truncationFlags(schema: JsonSchema | undefined): string[] {
-  const properties = Object.entries(schema?.properties ?? {});
-  const nested = properties.flatMap(([, p]) => [...(p.description ?? '').matchAll(/\b(\w*truncated\w*)\??: bool\b/g)].map((m) => m[1] as string));
-  return [...new Set([...properties.map(([name]) => name).filter((n) => /truncated/.test(n)), ...nested])];
+/** The full output schema of a listed tool (the one its listed outputSchema summarises). */
+function fullOutput(tool: Tool): JsonSchema {
+  return jsonSchemaOf(specOf(tool).output, 'output') as JsonSchema;
+}
+
+/** The truncation flags of a result, at any depth, each with its own description if it has one. */
+function truncationFlags(schema: JsonSchema): { name: string; description?: string }[] {
+  return properties(schema)
+    .filter((p) => /truncated/.test(p.name))
+    .map((p) => ({ name: p.name, ...(p.schema.description === undefined ? {} : { description: p.schema.description }) }));
 }
 
 /** Whether a schema admits free strings (a string type with no enum or const), here or in a union. */
@@ -89,7 +92,8 @@ describe('every tool in tools/list keeps the conventions', () => {
     const names = tools.map((t) => t.name);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
-      expect(tool.annotations?.title, tool.name).toBe(tool.title);
+      // Once, at the top (spec 2025-06-18 "Tool"): annotations do not repeat it.
+      expect(tool.annotations?.title, tool.name).toBeUndefined();
       expect(tool.description?.length ?? 0, `${tool.name}: a description of a sentence or more`).toBeGreaterThan(60);
       const others = names.filter((n) => n !== tool.name && new RegExp(`\\b${n}\\b`).test(tool.description ?? ''));
       expect(others, `${tool.name}: its description names no other tool to use instead`).not.toEqual([]);
@@ -145,25 +149,25 @@ describe('every tool in tools/list keeps the conventions', () => {
     for (const tool of tools) {
       const output = tool.outputSchema as JsonSchema | undefined;
       expect(output?.type, tool.name).toBe('object');
-      const lists = Object.entries(output?.properties ?? {}).filter(([name, p]) => p.type === 'array' || /^(text|lines|output|content)$/.test(name));
+      const lists = Object.entries(fullOutput(tool).properties ?? {}).filter(([name, p]) => p.type === 'array' || /^(text|lines|output|content)$/.test(name));
       if (lists.length === 0) continue;
       expect(tool.description, `${tool.name} returns ${lists.map(([n]) => n).join(', ')} but states no cap`).toMatch(STATES_A_CAP);
     }
   });
 
-  it('names its truncation flags in the description, so a client knows how to get the rest', () => {
+  it('explains its truncation flags, in the description or their own, so a client knows how to get the rest', () => {
     for (const tool of tools) {
-      for (const flag of truncationFlags(tool.outputSchema as JsonSchema | undefined)) {
-        // Named, or covered by a pattern such as "each list has a *_truncated flag".
-        const named = tool.description?.includes(flag) || (flag.endsWith('_truncated') && tool.description?.includes('*_truncated'));
-        expect(named, `${tool.name} returns \`${flag}\` without explaining it`).toBe(true);
+      for (const flag of truncationFlags(fullOutput(tool))) {
+        // Named, or covered by a pattern such as "each list has a *_truncated flag", or saying what it means itself.
+        const named = tool.description?.includes(flag.name) || (flag.name.endsWith('_truncated') && tool.description?.includes('*_truncated'));
+        expect(named || (flag.description ?? '').length > 10, `${tool.name} returns \`${flag.name}\` without explaining it`).toBe(true);
       }
     }
   });
 });
 
 describe('the result checks themselves', () => {
-  const readBufferSchema = (): unknown => tools.find((t) => t.name === 'read_buffer')?.outputSchema;
+  const readBufferSchema = (): unknown => jsonSchemaOf(specOf(tools.find((t) => t.name === 'read_buffer') as Tool).output, 'output');
 
   it('a structuredContent that does not match its outputSchema fails the test', () => {
     const good = { buf: 1, path: null, changedtick: 3, total_lines: 1, start_line: 1, end_line: 1, lines: ['x'], truncated: false, next_start_line: null };

@@ -6,19 +6,11 @@
 // Then refresh rotation and a revoked grant.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-  type OAuthClientInformationMixed,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type OAuthTokens,
-} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthTokens } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
 import { approve, NO_COOKIE, type Fetcher } from '../helpers/consent-flow.ts';
+import { MemoryProvider } from '../helpers/oauth-client.ts';
 import { callOk } from '../helpers/mcp.ts';
 import { startNvim, type NvimFixture } from '../helpers/nvim.ts';
 import { ownerBasic, withRelay, type TestRelay } from '../helpers/relay.ts';
@@ -27,53 +19,6 @@ import { waitFor } from '../helpers/wait.ts';
 // Nothing listens here: the test reads the code off the redirect, as a client's listener would.
 const REDIRECT = 'http://127.0.0.1:43118/callback';
 const TEXT = 'première ligne\nzweite Zeile\n';
-
-/** An in-memory OAuthClientProvider, as a local MCP client keeps one per server. */
-class MemoryProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  discovery: OAuthDiscoveryState | undefined;
-  authorizationUrl: URL | undefined;
-
-  get redirectUrl(): string {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'vimrelay e2e client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  state(): string {
-    return 'e2e-state';
-  }
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    this.client = info;
-  }
-  tokens(): OAuthTokens | undefined {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL): void {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
-  }
-  // Kept beside the verifier: the SDK checks the callback's `iss` against it (RFC 9207).
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.discovery = state;
-  }
-  discoveryState(): OAuthDiscoveryState | undefined {
-    return this.discovery;
-  }
-}
 
 /** The owner's browser at the local relay: asked for the owner secret (HTTP Basic), it sends it with every request there. */
 const owner: Fetcher = (url, init = {}) =>
@@ -141,7 +86,7 @@ function listTools(accessToken: string): Promise<Response> {
 }
 
 describe('OAuth end to end', () => {
-  const provider = new MemoryProvider();
+  const provider = new MemoryProvider(REDIRECT, 'vimrelay e2e client', 'e2e-state');
 
   it('the SDK client registers, the owner consents once, and the client reads and edits the live buffer', async () => {
     // The client asks for what the 401 challenge names, an ordinary session's scopes, and the

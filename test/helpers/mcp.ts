@@ -4,14 +4,16 @@
  * 2026-07-28 (`server/discover`, no fallback), `legacy` opens with `initialize` (2025-11-25, or an
  * older revision when `legacyVersion` says so). And result helpers that hold every result to the catalog's conventions:
  * `callOk` fails the test unless the structuredContent validates against the outputSchema the
- * server listed for that tool (checked with @cfworker/json-schema, as the servers do), the text
- * content is the same JSON, and the text stays under LIMITS.maxResultBytes; `callErr` fails it
- * unless the error has a known code, a message and a hint.
+ * server listed for that tool and against the full output schema that one summarises (the
+ * catalog's, as JSON Schema: protocol/schema-summary.ts; checked with @cfworker/json-schema, as
+ * the servers do), the text content is the same JSON, and the text stays under
+ * LIMITS.maxResultBytes; `callErr` fails it unless the error has a known code, a message and a
+ * hint.
  */
 import { Validator, type Schema } from '@cfworker/json-schema';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { LIMITS, ToolError } from '../../protocol/index.ts';
+import { jsonSchemaOf, LIMITS, toolByName, ToolError } from '../../protocol/index.ts';
 import type { McpEra } from '../../protocol/mcp-server.ts';
 
 /** The eras every behaviour suite runs through. */
@@ -109,6 +111,9 @@ export async function resultOf(client: Client, name: string, res: CallToolResult
   const schema = await outputSchemaOf(client, name);
   if (schema === undefined) throw new Error(`${name} has no outputSchema in tools/list`);
   assertMatchesSchema(schema, content, `${name}'s structuredContent`);
+  const spec = toolByName(name);
+  if (!spec) throw new Error(`${name} is not in the catalog`);
+  assertMatchesSchema(jsonSchemaOf(spec.output, 'output'), content, `${name}'s structuredContent (full schema)`);
   const text = res.content[0]?.type === 'text' ? res.content[0].text : undefined;
   if (text === undefined || JSON.stringify(JSON.parse(text)) !== JSON.stringify(content)) {
     throw new Error(`${name}: text content is not the same JSON as structuredContent`);

@@ -93,6 +93,23 @@ describe('the session guard', () => {
   });
 });
 
+describe('connecting an assistant', () => {
+  it('shows the MCP URL of the whole catalog and of each toolset, each of which answers as a toolset endpoint', async () => {
+    const { body } = await dashboard(cookie);
+    expect(body).toContain('>Connect an assistant</h2>');
+    const urls = [...body.matchAll(/<code class="secret">([^<]+)<\/code>/g)].map((m) => m[1]);
+    expect(urls).toEqual([`${BASE}/mcp`, ...['read', 'edit', 'lsp', 'exec', 'show'].map((set) => `${BASE}/mcp/${set}`)]);
+    // Each one is an endpoint whose challenge names its own metadata, as a connector will find it.
+    for (const url of urls) {
+      const res = await exports.default.fetch(new Request(url ?? '', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }));
+      expect(res.status, url).toBe(401);
+      expect(res.headers.get('WWW-Authenticate'), url).toContain(`resource_metadata="${(url ?? '').replace('/mcp', '/.well-known/oauth-protected-resource/mcp')}"`);
+    }
+    // What the read set asks for, beside its tools.
+    expect(body).toMatch(/mcp\/read<\/code>.*?<td><small>list_editors, connect_editor, [^<]*<\/small><\/td>\s*<td><small>read<\/small>/s);
+  });
+});
+
 describe('CSRF', () => {
   it('refuses every form without this session\'s token (403) and changes nothing', async () => {
     const target = await mint({ kind: 'access', name: uniqueName('csrf-target-') });

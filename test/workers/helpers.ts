@@ -106,9 +106,9 @@ export function mcpHeaders(token: string | null, extra: Record<string, string> =
   };
 }
 
-/** POSTs one raw body to /mcp. */
-export function postMcp(token: string | null, body: unknown, extra: Record<string, string> = {}): Promise<Response> {
-  return relay('/mcp', { method: 'POST', headers: mcpHeaders(token, extra), body: typeof body === 'string' ? body : JSON.stringify(body) });
+/** POSTs one raw body to /mcp (or `path`, a toolset's endpoint). */
+export function postMcp(token: string | null, body: unknown, extra: Record<string, string> = {}, path = '/mcp'): Promise<Response> {
+  return relay(path, { method: 'POST', headers: mcpHeaders(token, extra), body: typeof body === 'string' ? body : JSON.stringify(body) });
 }
 
 interface JsonRpcResponse {
@@ -147,8 +147,8 @@ export function errorCode(outcome: ToolOutcome | HubAnswer): string {
  * 2026-07-28, `legacy` opens with `initialize`. Inside workerd the SDK picks its cfworker
  * validator by itself (ajv cannot compile here).
  */
-export async function mcpClient(token: string, era: McpEra = 'modern'): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), {
+export async function mcpClient(token: string, era: McpEra = 'modern', path = '/mcp'): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${BASE}${path}`), {
     fetch: (url, init) => exports.default.fetch(new Request(url, init)),
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });

@@ -62,10 +62,10 @@ describe('the 2026-07-28 era', () => {
     expect(json.result?._meta?.['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'vimrelay' });
   });
 
-  it('tools/list carries resultType and cache hints, in catalog order every time', async () => {
+  it('tools/list carries resultType and cache hints, private (the list follows the token), in catalog order every time', async () => {
     const first = await post(modern('tools/list'));
     const second = await post(modern('tools/list', {}, 2));
-    expect(first.json.result).toMatchObject({ resultType: 'complete', ttlMs: 300_000, cacheScope: 'public' });
+    expect(first.json.result).toMatchObject({ resultType: 'complete', ttlMs: 300_000, cacheScope: 'private' });
     const names = (r: RpcAnswer): string[] => (r.result?.tools as { name: string }[]).map((t) => t.name);
     expect(names(first.json)).toEqual(TOOLS.map((t) => t.name));
     expect(names(second.json)).toEqual(names(first.json));

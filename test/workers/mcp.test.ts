@@ -43,8 +43,8 @@ describe.each<McpEra>(['modern', 'legacy'])('the %s era', (era) => {
         expect(tool.title, tool.name).toBeTruthy();
         expect(tool.inputSchema.type, tool.name).toBe('object');
         expect(tool.outputSchema?.type, tool.name).toBe('object');
+        expect(tool.annotations?.title, `${tool.name}: the title is said once, at the top`).toBeUndefined();
         expect(tool.annotations, tool.name).toMatchObject({
-          title: tool.title,
           readOnlyHint: expect.any(Boolean),
           destructiveHint: expect.any(Boolean),
           idempotentHint: expect.any(Boolean),

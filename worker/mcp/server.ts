@@ -1,6 +1,7 @@
 /**
  * The relay's MCP server for one `/mcp` request: the shared server (protocol/mcp-server.ts) with a
- * `forward` that sends each call to the Hub, for one authenticated principal; and the request keys
+ * `forward` that sends each call to the Hub, for one authenticated principal, listing and serving
+ * what the endpoint's toolset and the principal's scopes allow; and the request keys
  * that a legacy-era `notifications/cancelled` names. Built fresh per request (the endpoint is
  * stateless), for the era the request belongs to.
  *
@@ -15,7 +16,7 @@
  */
 import type { McpServerFactory, RequestId } from '@modelcontextprotocol/server';
 import { cancelledRequestIds, mcpServerFactory, type McpCallRequest, type McpToolCall } from '../../protocol/mcp-server.ts';
-import { fail, type PermissionClass, type ToolOutcome } from '../../protocol/index.ts';
+import { fail, type PermissionClass, type ToolOutcome, type Toolset } from '../../protocol/index.ts';
 import type { Rejection } from '../auth/claims.ts';
 import type { Hub } from '../hub/hub.ts';
 
@@ -39,6 +40,8 @@ export interface Principal {
 /** What one request's server needs from its surroundings. */
 export interface McpContext {
   readonly principal: Principal;
+  /** The endpoint's toolset (`/mcp/<set>`; the whole catalog at `/mcp`). */
+  readonly toolset: Toolset;
   readonly hub: DurableObjectStub<Hub>;
   /** Keeps work alive after the response (ExecutionContext.waitUntil). */
   readonly waitUntil: (promise: Promise<unknown>) => void;
@@ -58,7 +61,10 @@ export function requestKeyOf(jti: string, requestId: RequestId): string {
 
 /** The factory of this request's servers (one era each), forwarding every call to the Hub. */
 export function relayMcpServerFactory(context: McpContext): McpServerFactory {
-  return mcpServerFactory((call, request) => forward(context, call, request));
+  return mcpServerFactory((call, request) => forward(context, call, request), {
+    view: { toolset: context.toolset, scopes: context.principal.scopes },
+    perGrant: true,
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * The owner's dashboard page: devices, editors online, OAuth grants, personal access tokens,
- * recent calls, and signing out everywhere. Pure rendering: takes plain data (and the clock), returns markup; the route
+ * The owner's dashboard page: the MCP URLs to connect an assistant with (dashboard-connect.ts),
+ * devices, editors online, OAuth grants, personal access tokens, recent calls, and signing out
+ * everywhere. Pure rendering: takes plain data (and the clock), returns markup; the route
  * gathers the data. Every value passes through `html`, which escapes it: device, editor, client
  * and token names are all chosen by someone other than the owner. Every form posts with the
  * session's CSRF token; there is no script.
@@ -9,6 +10,7 @@ import { ALL_SCOPES } from '../../protocol/index.ts';
 import type { EditorInfo } from '../../protocol/index.ts';
 import type { TokenRecord } from '../auth/tokens.ts';
 import type { LoggedCall } from '../hub/call-log.ts';
+import { connectSection } from './dashboard-connect.ts';
 import { ago, duration, utcClock, utcMinute } from './dashboard-format.ts';
 import { html, trusted, type Html } from './html.ts';
 
@@ -54,6 +56,8 @@ export interface DashboardData {
   /** How the owner signs in here: the session cookie, or (the local relay) HTTP Basic with the secret itself. */
   signIn: 'cookie' | 'basic';
   nowMs: number;
+  /** The relay's MCP URL, `<origin>/mcp`. */
+  mcpUrl: string;
   devices: DeviceView[];
   editors: EditorInfo[];
   grants: GrantView[];
@@ -215,8 +219,9 @@ export function dashboardBody(d: DashboardData): Html {
   return html`<style>${STYLE}</style>
 <h1>Dashboard</h1>
 <ul class="sections">
-<li><a href="#devices">Devices</a></li><li><a href="#editors">Editors</a></li><li><a href="#grants">OAuth</a></li><li><a href="#tokens">Tokens</a></li><li><a href="#calls">Recent calls</a></li><li><a href="#sessions">Sign-ins</a></li>
+<li><a href="#connect">Connect</a></li><li><a href="#devices">Devices</a></li><li><a href="#editors">Editors</a></li><li><a href="#grants">OAuth</a></li><li><a href="#tokens">Tokens</a></li><li><a href="#calls">Recent calls</a></li><li><a href="#sessions">Sign-ins</a></li>
 </ul>
+${section('connect', 'Connect an assistant', connectSection(d.mcpUrl))}
 ${section('devices', 'Devices', devicesSection(d))}
 ${section('editors', 'Editors online', editorsSection(d))}
 ${section('grants', 'OAuth clients and grants', grantsSection(d))}

@@ -18,7 +18,7 @@ import { ALL_SCOPES, deviceNameProblem, type PermissionClass } from '../../proto
 import { hubFor, OWNER_ACCOUNT } from '../account.ts';
 import { clearRevealCookie, openReveal, REVEAL_COOKIE, revealCookie } from '../auth/reveal.ts';
 import { cookieValue } from '../auth/session.ts';
-import { revokePat } from '../auth/oauth.ts';
+import { mcpResource, revokePat } from '../auth/oauth.ts';
 import { TOKEN_TTL } from '../auth/tokens.ts';
 import { relayOrigin } from '../config.ts';
 import { checkedForm, requireSession, signsInWithBasic, type SessionEnv } from '../http/session-guard.ts';
@@ -88,6 +88,7 @@ async function dashboardPage(c: Context<SessionEnv>, refused?: Extract<TokenRequ
       csrf,
       signIn: signsInWithBasic(c.env) ? 'basic' : 'cookie',
       nowMs: Date.now(),
+      mcpUrl: mcpResource(origin),
       devices,
       editors,
       grants,

@@ -1,5 +1,6 @@
 /**
- * `/mcp`: the MCP endpoint, Streamable HTTP, stateless, both protocol eras on one URL
+ * `/mcp` and `/mcp/<toolset>` (auth/toolset-endpoints.ts): the MCP endpoint, Streamable HTTP,
+ * stateless, both protocol eras on one URL
  * (protocol/http/mcp-handler.ts): the 2025 revisions for clients that open with `initialize`
  * (spec 2025-11-25 "Transports"), 2026-07-28 for clients that send its per-request `_meta`
  * (spec 2026-07-28 "basic/transports/streamable-http"). A fresh server per POST, no
@@ -7,22 +8,25 @@
  *
  * Two halves around the OAuth provider (auth/oauth.ts), which authenticates the bearer token:
  *   - `mcpEdgeRefusal`, before authentication, in the order protocol/http/mcp-edge.ts gives (the
- *     local server applies the same): method (405), Origin (403), declared body size (413);
+ *     local server applies the same): method (405), Origin (403), declared body size (413), then
+ *     a toolset name that names none (404, so that a mistyped connector URL is told so at once);
  *   - `mcpApi`, the provider's `apiHandler`, with the verified token in `ctx.auth` and our
  *     `McpProps` in `ctx.props`: body read under the cap (413), JSON (-32700), JSON-RPC shape
  *     (-32600), scopes (403 `insufficient_scope`), legacy cancellations, then the MCP layer of
- *     the request's era; on the local relay a slow tools/call is answered as a started event
+ *     the request's era, which lists and serves what the toolset and the token's scopes allow
+ *     (protocol/catalog-view.ts); on the local relay a slow tools/call is answered as a started event
  *     stream, so that the client closing it cancels the call (http/slow-answer.ts).
  */
 import { insufficientScope, type OAuthResourceContext } from '@cloudflare/workers-oauth-provider';
-import { parseMcpBody, REFUSAL } from '../../protocol/http/mcp-edge.ts';
+import { parseMcpBody, REFUSAL, RPC } from '../../protocol/http/mcp-edge.ts';
 import { dualEraHandler, mcpEraOf } from '../../protocol/http/mcp-handler.ts';
 import { originAllowed } from '../../protocol/http/origin.ts';
-import { LIMITS, parseScopes, permissionFor, toolByName, type PermissionClass } from '../../protocol/index.ts';
+import { LIMITS, parseScopes, permissionFor, servedTool, WHOLE_CATALOG, type PermissionClass, type Toolset } from '../../protocol/index.ts';
 import { hubFor } from '../account.ts';
 import type { Rejection } from '../auth/claims.ts';
 import { patClientName, registeredClientName } from '../auth/client-names.ts';
 import { forgetVerifiedPat, patRefusal, SESSION_SCOPES, type McpProps } from '../auth/oauth.ts';
+import { mcpPath } from '../auth/toolset-endpoints.ts';
 import { extraAllowedOrigins, relayOrigin } from '../config.ts';
 import type { Env } from '../env.ts';
 import { declaredTooLarge, readCapped } from '../http/body.ts';
@@ -40,6 +44,8 @@ export function mcpEdgeRefusal(request: Request, env: Env): Response | null {
   // DNS rebinding protection (MCP 2025-11-25 "Transports", Security Warning).
   if (!originAllowed(origin, new URL(request.url).origin, relayOrigin(env, request.url), extraAllowedOrigins(env))) return refusal(REFUSAL.origin);
   if (declaredTooLarge(request, LIMITS.maxMcpBodyBytes)) return refusal(REFUSAL.tooLarge);
+  const path = mcpPath(new URL(request.url).pathname);
+  if (path !== null && !path.ok) return refusal({ status: 404, code: RPC.serverError, message: `Not Found: ${path.message} Every tool is at /mcp.` });
   return null;
 }
 
@@ -71,21 +77,33 @@ async function named(principal: Principal, messages: readonly unknown[], env: En
 }
 
 /**
- * The permission classes the tools/call messages among `messages` need that `scopes` lacks.
- * Unknown tools need nothing here: the MCP server answers them -32602.
+ * The permission classes the tools/call messages among `messages` need that `scopes` lacks, at an
+ * endpoint serving `toolset`. A tool the toolset does not serve needs nothing here (the MCP server
+ * answers it -32602), nor does a call of a class the toolset does not serve (the MCP server refuses
+ * it whatever the scopes: protocol/catalog-view.ts `classRefusal`).
  */
-export function missingScopes(messages: readonly unknown[], scopes: readonly PermissionClass[]): PermissionClass[] {
+export function missingScopes(messages: readonly unknown[], scopes: readonly PermissionClass[], toolset: Toolset = WHOLE_CATALOG): PermissionClass[] {
   const missing = new Set<PermissionClass>();
   for (const message of messages) {
     if (typeof message !== 'object' || message === null) continue;
     const { method, params } = message as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
     if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
-    const spec = toolByName(params.name);
+    const spec = servedTool(toolset, params.name);
     // The class this call needs (lsp_rename: read for a preview, write to apply).
     const permission = spec && permissionFor(spec, params.arguments);
-    if (permission !== undefined && !scopes.includes(permission)) missing.add(permission);
+    if (permission !== undefined && toolset.classes.includes(permission) && !scopes.includes(permission)) missing.add(permission);
   }
   return [...missing];
+}
+
+/**
+ * The scopes a 403 asks for at an endpoint serving `toolset`, `missing` lacking: what a client
+ * asks for first there (an ordinary session's at `/mcp`, the toolset's plainest calls' below it)
+ * and the missing ones, so that a client that asks for exactly these keeps what it could do.
+ */
+export function stepUpScopes(toolset: Toolset, missing: readonly PermissionClass[]): PermissionClass[] {
+  const first = toolset === WHOLE_CATALOG ? SESSION_SCOPES : toolset.plainClasses;
+  return [...new Set([...first, ...missing])];
 }
 
 /**
@@ -104,9 +122,12 @@ function streamable(request: Request, body: unknown): boolean {
 /** The provider's `apiHandler` for `/mcp`. */
 export const mcpApi = {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-    // The provider hands over `/mcp` and the paths below it (RFC 9728 path-boundary matching);
-    // only `/mcp` itself is an endpoint.
-    if (new URL(request.url).pathname !== '/mcp') return jsonError(404, 'NOT_FOUND', 'No such endpoint.');
+    // The provider hands over `/mcp` and the paths below it (RFC 9728 path-boundary matching):
+    // `/mcp` and its toolsets are endpoints (mcpEdgeRefusal refused the other names already).
+    const url = new URL(request.url);
+    const path = mcpPath(url.pathname);
+    if (path === null || !path.ok) return jsonError(404, 'NOT_FOUND', 'No such endpoint.');
+    const { toolset } = path;
     // The provider sets `auth` beside `props` on the context of its apiHandler.
     const { props, auth } = ctx as OAuthResourceContext<unknown>;
     const verified = principalOf(props, auth);
@@ -118,11 +139,12 @@ export const mcpApi = {
     if (!parsed.ok) return refusal(parsed.refusal);
 
     // MCP 2025-11-25 "Scope Challenge Handling" / RFC 6750 §3.1: a call outside the token's
-    // scopes is 403 insufficient_scope naming every scope it needs, an ordinary session's
-    // included, so that a client that asks for exactly these keeps reading and editing.
-    const missing = missingScopes(parsed.messages, verified.scopes);
+    // scopes is 403 insufficient_scope naming every scope it needs, what the endpoint asks for
+    // first included (stepUpScopes), and the endpoint's own metadata (RFC 9728 §5.1: the
+    // library names the one of the token's audience, `/mcp`).
+    const missing = missingScopes(parsed.messages, verified.scopes, toolset);
     if (missing.length > 0) {
-      return insufficientScope(auth, [...new Set([...SESSION_SCOPES, ...missing])], `This call needs the ${missing.join(', ')} scope.`);
+      return insufficientScope({ ...auth, audience: `${url.origin}${url.pathname}` }, stepUpScopes(toolset, missing), `This call needs the ${missing.join(', ')} scope.`);
     }
 
     const principal = await named(verified, parsed.messages, env, relayOrigin(env, request.url));
@@ -139,6 +161,7 @@ export const mcpApi = {
     const handler = dualEraHandler(
       relayMcpServerFactory({
         principal,
+        toolset,
         hub,
         waitUntil: (promise) => ctx.waitUntil(promise),
         signal: AbortSignal.any([request.signal, closed.signal]),

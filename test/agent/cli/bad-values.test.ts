@@ -82,6 +82,24 @@ describe('allow, ask and deny', () => {
   });
 });
 
+describe('serve --tools', () => {
+  const env = isolatedEnv();
+  const valid = 'read, edit, lsp, exec, show, joined with "+" (read+lsp)';
+
+  it('names a mistyped toolset in one line, with the nearest and every one, before anything is served', () => {
+    for (const mode of ['--stdio', '--http']) {
+      expect(runCli(['serve', mode, '--tools', 'read+raed'], env)).toMatchObject({ status: 1, stdout: '', stderr: `vimrelay: unknown toolset "raed" in --tools; did you mean \`read\`? The toolsets are ${valid}\n` });
+    }
+    expect(runCli(['serve', '--stdio', '--tools', 'everything'], env)).toMatchObject({ status: 1, stdout: '', stderr: `vimrelay: unknown toolset "everything" in --tools; the toolsets are ${valid}\n` });
+  });
+
+  it('refuses an empty name rather than serving every tool', () => {
+    for (const tools of ['', 'read+', '+lsp']) {
+      expect(runCli(['serve', '--stdio', '--tools', tools], env)).toMatchObject({ status: 1, stdout: '', stderr: `vimrelay: --tools takes toolset names: ${valid}\n` });
+    }
+  });
+});
+
 describe('a relay URL', () => {
   const env = withSecret();
   /** Every command that takes a relay URL, given `url`. */

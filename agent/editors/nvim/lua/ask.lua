@@ -330,7 +330,7 @@ elseif op == 'close' then
     api.nvim_input('<C-c>')
   end
   if opts and opts.notice and opts.notice ~= '' then
-    say(opts.notice)
+    notice(opts.notice)
   end
 elseif op == 'state' then
   local out = {}
