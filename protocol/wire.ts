@@ -111,28 +111,13 @@ export const Call = z.object({
   client: z.string(),
   client_name: z.string().min(1).max(MAX_CLIENT_NAME_CHARS).optional(),
   deadline_ms: z.number().int().positive(),
-  /**
-   * What the calling client can show the user (protocol/apps/ui.ts): `card`, an MCP App card;
-   * `elicit`, a form (elicitation). The agent may then let the user decide in the assistant too
-   * (the policy's `ask_via`), answering the call `pending` at once with the decision for it.
-   * Optional: a relay from before it sends none, and an agent from before it ignores it.
-   */
-  assistant: z.enum(['card', 'elicit']).optional(),
 });
 
 /**
- * hub -> agent: the owner answered pending decision `decision` on the relay's Pending page, or in
- * the assistant's card or form (`by`, with the decision's one-time `token`); the agent settles it
- * (or refuses) and says so with a `decided` of the same `id`.
+ * hub -> agent: the owner answered pending decision `decision` on the relay's Pending page; the
+ * agent settles it (or refuses) and says so with a `decided` of the same `id`.
  */
-export const Decide = z.object({
-  type: z.literal('decide'),
-  id: z.string().max(64),
-  decision: z.string().max(64),
-  answer: DecisionAnswer,
-  by: z.enum(['dashboard', 'assistant']).default('dashboard'),
-  token: z.string().max(100).optional(),
-});
+export const Decide = z.object({ type: z.literal('decide'), id: z.string().max(64), decision: z.string().max(64), answer: DecisionAnswer });
 
 /** hub -> agent: the client gave up on a call (cancelled or past its deadline). */
 export const Cancel = z.object({ type: z.literal('cancel'), id: z.string() });
