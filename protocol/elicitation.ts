@@ -11,7 +11,9 @@
  * to show whole, that only deny (reject) is offered.
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { DECISION_LIMITS, type DecisionAnswer, type DecisionOffer, type WireDecision } from './decisions.ts';
+import { fail, type ToolOutcome } from './errors.ts';
 import { visible } from './visible.ts';
 
 /** The key of the one input request a decision's `input_required` result carries (spec 2026-07-28 `inputRequests`). */
@@ -104,4 +106,49 @@ export function formReply(result: unknown, decision: Pick<WireDecision, 'kind' |
   if (chosen === 'allow' || chosen === 'accept') return { kind: 'answer', answer: { kind: chosen } };
   const trimmed = typeof reason === 'string' ? reason.trim() : '';
   return { kind: 'answer', answer: { kind: chosen, ...(trimmed === '' ? {} : { reason: trimmed }) } };
+}
+
+/**
+ * A call's rounds as the relay carries them to the agent (wire `call.rounds`): present when the
+ * client can be asked by rounds; on a retry, the state it echoes and its responses.
+ */
+export const WireRounds = z.object({
+  request_state: z.string().max(4096).optional(),
+  input_responses: z.record(z.string(), z.unknown()).optional(),
+});
+export type WireRounds = z.infer<typeof WireRounds>;
+
+/** The rounds channel a wire `call.rounds` stands for. */
+export function roundsOf(wire: WireRounds): Extract<AssistantChannel, { kind: 'rounds' }> {
+  return {
+    kind: 'rounds',
+    ...(wire.request_state === undefined ? {} : { requestState: wire.request_state }),
+    ...(wire.input_responses === undefined ? {} : { inputResponses: wire.input_responses }),
+  };
+}
+
+/**
+ * An `input_required` answer as it crosses the relay: the agent's `result` carries a tool outcome
+ * only, so it travels as the outcome INPUT_REQUIRED with `form` and `request_state`, which the
+ * relay's MCP layer turns back into the result (`carriedInput`); the model never sees it.
+ */
+export function carryInput(outcome: ToolOutcome | InputRequiredOutcome): ToolOutcome {
+  if (!('inputRequired' in outcome)) return outcome;
+  const { form, requestState } = outcome.inputRequired;
+  return fail('INPUT_REQUIRED', 'The user is being asked in the assistant.', { form, request_state: requestState });
+}
+
+const CarriedForm = z.object({
+  mode: z.literal('form'),
+  message: z.string(),
+  requestedSchema: z.object({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()), required: z.array(z.string()) }),
+});
+
+/** The `input_required` answer an outcome carries (carryInput), or the outcome itself. */
+export function carriedInput(outcome: ToolOutcome): ToolOutcome | InputRequiredOutcome {
+  if (outcome.ok || outcome.error.code !== 'INPUT_REQUIRED') return outcome;
+  const form = CarriedForm.safeParse(outcome.error.form);
+  const requestState = outcome.error.request_state;
+  if (!form.success || typeof requestState !== 'string') return fail('INTERNAL', 'The agent asked for input in a shape this relay does not know.');
+  return { inputRequired: { form: form.data as DecisionForm, requestState } };
 }

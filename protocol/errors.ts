@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'NOT_OFFERED',
   'INVALID_ANSWER',
   'NO_ANSWER',
+  'INPUT_REQUIRED',
   'INTERNAL',
 ] as const;
 
@@ -105,6 +106,7 @@ const DEFAULT_HINTS: { readonly [C in ErrorCode]: string } = {
   NOT_OFFERED: 'The user\'s policy (ask_via) keeps this decision off this surface; answer it in the editor.',
   INVALID_ANSWER: 'That answer is not offered for this decision (allow is offered only for what could be shown whole).',
   NO_ANSWER: 'The agent did not say what came of the answer in time; look in the editor.',
+  INPUT_REQUIRED: 'The user is being asked in the assistant; the call continues when the client calls again with their answer.',
   INTERNAL: 'Something went wrong inside vimrelay. Retry once; if it persists, check the agent log.',
 };
 

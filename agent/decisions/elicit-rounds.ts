@@ -170,15 +170,18 @@ export class ElicitRounds {
   }
 }
 
-/** What a retry must repeat of the call it resumes: the tool and its arguments (keys in any order), digested. */
-export function callBinding(tool: string, args: Readonly<Record<string, unknown>>): string {
+/**
+ * What a retry must repeat of the call it resumes: the tool and its arguments (keys in any
+ * order), and who calls (`caller`: through a relay, the client id its token names), digested.
+ */
+export function callBinding(tool: string, args: Readonly<Record<string, unknown>>, caller = ''): string {
   const canonical = (value: unknown): unknown =>
     Array.isArray(value)
       ? value.map(canonical)
       : typeof value === 'object' && value !== null
         ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, canonical(v)]))
         : value;
-  return createHash('sha256').update(JSON.stringify([tool, canonical(args)])).digest('base64url');
+  return createHash('sha256').update(JSON.stringify([caller, tool, canonical(args)])).digest('base64url');
 }
 
 function forged(why: string): ToolOutcome {

@@ -24,10 +24,11 @@ import { writePolicy } from '../../agent/policy/file.ts';
 import { PERMISSION_CLASSES } from '../../protocol/index.ts';
 import type { McpEra } from '../../protocol/mcp-server.ts';
 import { ROOT } from '../../scripts/local-relay.ts';
-import { CLI, isolatedEnv, runCli } from '../helpers/agent-process.ts';
+import { CLI, isolatedEnv, runCli, startAgentProcess } from '../helpers/agent-process.ts';
 import { callOk, MODERN_VERSION } from '../helpers/mcp.ts';
 import { assertNoNodeWarnings } from '../helpers/node-warnings.ts';
 import { promptStates } from '../helpers/prompt-view.ts';
+import { withRelay } from '../helpers/relay.ts';
 import { startServeHttp, type ServeHttpProcess } from '../helpers/serve-process.ts';
 import { startTmux, type TmuxScreen } from '../helpers/tmux.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -180,7 +181,28 @@ const http: Transport = {
   },
 };
 
-for (const transport of [stdio('legacy'), http, stdio('modern')]) {
+const relayed: Transport = {
+  name: 'the relay, 2026-07-28 era',
+  era: 'modern',
+  async connect(client) {
+    const relay = await withRelay();
+    const enrolled = runCli(['enroll', '--relay', relay.url, '--name', 'desk-box'], { ...env, VIMRELAY_OWNER_SECRET: relay.ownerSecret });
+    expect(enrolled.status, enrolled.stderr).toBe(0);
+    const agent = startAgentProcess(['--relay', relay.url, '--discover-dir', sockets], env);
+    await agent.waitFor('connected to relay');
+    const token = await relay.mint({ kind: 'access', name: 'form-client' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(relay.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    return {
+      async stop() {
+        await client.close();
+        await agent.stop();
+        await relay.stop();
+      },
+    };
+  },
+};
+
+for (const transport of [stdio('legacy'), http, stdio('modern'), relayed]) {
   describe(transport.name, () => {
     const tag = transport.name.replace(/\W+/g, '_');
     let user: ReturnType<typeof formClient>;
@@ -204,7 +226,7 @@ for (const transport of [stdio('legacy'), http, stdio('modern')]) {
       const call = calling(user.client, 'run_command', { editor, commands: `let g:${name} = 1` });
       const form = await user.next();
       expect(form.message).toContain(`:let g:${name} = 1`);
-      expect(form.message).toMatch(/^vimrelay: form-client asks to run run_command \(exec\) in desk\./);
+      expect(form.message).toMatch(/^vimrelay: form-client( \(personal access token\))? asks to run run_command \(exec\) in desk\./);
       expect(form.offers).toEqual(['allow', 'deny']);
       // The editor asks too, on the user's screen.
       await nvim.until((rows) => rows.some((r) => r.includes(`:let g:${name} = 1`)), 'the prompt', 20_000);
@@ -310,7 +332,7 @@ for (const transport of [stdio('legacy'), http, stdio('modern')]) {
   });
 }
 
-describe('attacks on the requestState (serve --http, 2026-07-28 era, a client in manual mode)', () => {
+for (const transport of [http, relayed]) describe(`attacks on the requestState (${transport.name}, a client in manual mode)`, () => {
   let attacker: Client;
   let stop: () => Promise<void>;
   let editor: string;
@@ -323,14 +345,15 @@ describe('attacks on the requestState (serve --http, 2026-07-28 era, a client in
   beforeAll(async () => {
     runCli(['ask-via', 'all'], env);
     attacker = formClient('modern', true).client;
-    stop = (await http.connect(attacker)).stop;
+    stop = (await transport.connect(attacker)).stop;
     editor = await waitFor(async () => ((await callOk(attacker, 'list_editors')).editors as { id: string; name: string }[]).find((e) => e.name === 'desk')?.id, 20_000, 'the editor');
   }, 60_000);
 
   afterAll(() => stop?.());
 
   it('a requestState used twice is refused (REPLAYED); the first use ran the call once', async () => {
-    const args = { editor, commands: 'let g:replay_count = get(g:, "replay_count", 0) + 1' };
+    const counter = `replayed_${transport.name.replace(/\W+/g, '_')}`;
+    const args = { editor, commands: `let g:${counter} = get(g:, "${counter}", 0) + 1` };
     const first = await round(args);
     expect(first.resultType).toBe('input_required');
     expect(Object.keys(first.inputRequests ?? {})).toEqual(['decision']);
@@ -339,7 +362,7 @@ describe('attacks on the requestState (serve --http, 2026-07-28 era, a client in
     expect(done.isError ?? false).toBe(false);
     const again = await round(args, retry);
     expect(errorOf(again as CallToolResult)).toMatchObject({ code: 'REPLAYED' });
-    expect(await direct.eval('g:replay_count')).toBe(1);
+    expect(await direct.eval(`g:${counter}`)).toBe(1);
   });
 
   it('a forged requestState (changed, made up) and a genuine one echoed with another command are refused (FORGED); nothing runs', async () => {
