@@ -32,11 +32,6 @@ export const DECISION_LIMITS = {
   decideWaitMs: 10_000,
   /** How long a Pending page's form may be sent after the page was made (ms). */
   formTtlMs: 15 * 60_000,
-  /**
-   * How long a decision waits when its call has answered `pending` to show the assistant its
-   * card or form (ms), as a review waits (REVIEW_LIMITS.expiryMs); then it closes unanswered.
-   */
-  heldMs: 10 * 60_000,
 } as const;
 
 const L = DECISION_LIMITS;
@@ -100,11 +95,9 @@ export const SAID = ['allowed', 'denied', 'accepted', 'rejected', 'not_applied']
  * The agent's refusals of an answer: ALREADY_DECIDED (another surface answered first, `by` which),
  * NOT_PENDING (no such decision waits: it closed, expired or never was the agent's), NOT_OFFERED
  * (the policy's `ask_via` keeps it off that surface), INVALID_ANSWER (an answer it does not offer,
- * such as allow for a preview too long to show); for an answer from the assistant, which must
- * carry the decision's one-time token (protocol/apps/card-data.ts): FORGED (not that decision's
- * token: made up, or another decision's) and REPLAYED (its token answered once already).
+ * such as allow for a preview too long to show).
  */
-export const AGENT_REFUSALS = ['ALREADY_DECIDED', 'NOT_PENDING', 'NOT_OFFERED', 'INVALID_ANSWER', 'FORGED', 'REPLAYED'] as const;
+export const AGENT_REFUSALS = ['ALREADY_DECIDED', 'NOT_PENDING', 'NOT_OFFERED', 'INVALID_ANSWER'] as const;
 
 /** The agent's word on one answer (wire `decided`). */
 export const DecideResult = z.discriminatedUnion('ok', [

@@ -27,18 +27,12 @@ export const ERROR_CODES = [
   'REVIEW_CONFLICT',
   'REVIEW_EXPIRED',
   'REVIEW_NOT_FOUND',
-  'DECISION_PENDING',
-  'DECISION_NOT_FOUND',
   'FORGED',
   'REPLAYED',
-  'UNKNOWN_DEVICE',
-  'OTHER_DEVICE',
   'NOT_PENDING',
   'ALREADY_DECIDED',
-  'DEVICE_OFFLINE',
   'NOT_OFFERED',
   'INVALID_ANSWER',
-  'NO_ANSWER',
   'INPUT_REQUIRED',
   'INTERNAL',
 ] as const;
@@ -56,21 +50,14 @@ export const ToolError = z
   .catchall(z.unknown());
 export type ToolError = z.infer<typeof ToolError>;
 
-/**
- * What a tool returns before it is shaped into an MCP result: data, or an error. `meta` becomes the
- * result's `_meta`, which a host gives an MCP App and not the model (MCP Apps 2026-01-26, "Data
- * Passing"): only a pending decision's card carries one (protocol/apps/card-data.ts), and only
- * for a client that declared the MCP Apps extension.
- */
+/** What a tool returns before it is shaped into an MCP result: data, or an error. */
 export type ToolOutcome =
-  | { readonly ok: true; readonly data: Record<string, unknown>; readonly meta?: Record<string, unknown> }
-  | { readonly ok: false; readonly error: ToolError; readonly meta?: Record<string, unknown> };
-
-const outcomeMeta = z.record(z.string(), z.unknown()).optional();
+  | { readonly ok: true; readonly data: Record<string, unknown> }
+  | { readonly ok: false; readonly error: ToolError };
 
 export const ToolOutcomeSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), data: z.record(z.string(), z.unknown()), meta: outcomeMeta }),
-  z.object({ ok: z.literal(false), error: ToolError, meta: outcomeMeta }),
+  z.object({ ok: z.literal(true), data: z.record(z.string(), z.unknown()) }),
+  z.object({ ok: z.literal(false), error: ToolError }),
 ]);
 
 /** Default hints, so that every code has an actionable next step even when a caller adds none. */
@@ -94,18 +81,12 @@ const DEFAULT_HINTS: { readonly [C in ErrorCode]: string } = {
   REVIEW_CONFLICT: 'The user changed the same lines while reviewing; nothing changed. Call read_buffer, then propose the edit again on the current text.',
   REVIEW_EXPIRED: 'Nobody decided on the review in time; nothing changed. Ask the user whether they still want the edit, then propose it again.',
   REVIEW_NOT_FOUND: 'No review has that id in this editor (it ended long ago, or the editor restarted). Call read_buffer to see whether the edit landed.',
-  DECISION_PENDING: 'The user has not decided yet and nothing has run. Do not call it again: call decision_status with this `decision` id (wait_ms up to 25000) for its outcome.',
-  DECISION_NOT_FOUND: 'No decision has that id in this editor (it ended over an hour ago, or the agent restarted). Read the buffer or the editor\'s state to see whether the call ran.',
-  FORGED: 'This answer was not made for this decision: answer from the card the decision came with.',
-  REPLAYED: 'This card has answered already: each answer is taken once.',
-  UNKNOWN_DEVICE: 'No device of this account has that id: the decision is not this account\'s.',
-  OTHER_DEVICE: 'Another device holds this decision: answer from the card the decision came with.',
-  NOT_PENDING: 'Nothing waits under that id any more (it was answered, closed or expired).',
+  FORGED: 'This answer was not made for this decision: answer the form the call asked with, in a retry of that same call.',
+  REPLAYED: 'This answer was taken once already: each is taken once. Call the tool anew if the user still wants it.',
+  NOT_PENDING: 'Nothing waits under that id any more (it was answered, closed or expired). Call the tool anew if the user still wants it.',
   ALREADY_DECIDED: 'The user decided this already, where `by` says; nothing more is taken.',
-  DEVICE_OFFLINE: 'The device holding the decision is not connected now; answer in the editor, or once it reconnects.',
-  NOT_OFFERED: 'The user\'s policy (ask_via) keeps this decision off this surface; answer it in the editor.',
+  NOT_OFFERED: 'The user\'s policy (ask_via) keeps this decision off this surface; they can answer it in the editor.',
   INVALID_ANSWER: 'That answer is not offered for this decision (allow is offered only for what could be shown whole).',
-  NO_ANSWER: 'The agent did not say what came of the answer in time; look in the editor.',
   INPUT_REQUIRED: 'The user is being asked in the assistant; the call continues when the client calls again with their answer.',
   INTERNAL: 'Something went wrong inside vimrelay. Retry once; if it persists, check the agent log.',
 };

@@ -127,11 +127,9 @@ export interface CallToolResultShape {
 }
 
 export function callToolResult(outcome: ToolOutcome): CallToolResultShape {
-  // `_meta` is for an MCP App, never in the text a model reads (ToolOutcome.meta).
-  const meta = outcome.meta === undefined ? {} : { _meta: outcome.meta };
   if (outcome.ok) {
-    return { content: [{ type: 'text', text: JSON.stringify(outcome.data) }], structuredContent: outcome.data, ...meta };
+    return { content: [{ type: 'text', text: JSON.stringify(outcome.data) }], structuredContent: outcome.data };
   }
   // No structuredContent on errors: clients validate it against the tool's outputSchema.
-  return { content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }], isError: true, ...meta };
+  return { content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }], isError: true };
 }
