@@ -28,6 +28,13 @@ export const ERROR_CODES = [
   'REVIEW_CONFLICT',
   'REVIEW_EXPIRED',
   'REVIEW_NOT_FOUND',
+  'FORGED',
+  'REPLAYED',
+  'NOT_PENDING',
+  'ALREADY_DECIDED',
+  'NOT_OFFERED',
+  'INVALID_ANSWER',
+  'INPUT_REQUIRED',
   'INTERNAL',
 ] as const;
 
@@ -78,6 +85,13 @@ const DEFAULT_HINTS: { readonly [C in ErrorCode]: string } = {
   REVIEW_CONFLICT: 'The user changed the same lines while reviewing; nothing changed. Call read_buffer, then propose the edit again on the current text.',
   REVIEW_EXPIRED: 'Nobody decided on the review in time; nothing changed. Ask the user whether they still want the edit, then propose it again.',
   REVIEW_NOT_FOUND: 'No review has that id in this editor (it ended long ago, or the editor restarted). Call read_buffer to see whether the edit landed.',
+  FORGED: 'This answer was not made for this decision: answer the form the call asked with, in a retry of that same call.',
+  REPLAYED: 'This answer was taken once already: each is taken once. Call the tool anew if the user still wants it.',
+  NOT_PENDING: 'Nothing waits under that id any more (it was answered, closed or expired). Call the tool anew if the user still wants it.',
+  ALREADY_DECIDED: 'The user decided this already, where `by` says; nothing more is taken.',
+  NOT_OFFERED: 'The user\'s policy (ask_via) keeps this decision off this surface; they can answer it in the editor.',
+  INVALID_ANSWER: 'That answer is not offered for this decision (allow is offered only for what could be shown whole).',
+  INPUT_REQUIRED: 'The user is being asked in the assistant; the call continues when the client calls again with their answer.',
   INTERNAL: 'Something went wrong inside vimrelay. Retry once; if it persists, check the agent log.',
 };
 

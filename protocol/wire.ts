@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DecideResult, DecisionAnswer, DECISION_LIMITS, Surface, WireDecision } from './decisions.ts';
+import { WireRounds } from './elicitation.ts';
 import { ToolOutcomeSchema } from './errors.ts';
 import { EditorKind, EditorWaiting } from './tools/common.ts';
 
@@ -116,6 +117,12 @@ export const Call = z.object({
   client: z.string(),
   client_name: z.string().min(1).max(MAX_CLIENT_NAME_CHARS).optional(),
   deadline_ms: z.number().int().positive(),
+  /**
+   * The client can be asked by elicitation rounds (2026-07-28; protocol/elicitation.ts): the
+   * agent may answer INPUT_REQUIRED for a decision the call opens; on a retry, the state and the
+   * responses the client sent. Optional: a relay from before it sends none.
+   */
+  rounds: WireRounds.optional(),
 });
 
 /**

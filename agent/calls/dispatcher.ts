@@ -20,6 +20,7 @@
  */
 import { checkScope, fail, LIMITS, parseArgs, permissionFor, reviewStatus, toolByName, type Surface, type ToolOutcome } from '../../protocol/index.ts';
 import type { AuditDecision } from '../audit/log.ts';
+import type { AssistantAsk } from '../decisions/book.ts';
 import { abortedOutcome, CallCancelled, CallDeadline, NeedsReview, PathsChanged, type CallControl } from '../editors/call.ts';
 import type { Editor, EditorSource } from '../editors/editor.ts';
 import { pathsParams } from '../editors/paths.ts';
@@ -76,10 +77,11 @@ export class Dispatcher {
   }
 
   /**
-   * The outcome of `call`, or undefined when the same id is already running. The id is registered
+   * The outcome of `call`, or undefined when the same id is already running. `extras.assistant`:
+   * how its client's user can be asked about what it opens (CallControl.assistant). The id is registered
    * before the first await, so a `cancel` from the moment this returns reaches it.
    */
-  async handle(call: CallRequest): Promise<ToolOutcome | undefined> {
+  async handle(call: CallRequest, extras: { assistant?: AssistantAsk } = {}): Promise<ToolOutcome | undefined> {
     const remembered = this.#done.get(call.id);
     if (remembered) return remembered;
     if (this.#running.has(call.id)) return undefined;
@@ -95,7 +97,7 @@ export class Dispatcher {
     }
     const controller = new AbortController();
     this.#running.set(call.id, controller);
-    const control: CallControl = { signal: controller.signal, deadline: Date.now() + call.deadline_ms };
+    const control: CallControl = { signal: controller.signal, deadline: Date.now() + call.deadline_ms, ...(extras.assistant ? { assistant: extras.assistant } : {}) };
     const timer = setTimeout(() => controller.abort(new CallDeadline()), call.deadline_ms);
     const startedAt = Date.now();
     const audit: Audited = { decision: 'none' };

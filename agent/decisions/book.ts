@@ -45,9 +45,17 @@ export interface DecisionSpec {
   expiresAt: number;
   /** Where it may be answered. */
   surfaces: readonly Surface[];
+  /**
+   * Asks the user in the assistant of the call's own client (decisions/elicit*.ts), when the call
+   * came from a client that can be asked and `surfaces` has `assistant`: called once, as the entry opens.
+   */
+  assistant?: AssistantAsk;
   /** Makes an answer from another surface so, for the parts it claimed; resolves with what came of it. */
   onAnswer(answer: DecisionAnswer, by: Surface, parts: readonly number[]): Promise<Said>;
 }
+
+/** Asks the user about an open decision in the assistant; its answer comes back through `answer(…, 'assistant')`. */
+export type AssistantAsk = (decision: WireDecision) => void;
 
 /** A claim on a part: won, or lost to the surface that claimed it first (null: nobody did; the entry closed unanswered). */
 export type Claim = { won: true } | { won: false; by: Surface | null };
@@ -121,6 +129,7 @@ export class DecisionBook {
     const entry: Entry = { id: randomUUID(), spec, claims: spec.sections.map(() => null), latest: null };
     this.#open.set(entry.id, entry);
     this.#changed();
+    if (spec.surfaces.includes('assistant')) spec.assistant?.(wireOf(entry));
     return {
       id: entry.id,
       claim: (by, part = 0) => this.#claim(entry, by, [part]),

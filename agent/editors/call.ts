@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ErrorCode, fail, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import type { AssistantAsk } from '../decisions/book.ts';
 import type { Hunk } from '../reviews/diff.ts';
 import { blockedOutcome, EditorBlocked } from './blocked.ts';
 import { parsePaths, pathsParams } from './paths.ts';
@@ -54,6 +55,12 @@ export interface CallControl {
    * absolute name or a real path; a buffer is left out when either of its own is one of them.
    */
   readonly withheldPaths?: readonly string[];
+  /**
+   * Asks the calling client's user (decisions/book.ts AssistantAsk) about a decision the call
+   * opens; present only for a client that can be asked (elicitation), which makes `assistant` a
+   * surface for this call's decisions when the policy's `ask_via` lets it be.
+   */
+  readonly assistant?: AssistantAsk;
 }
 
 /** The call addresses other files than the policy judged it by (CallControl.expectPaths); nothing ran. */

@@ -11,9 +11,12 @@
  * a process the user started; HTTP: a holder of the local token), so it holds every scope.
  */
 import { randomUUID } from 'node:crypto';
-import { ALL_SCOPES, fail, LIMITS, onlineEditor, routeCall, type OnlineEditor, type ToolOutcome } from '../../protocol/index.ts';
+import { ALL_SCOPES, fail, LIMITS, onlineEditor, routeCall, type AssistantChannel, type InputRequiredOutcome, type OnlineEditor, type ToolOutcome } from '../../protocol/index.ts';
 import type { McpToolCall } from '../../protocol/mcp-server.ts';
 import { Dispatcher } from '../calls/dispatcher.ts';
+import type { AssistantAsk } from '../decisions/book.ts';
+import { askByRequest } from '../decisions/elicit.ts';
+import { callBinding, ElicitRounds } from '../decisions/elicit-rounds.ts';
 import type { EditorSource } from '../editors/editor.ts';
 import type { CallGuard } from '../policy/enforce.ts';
 
@@ -46,6 +49,8 @@ export interface RunControl {
   readonly key?: string;
   /** The name the client gives itself (McpCallRequest.clientName), for prompts and the audit log. */
   readonly clientName?: string;
+  /** Asks the client's user about what the call opens (CallControl.assistant). */
+  readonly ask?: AssistantAsk;
 }
 
 export class LocalForwarder {
@@ -55,10 +60,13 @@ export class LocalForwarder {
   readonly #byKey = new Map<string, Set<AbortController>>();
   /** Whether the editor source's first discovery pass is over (failed included). */
   #ready = false;
+  /** Calls that wait between the rounds of a 2026-07-28 client asked by elicitation. */
+  readonly #rounds: ElicitRounds;
 
   constructor(opts: LocalForwarderOptions) {
     this.#opts = opts;
     this.#dispatcher = new Dispatcher(opts.editors, opts.guard);
+    this.#rounds = new ElicitRounds(opts.guard.decisions);
     const ready = (): void => void (this.#ready = true);
     opts.editors.ready.then(ready, ready);
   }
@@ -71,6 +79,20 @@ export class LocalForwarder {
       .map((e) => e.info())
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map((wire) => onlineEditor(device, device, wire));
+  }
+
+  /**
+   * Runs one call from an MCP layer, asking its client's user when `assistant` says the client
+   * can be asked (protocol/elicitation.ts): by `elicitation/create` beside the editor's prompt,
+   * or by rounds (decisions/elicit-rounds.ts), where a retry resumes the call it was asked for.
+   */
+  serve(call: McpToolCall, control: RunControl, assistant: AssistantChannel | undefined): Promise<ToolOutcome | InputRequiredOutcome> {
+    if (assistant?.kind === 'rounds') {
+      const binding = callBinding(call.spec.name, call.args);
+      if (assistant.requestState !== undefined) return this.#rounds.resume(binding, assistant, control.signal);
+      return this.#rounds.start(binding, (ask, signal) => this.run(call, { ...control, signal, ask }), control.signal);
+    }
+    return this.run(call, assistant?.kind === 'request' ? { ...control, ask: askByRequest(this.#opts.guard.decisions, assistant) } : control);
   }
 
   /** Runs one call; resolves with its outcome, never rejects for a tool failure. */
@@ -88,7 +110,7 @@ export class LocalForwarder {
       const device = this.#opts.device;
       const route = routeCall(call.spec, call.args, ALL_SCOPES, { editors: this.online(), devices: [{ deviceId: device, name: device }], noEditor: NO_LOCAL_EDITOR });
       if (route.kind === 'answer') return route.outcome;
-      return await this.#dispatch(call, route.localId, route.args, controller.signal, control.clientName);
+      return await this.#dispatch(call, route.localId, route.args, controller.signal, control);
     } finally {
       control.signal.removeEventListener('abort', stop);
       untrack();
@@ -109,7 +131,7 @@ export class LocalForwarder {
   }
 
   /** Runs the call through the Dispatcher on editor `localId` ('' for a call to the agent itself) until `signal` aborts. */
-  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, signal: AbortSignal, clientName: string | undefined): Promise<ToolOutcome> {
+  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, signal: AbortSignal, { clientName, ask }: RunControl): Promise<ToolOutcome> {
     const id = randomUUID();
     const cancel = (): void => this.#dispatcher.cancel(id);
     signal.addEventListener('abort', cancel, { once: true });
@@ -124,7 +146,7 @@ export class LocalForwarder {
         client: this.#opts.client,
         ...(clientName === undefined ? {} : { client_name: clientName }),
         deadline_ms: this.#opts.deadlineMs ?? LIMITS.callDeadlineMs,
-      });
+      }, ask ? { assistant: ask } : {});
       // Undefined only for an id already running, which a fresh UUID never is.
       return outcome ?? fail('INTERNAL', 'The agent refused a call id it was already running.');
     } finally {

@@ -13,7 +13,7 @@
  * there in any case). The decision leaves the book however it ends.
  */
 import type { DecisionAnswer, Surface } from '../../protocol/index.ts';
-import type { DecisionBook, Said } from '../decisions/book.ts';
+import type { AssistantAsk, DecisionBook, Said } from '../decisions/book.ts';
 import { DecidedElsewhere } from '../decisions/elsewhere.ts';
 import { promptShown } from '../decisions/sections.ts';
 import { EditorGone, isDeadline } from '../editors/call.ts';
@@ -31,6 +31,8 @@ export interface Asking {
   callSignal: AbortSignal;
   /** When the question closes unanswered (epoch ms). */
   deadline: number;
+  /** Asks in the calling client's assistant too, when `surfaces` has it (CallControl.assistant). */
+  assistant?: AssistantAsk;
 }
 
 /** The user's answer, and where they gave it (absent for timeout and cancelled). */
@@ -40,7 +42,7 @@ export interface Asked {
 }
 
 /** Asks as the module header says. */
-export async function askUser({ editor, request, surfaces, book, callSignal, deadline }: Asking): Promise<Asked> {
+export async function askUser({ editor, request, surfaces, book, callSignal, deadline, assistant }: Asking): Promise<Asked> {
   const unanswered = (): Asked => ({ answer: callSignal.aborted && !isDeadline(callSignal.reason) ? { kind: 'cancelled' } : { kind: 'timeout' } });
   const left = deadline - Date.now();
   if (left <= 0 || callSignal.aborted) return unanswered();
@@ -63,6 +65,7 @@ export async function askUser({ editor, request, surfaces, book, callSignal, dea
     offers: shown.whole && request.preview !== null ? ['allow', 'deny'] : ['deny'],
     expiresAt: deadline,
     surfaces,
+    ...(assistant ? { assistant } : {}),
     onAnswer: (answer: DecisionAnswer, by: Surface): Promise<Said> => {
       const asked: AskAnswer = answer.kind === 'allow' ? { kind: 'allow_once' } : { kind: 'deny', ...(answer.kind === 'deny' && answer.reason ? { reason: answer.reason } : {}) };
       const said: Said = asked.kind === 'allow_once' ? 'allowed' : 'denied';

@@ -146,11 +146,14 @@ export class CallGuard {
 
   /**
    * Where the user may be asked now: the policy's `ask_via` (every surface when it names none),
-   * among the surfaces that reach them (the editor, and the relay's page while linked to a relay).
+   * among the surfaces that reach them (the editor, the relay's page while linked to a relay, and
+   * the assistant of a call whose client can be asked: `control.assistant`).
    */
-  surfaces(policy: Policy = this.#opts.policy.current()): Surface[] {
+  surfaces(policy: Policy = this.#opts.policy.current(), control?: CallControl): Surface[] {
     const wanted = policy.askVia ?? SURFACES;
-    return this.decisions.available().filter((s) => wanted.includes(s));
+    const reach = this.decisions.available();
+    if (control?.assistant && !reach.includes('assistant')) reach.push('assistant');
+    return reach.filter((s) => wanted.includes(s));
   }
 
   /** Decides `call` as the header says, asking the editor which files it addresses; resolves, never rejects. */
@@ -214,7 +217,7 @@ export class CallGuard {
     if (verdict.decision === 'deny') return mayAsk ? { decision: 'deny', refusal: policyDenied(call, editorName, verdict) } : null;
     const after = filterOf(before);
     // The review is the user's answer for every file it shows: none is asked about again.
-    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, surfaces: this.surfaces(policy), ...after, vetEdits: (p) => this.#vetEdits(call, p, [], true), ...on };
+    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, surfaces: this.surfaces(policy, call.control), ...after, vetEdits: (p) => this.#vetEdits(call, p, [], true), ...on };
     if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, [], false), ...on };
     // A session allowance is the user's answer for this class in this editor: of the files the call
     // finds it would edit, only those with an `ask` rule of their own are asked about (vetEdits).
@@ -328,7 +331,7 @@ export class CallGuard {
         }),
       };
     }
-    const surfaces = this.surfaces(policy);
+    const surfaces = this.surfaces(policy, call.control);
     if (surfaces.length === 0) {
       return {
         decision: 'deny',
@@ -344,7 +347,7 @@ export class CallGuard {
     const askedAt = Date.now();
     const promptDeadline = promptDeadlineOf(call.control.deadline, askedAt);
     try {
-      asked = await askUser({ editor, request, surfaces, book: this.decisions, callSignal: call.control.signal, deadline: promptDeadline });
+      asked = await askUser({ editor, request, surfaces, book: this.decisions, callSignal: call.control.signal, deadline: promptDeadline, ...(call.control.assistant ? { assistant: call.control.assistant } : {}) });
     } catch (err) {
       if (err instanceof EditorGone) return editorGone(call, editorName);
       // Nothing to decide: the call cannot run (and nobody is asked to allow it).

@@ -184,6 +184,7 @@ export class ReviewBook {
       offers: shown.whole ? ['accept', 'reject'] : ['reject'],
       expiresAt: Date.now() + this.#expiryMs,
       surfaces: call.surfaces,
+      ...(call.control.assistant ? { assistant: call.control.assistant } : {}),
       onAnswer: (answer, by, parts) => this.#fromElsewhere(entry, answer, by, parts),
     });
   }

@@ -16,7 +16,7 @@
  * with a 401, never as a tool result. Trust: the Hub enforces the token's scopes but does not speak
  * for the agent, which applies its own policy on top. Nothing is ever retried.
  */
-import { fail, LIMITS, routeCall, toolByName, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import { fail, LIMITS, routeCall, toolByName, type PermissionClass, type ToolOutcome, type ToolSpec, type WireRounds } from '../../protocol/index.ts';
 import type { Rejection } from '../auth/claims.ts';
 import { callDeadlineMs, type Vars } from '../config.ts';
 import type { AgentSockets } from './agent-sockets.ts';
@@ -43,6 +43,8 @@ export interface HubCall {
   requestKey?: string;
   /** The jti of the personal access token the call came with, checked against its record first. */
   pat?: string;
+  /** The client can be asked by elicitation rounds (wire `call.rounds`): the Hub carries it, and the agent's INPUT_REQUIRED back. */
+  rounds?: WireRounds;
 }
 
 /** A call the Hub did not route: the personal access token it came with is no longer good. */
@@ -171,6 +173,7 @@ export class CallRouter {
       client: call.client,
       ...(call.clientName === undefined ? {} : { client_name: call.clientName }),
       deadline_ms: deadlineMs,
+      ...(call.rounds === undefined ? {} : { rounds: call.rounds }),
     });
     if (!sent) calls.settle(id, fail('EDITOR_OFFLINE', 'The connection to the editor closed before the call could be sent; nothing was sent.'));
     return outcome;
