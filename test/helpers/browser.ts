@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { needProgram, onPath } from './machine.ts';
+import { needProgram } from './machine.ts';
+import { onPath } from './on-path.ts';
 
 /**
  * The Chromium binary: `$CHROMIUM_PATH`, else `chromium` on PATH (the distribution's package, or

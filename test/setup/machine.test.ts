@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { machineRelease } from '../../scripts/editors/sources.ts';
-import { onPath } from '../helpers/machine.ts';
+import { onPath } from '../helpers/on-path.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { provide } from './machine.ts';
 

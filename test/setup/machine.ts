@@ -15,7 +15,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { delimiter } from 'node:path';
 import { aleWrapper, ensureNeeds, type MachineOptions } from '../../scripts/editors/machine.ts';
 import { NEEDS, type NeedName } from '../../scripts/editors/needs.ts';
-import { onPath } from '../helpers/machine.ts';
+import { onPath } from '../helpers/on-path.ts';
 
 /** Whether the Vim at `vim` has ALE on its 'packpath' (Debian's vim-ale, or one of the user's). */
 export function vimHasAle(vim: string): boolean {
