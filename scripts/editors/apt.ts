@@ -33,12 +33,14 @@ export interface PrivateApt {
 const DEPENDS_ONLY = ['--no-recommends', '--no-suggests', '--no-conflicts', '--no-breaks', '--no-replaces', '--no-enhances'];
 
 /**
- * The dependencies `apt-cache depends` prints (non-recursive), as groups of alternatives, each a
- * list of real package names: ` |Depends: a` opens a group that the next unbarred line closes; a
- * virtual `<name>` stands for the packages listed under it (indented four spaces).
+ * The dependencies `apt-cache depends` prints, by package (each stanza opens with its unindented
+ * name), as groups of alternatives, each a list of real package names: ` |Depends: a` opens a group
+ * that the next unbarred line closes; a virtual `<name>` stands for the packages listed under it
+ * (indented four spaces).
  */
-export function dependencyGroups(out: string): string[][] {
-  const groups: string[][] = [];
+export function dependencyGroups(out: string): Map<string, string[][]> {
+  const packages = new Map<string, string[][]>();
+  let groups: string[][] = [];
   let open: string[] = [];
   // The group the last dependency line went into: its providers join it.
   let last: string[] = open;
@@ -57,11 +59,14 @@ export function dependencyGroups(out: string): string[][] {
     } else if (provider) {
       last.push(provider.replace(/:any$/, ''));
     } else if (/^\S/.test(line)) {
+      groups = [];
+      packages.set(line.trim(), groups);
       open = [];
       last = open;
     }
   }
-  return groups.filter((group) => group.length > 0);
+  for (const [name, found] of packages) packages.set(name, found.filter((group) => group.length > 0));
+  return packages;
 }
 
 export function privateApt(dir: string, archive: DebianArchive, suite: string, components: readonly string[] = ['main']): PrivateApt {
@@ -103,19 +108,17 @@ export function privateApt(dir: string, archive: DebianArchive, suite: string, c
       return [...new Set(out.split('\n').filter((l) => /^[a-z0-9]/.test(l)).map((l) => l.trim()))].sort();
     },
     needed(names, installed) {
+      // One recursive listing (every alternative's dependencies too), then the choice made here.
+      const depends = dependencyGroups(run('apt-cache', ['depends', '--recurse', ...DEPENDS_ONLY, ...names]));
       const chosen = new Set(names);
-      let frontier = [...names];
-      while (frontier.length > 0) {
-        const next: string[] = [];
-        for (const group of dependencyGroups(run('apt-cache', ['depends', ...DEPENDS_ONLY, ...frontier]))) {
-          if (group.some((name) => installed(name) || chosen.has(name))) continue;
+      const pending = [...names];
+      for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+        for (const group of depends.get(name) ?? []) {
           const first = group[0];
-          if (first) {
-            chosen.add(first);
-            next.push(first);
-          }
+          if (!first || group.some((alternative) => installed(alternative) || chosen.has(alternative))) continue;
+          chosen.add(first);
+          pending.push(first);
         }
-        frontier = next;
       }
       return [...chosen].sort();
     },

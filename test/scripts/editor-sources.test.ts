@@ -68,7 +68,7 @@ describe("the machine's release", () => {
 });
 
 describe('the dependencies apt-cache prints', () => {
-  it('are groups of alternatives, a virtual package standing for its providers', () => {
+  it('are groups of alternatives by package, a virtual package standing for its providers', () => {
     const out = [
       'python3-pylsp',
       '  Depends: python3-jedi',
@@ -84,7 +84,13 @@ describe('the dependencies apt-cache prints', () => {
       '    vim-nox',
       '  Depends: neovim',
     ].join('\n');
-    expect(dependencyGroups(out)).toEqual([['python3-jedi'], ['python3'], ['python3.11-minimal'], ['media-types', 'mime-support'], ['vim', 'vim-gtk3', 'vim-nox', 'neovim']]);
+    expect(dependencyGroups(out)).toEqual(
+      new Map([
+        ['python3-pylsp', [['python3-jedi'], ['python3']]],
+        ['python3.11', [['python3.11-minimal'], ['media-types', 'mime-support']]],
+        ['vim-ale', [['vim', 'vim-gtk3', 'vim-nox', 'neovim']]],
+      ]),
+    );
   });
 });
 
