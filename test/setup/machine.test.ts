@@ -44,7 +44,7 @@ describe.skipIf(noArchive !== null)(`npm test's set-up, fetching what PATH lacks
     const { path, said, unavailable } = provide(['tmux'], lacking, { cache });
 
     expect(unavailable).toEqual({});
-    expect(said).toEqual([expect.stringMatching(new RegExp(`^tmux: not on PATH, so from \\w+ \\w+'s tmux \\(tmux [^)]+\\) in ${join(cache, 'tmux/bin')}$`))]);
+    expect(said).toEqual([expect.stringMatching(new RegExp(`^tmux: not on PATH; fetched \\w+ \\w+'s tmux \\(tmux [^)]+\\) in ${join(cache, 'tmux/bin')}$`))]);
     const tmux = onPath('tmux', path);
     expect(tmux).toBe(join(cache, 'tmux/bin/tmux'));
     const socket = join(cache, 'tmux.sock');
@@ -58,6 +58,8 @@ describe.skipIf(noArchive !== null)(`npm test's set-up, fetching what PATH lacks
     } finally {
       run('kill-server');
     }
+    // A later run reuses it, saying so.
+    expect(provide(['tmux'], lacking, { cache }).said).toEqual([expect.stringMatching(/^tmux: not on PATH; reusing \w+ \w+'s tmux /)]);
   });
 
   it('fetches pylsp, which answers initialize over stdio from its fetched packages', { timeout: FETCH_MS }, async () => {
@@ -65,7 +67,7 @@ describe.skipIf(noArchive !== null)(`npm test's set-up, fetching what PATH lacks
     const { path, said, unavailable } = provide(['pylsp'], emptyPath(), { cache });
 
     expect(unavailable).toEqual({});
-    expect(said).toEqual([expect.stringMatching(/^pylsp: not on PATH, so from \w+ \w+'s python3-pylsp \(.*python3-pylsp [^,)]+.*\) in /)]);
+    expect(said).toEqual([expect.stringMatching(/^pylsp: not on PATH; fetched \w+ \w+'s python3-pylsp \(.*python3-pylsp [^,)]+.*\) in /)]);
     const pylsp = onPath('pylsp', path) ?? '';
     expect(pylsp).toBe(join(cache, 'pylsp/bin/pylsp'));
 

@@ -13,7 +13,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { delimiter } from 'node:path';
-import { aleWrapper, ensureNeeds, type MachineOptions } from '../../scripts/editors/machine.ts';
+import { aleWrapper, ensureNeeds, fetchedNeed, type MachineOptions } from '../../scripts/editors/machine.ts';
 import { NEEDS, type NeedName } from '../../scripts/editors/needs.ts';
 import { onPath } from '../helpers/on-path.ts';
 
@@ -39,8 +39,9 @@ export function provide(names: readonly NeedName[], path: string, options: Machi
   const dirs: string[] = [];
   const fetch = (name: NeedName, programs: string[]): ReturnType<typeof ensureNeeds>[number] | undefined => {
     try {
+      const before = fetchedNeed(name, options.cache);
       const [need] = ensureNeeds([name], options);
-      if (need) said.push(`${programs.join(', ')}: not on PATH, so from ${need.release}'s ${NEEDS[name].packages.join(', ')} (${Object.entries(need.packages).map(([p, v]) => `${p} ${v}`).join(', ')}) in ${need.bin}`);
+      if (need) said.push(`${programs.join(', ')}: not on PATH; ${before ? 'reusing' : 'fetched'} ${need.release}'s ${NEEDS[name].packages.join(', ')} (${Object.entries(need.packages).map(([p, v]) => `${p} ${v}`).join(', ')}) in ${need.bin}`);
       return need;
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
