@@ -5,10 +5,10 @@
  * program runs on the machine's libc (same release); the libraries it needs that the machine lacks
  * come from the unpacked root through LD_LIBRARY_PATH, which machine.ts adds to every wrapper.
  *
- * Left to the machine, named in `LEFT_TO_THE_MACHINE`: Node itself, `python3` (pylsp runs on it:
- * the machine's interpreter reads the unpacked Python packages; an unpacked Python would need a
- * home of its own), `git` (npm itself needs it to pack the package the tests install), and procps
- * (`ps`, `pgrep`): Debian's and Ubuntu's installers put all three on every machine.
+ * Left to the machine: Node itself (it runs this), and `python3`
+ * (pylsp runs on it: the machine's interpreter reads the unpacked Python packages, where an
+ * unpacked Python would need a home of its own; Debian's and Ubuntu's installers put it on every
+ * machine).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +40,11 @@ export function vimRuntimeUnder(root: string): string {
   const dir = existsSync(join(root, 'usr/share/vim')) ? readdirSync(join(root, 'usr/share/vim')).find((d) => /^vim\d+$/.test(d)) : undefined;
   if (!dir) throw new Error(`no Vim runtime in ${root}/usr/share/vim`);
   return join(root, 'usr/share/vim', dir);
+}
+
+/** `program` under `root`: in usr/bin, or in /bin where a package of a release before merged /usr put it. */
+function inBin(root: string, program: string): string {
+  return [join(root, 'usr/bin', program), join(root, 'bin', program)].find((path) => existsSync(path)) ?? join(root, 'usr/bin', program);
 }
 
 /** The interpreter a script's `#!` line names (`/usr/bin/python3`). */
@@ -84,13 +89,19 @@ export const NEEDS = {
   },
   // Debian's /usr/bin/chromium is a script reading /etc/chromium.d; the browser itself is this.
   chromium: { packages: ['chromium'], together: /^chromium-common$/, programs: { chromium: (root) => ({ command: [join(root, 'usr/lib/chromium/chromium')], env: {} }) } },
+  // The package test packs the repository with `npm pack git+file://`: git and its helpers.
+  git: {
+    packages: ['git'],
+    programs: {
+      git: (root) => ({ command: [join(root, 'usr/bin/git')], env: { GIT_EXEC_PATH: join(root, 'usr/lib/git-core'), GIT_TEMPLATE_DIR: join(root, 'usr/share/git-core/templates') } }),
+    },
+  },
+  // The tests look at processes.
+  procps: {
+    packages: ['procps'],
+    programs: { ps: (root) => ({ command: [inBin(root, 'ps')], env: {} }), pgrep: (root) => ({ command: [inBin(root, 'pgrep')], env: {} }) },
+  },
   'systemd-analyze': { packages: ['systemd'], together: /^libsystemd-shared$/, programs: { 'systemd-analyze': (root) => ({ command: [join(root, 'usr/bin/systemd-analyze')], env: {} }) } },
 } as const satisfies Record<string, Need>;
 
 export type NeedName = keyof typeof NEEDS;
-
-export const LEFT_TO_THE_MACHINE = ['node', 'python3', 'git', 'ps', 'pgrep'] as const;
-
-export function isNeedName(name: string): name is NeedName {
-  return Object.hasOwn(NEEDS, name);
-}

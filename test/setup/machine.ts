@@ -1,8 +1,9 @@
 /**
  * What the Node suites need from the machine, provided when it lacks it: each program of
- * scripts/editors/needs.ts (Neovim, Vim, tmux, clangd, pylsp, Chromium, systemd-analyze) not on
- * PATH is fetched from the machine's own release into `.cache/machine/` (scripts/editors/machine.ts:
- * unpacked, without root) and its wrappers put first on PATH; a Vim under test without ALE on its
+ * scripts/editors/needs.ts (Neovim, Vim, tmux, clangd, pylsp, Chromium, systemd-analyze, git, ps,
+ * pgrep) not on PATH is fetched from the machine's own release into `.cache/machine/`
+ * (scripts/editors/machine.ts: unpacked, without root) and its wrappers put first on PATH; a Vim
+ * under test without ALE on its
  * 'packpath' gets a wrapper adding the fetched vim-ale. Says what it fetched or reuses, and which
  * Neovim and Vim the run uses. What cannot be had (no archive to fetch from, say) is named with
  * what to install, and passed to the tests in VIMRELAY_TEST_UNAVAILABLE (program → reason; see
