@@ -36,7 +36,7 @@ export interface Need {
 }
 
 /** A Vim runtime directory under `root` (`usr/share/vim/vim90`), as a path. */
-export function vimRuntimeUnder(root: string): string {
+function vimRuntimeUnder(root: string): string {
   const dir = existsSync(join(root, 'usr/share/vim')) ? readdirSync(join(root, 'usr/share/vim')).find((d) => /^vim\d+$/.test(d)) : undefined;
   if (!dir) throw new Error(`no Vim runtime in ${root}/usr/share/vim`);
   return join(root, 'usr/share/vim', dir);
