@@ -5,10 +5,9 @@
  * program runs on the machine's libc (same release); the libraries it needs that the machine lacks
  * come from the unpacked root through LD_LIBRARY_PATH, which machine.ts adds to every wrapper.
  *
- * Left to the machine: Node itself (it runs this), and `python3`
- * (pylsp runs on it: the machine's interpreter reads the unpacked Python packages, where an
- * unpacked Python would need a home of its own; Debian's and Ubuntu's installers put it on every
- * machine).
+ * Left to the machine: Node itself (it runs this), and `python3` (pylsp runs on it: the machine's
+ * interpreter reads the unpacked Python packages, where an unpacked Python would need a home of its
+ * own; Debian's and Ubuntu's installers put it on every machine).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
