@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processes } from './procs.ts';
 import { waitFor } from './wait.ts';
+import { needProgram } from './machine.ts';
 
 export interface TmuxScreen {
   /** The visible text of the pane, one string per row, trailing spaces trimmed. */
@@ -43,6 +44,7 @@ export interface StartTmuxOptions {
 }
 
 export function startTmux({ command, cwd, env, cols = 120, rows = 40 }: StartTmuxOptions): TmuxScreen {
+  needProgram('tmux');
   const dir = mkdtempSync(join(tmpdir(), 'vimrelay-tmux-'));
   const socket = join(dir, 'tmux.sock');
   const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env });
