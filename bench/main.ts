@@ -15,7 +15,8 @@
  *     and `serve --stdio` keep after 5,750 calls of 32 callers: resident memory and JS heap after
  *     a full collection (bench/gc-probe.mjs), beside the same before the calls; and, for
  *     comparison, the least resident memory over idle seconds without a collection, which counts
- *     the garbage V8 has not collected yet (it gives it back once idle a while);
+ *     the garbage V8 has not collected yet (it gives it back once idle a while); and the local
+ *     workerd behind the relay over the same relayed runs, beside itself before the first call;
  *   - an idle agent's CPU and instructions with default discovery over a busy temporary directory
  *     (bench/idle.ts), from 10 s after it starts and settled, beside an idle Node process;
  *   - a 100,000-line buffer read whole, page by page, through the relay;
@@ -41,7 +42,7 @@ import { bareStdio } from './bare-stdio.ts';
 import { cliStart } from './cli-start.ts';
 import { busyTempDir, startIdleAgent } from './idle.ts';
 import { reviewTimes } from './review.ts';
-import { cpuShares, instructions, kept, latency, leastRss, loadAverage, memory, throughput } from './stats.ts';
+import { cpuShares, instructions, kept, latency, leastRss, listenerPid, loadAverage, memory, throughput } from './stats.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
 const WARMUP = 30;
@@ -117,6 +118,10 @@ try {
   stops.push(() => agent.stop());
   await agent.waitFor('connected to relay');
   const relayed = await connectMcp(relay.mcpUrl, await relay.mint({ kind: 'access', name: 'bench' }));
+  // The local workerd behind the relay's URL: what it holds once connected, before any call.
+  const workerd = listenerPid(Number(new URL(relay.url).port));
+  if (workerd === null) throw new Error(`nothing of this user's listens on ${relay.url}`);
+  const workerdStart = memory(workerd).rss;
   stops.push(() => relayed.close());
   const read = (client: Caller) => () => client.callTool({ name: 'read_buffer', arguments: { buffer: benchBuf } });
   await waitFor(async () => (((await relayed.callTool({ name: 'list_editors', arguments: {} })) as ReadResult).structuredContent as { count?: number } | undefined)?.count === 1 || undefined, 20_000, 'the editor on the relay');
@@ -156,6 +161,7 @@ try {
   const stdioRate = await throughput(CALLERS, CONCURRENT_CALLS, read(stdio.client), checkLines(lines));
   const stdioPeak = memory(stdio.pid ?? 0).peak;
   const relayRate = await throughput(CALLERS, CONCURRENT_CALLS, read(relayed), checkLines(lines));
+  const workerdAfterRate = memory(workerd).rss;
   row(`${CALLERS} callers: relayed calls/s`, relayRate.toFixed(0), floorRate.toFixed(0), x(relayRate / floorRate), '≥ 0.25x');
   row(`${CALLERS} callers: serve --stdio calls/s`, stdioRate.toFixed(0), floorRate.toFixed(0), x(stdioRate / floorRate), '≥ 0.6x');
   row(`serve --stdio peak RSS, ${CALLERS} callers`, `${stdioPeak.toFixed(0)} MiB`, '', '', '≤ 250 MiB');
@@ -178,6 +184,11 @@ try {
     row('  (JS heap in use after a full GC)', `+${(after.heap - before.heap).toFixed(1)} MiB`, `${before.heap.toFixed(0)} MiB`, x(after.heap / before.heap), '');
     row('  (least RSS over 5 idle s, no GC)', `+${(idleAfter - idleBefore).toFixed(1)} MiB`, `${idleBefore.toFixed(0)} MiB`, x(idleAfter / idleBefore), '(uncollected garbage included)');
   }
+  // The local workerd (the relay's runtime) across the same relayed runs: a leak grows with every
+  // call; what the runtime's allocators keep levels off after the first burst.
+  const workerdAfter = memory(workerd);
+  row(`local workerd RSS after ${(CALLS + WARMUP + CONCURRENT_CALLS).toLocaleString('en')} relayed calls`, `${workerdAfterRate.toFixed(0)} MiB`, `${workerdStart.toFixed(0)} MiB`, x(workerdAfterRate / workerdStart), '(baseline: before the first call)');
+  row(`  (then after ${LEAK_CALLS.toLocaleString('en')} more; its peak)`, `${workerdAfter.rss.toFixed(0)} MiB`, `${workerdAfterRate.toFixed(0)} MiB`, x(workerdAfter.rss / workerdAfterRate), `peak ${workerdAfter.peak.toFixed(0)} MiB`);
 
   // A 100,000-line buffer, read whole: the floor in one call, the relay page by page.
   const bigFloor = await latency(3, 1, () => nvim.client.request('nvim_buf_get_lines', [bigBuf, 0, -1, false]), (got) => checkLines(big)({ structuredContent: { lines: got as string[] } }));
