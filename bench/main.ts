@@ -8,10 +8,17 @@
  *   - a 1,000-line read_buffer: p50 through `serve --stdio`, `serve --http` and the relay, and
  *     through `serve --stdio` again with a bare JSON-RPC client (bench/bare-stdio.ts): how much of
  *     the SDK client's figure is the measuring client's own work;
+ *   - the pre-check each request to Neovim makes (`nvim_get_mode`: is it waiting for its user?),
+ *     beside the read it precedes;
  *   - 32 callers at once: calls per second through the relay and `serve --stdio`;
- *   - memory: `serve --stdio`'s peak under 32 callers, an idle agent, an agent after 5,000 calls;
- *   - an idle agent's CPU with default discovery (it scans the system temp directory), settled
- *     and in its first 30 s;
+ *   - memory: `serve --stdio`'s peak under 32 callers, an idle agent, and what the relayed agent
+ *     and `serve --stdio` keep after 5,750 calls of 32 callers: resident memory and JS heap after
+ *     a full collection (bench/gc-probe.mjs), beside the same before the calls; and, for
+ *     comparison, the least resident memory over idle seconds without a collection, which counts
+ *     the garbage V8 has not collected yet (it gives it back once idle a while); and the local
+ *     workerd behind the relay over the same relayed runs, beside itself before the first call;
+ *   - an idle agent's CPU and instructions with default discovery over a busy temporary directory
+ *     (bench/idle.ts), from 10 s after it starts and settled, beside an idle Node process;
  *   - a 100,000-line buffer read whole, page by page, through the relay;
  *   - the 1,000-line read on a Vim, beside the same read on Neovim;
  *   - what an accepted review adds to a 1,000-line buffer's find_and_replace, through the relay
@@ -19,8 +26,9 @@
  *     (bench/review.ts);
  *   - CLI start (bench/cli-start.ts).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LIMITS } from '../protocol/index.ts';
 import { REVIEW_QUIET_MS } from '../agent/editors/reviews.ts';
 import { CLI, isolatedEnv, runCli, startAgentProcess } from '../test/helpers/agent-process.ts';
@@ -32,14 +40,15 @@ import { startVim } from '../test/helpers/vim.ts';
 import { waitFor } from '../test/helpers/wait.ts';
 import { bareStdio } from './bare-stdio.ts';
 import { cliStart } from './cli-start.ts';
+import { busyTempDir, startIdleAgent } from './idle.ts';
 import { reviewTimes } from './review.ts';
-import { cpuShare, latency, loadAverage, memory, throughput } from './stats.ts';
+import { cpuShares, instructions, kept, latency, leastRss, listenerPid, loadAverage, memory, throughput } from './stats.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
 const WARMUP = 30;
 const CALLERS = 32;
 const CONCURRENT_CALLS = Number(process.env.BENCH_CONCURRENT_CALLS ?? 2_000);
-const LEAK_CALLS = 5_000;
+const LEAK_CALLS = 5_750;
 const BIG = 100_000;
 const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 20);
 
@@ -72,7 +81,14 @@ function checkLines(expected: readonly string[]) {
 }
 
 const relay = await withRelay();
-const env = isolatedEnv({ VIMRELAY_OWNER_SECRET: relay.ownerSecret });
+// The agent and the servers measured report what they keep after a full collection (gc-probe.mjs).
+const gcOut = join(relay.dir, 'gc-probe.jsonl');
+writeFileSync(gcOut, '');
+const env = isolatedEnv({
+  VIMRELAY_OWNER_SECRET: relay.ownerSecret,
+  NODE_OPTIONS: `--expose-gc --import ${fileURLToPath(new URL('./gc-probe.mjs', import.meta.url))}`,
+  VIMRELAY_BENCH_GC_OUT: gcOut,
+});
 const sockets = join(String(env.HOME), 'sockets');
 mkdirSync(sockets);
 const nvim = await startNvim({
@@ -90,6 +106,11 @@ try {
   // The editor's own RPC: the floor.
   const floor = await latency(CALLS, WARMUP, () => nvim.client.request('nvim_buf_get_lines', [benchBuf, 0, -1, false]), (got) => checkLines(lines)({ structuredContent: { lines: got as string[] } }));
   const floorRate = await throughput(CALLERS, CONCURRENT_CALLS, () => nvim.client.request('nvim_buf_get_lines', [benchBuf, 0, -1, false]), (got) => checkLines(lines)({ structuredContent: { lines: got as string[] } }));
+  // The agent asks nvim_get_mode before each request that runs anything in Neovim (a call with
+  // its paths question: two), to send nothing to a Neovim that waits for its user.
+  const modeCheck = await latency(CALLS, WARMUP, () => nvim.client.request('nvim_get_mode', []), (got) => {
+    if ((got as { blocking?: unknown }).blocking !== false) throw new Error(`nvim_get_mode answered ${JSON.stringify(got)}`);
+  });
 
   // The relay, with this machine's agent.
   runCli(['enroll', '--relay', relay.url, '--name', 'bench'], env);
@@ -97,6 +118,10 @@ try {
   stops.push(() => agent.stop());
   await agent.waitFor('connected to relay');
   const relayed = await connectMcp(relay.mcpUrl, await relay.mint({ kind: 'access', name: 'bench' }));
+  // The local workerd behind the relay's URL: what it holds once connected, before any call.
+  const workerd = listenerPid(Number(new URL(relay.url).port));
+  if (workerd === null) throw new Error(`nothing of this user's listens on ${relay.url}`);
+  const workerdStart = memory(workerd).rss;
   stops.push(() => relayed.close());
   const read = (client: Caller) => () => client.callTool({ name: 'read_buffer', arguments: { buffer: benchBuf } });
   await waitFor(async () => (((await relayed.callTool({ name: 'list_editors', arguments: {} })) as ReadResult).structuredContent as { count?: number } | undefined)?.count === 1 || undefined, 20_000, 'the editor on the relay');
@@ -131,22 +156,39 @@ try {
   row('1,000-line read_buffer p50: relayed', ms(viaRelay.p50), ms(floor.p50), x(viaRelay.p50 / floor.p50), '≤ 8x');
   row('  (serve --stdio, a bare JSON-RPC client)', ms(viaBare.p50), ms(floor.p50), x(viaBare.p50 / floor.p50), '(the rest: the SDK client)');
   row('  (p99: stdio / http / relayed / floor)', `${viaStdio.p99.toFixed(1)} / ${viaHttp.p99.toFixed(1)} / ${viaRelay.p99.toFixed(1)}`, ms(floor.p99), '', '');
+  row('the pre-check, 2 nvim_get_mode a call: p50', ms(2 * modeCheck.p50), ms(viaStdio.p50), x((2 * modeCheck.p50) / viaStdio.p50), '(share of the stdio read)');
 
   const stdioRate = await throughput(CALLERS, CONCURRENT_CALLS, read(stdio.client), checkLines(lines));
   const stdioPeak = memory(stdio.pid ?? 0).peak;
   const relayRate = await throughput(CALLERS, CONCURRENT_CALLS, read(relayed), checkLines(lines));
+  const workerdAfterRate = memory(workerd).rss;
   row(`${CALLERS} callers: relayed calls/s`, relayRate.toFixed(0), floorRate.toFixed(0), x(relayRate / floorRate), '≥ 0.25x');
   row(`${CALLERS} callers: serve --stdio calls/s`, stdioRate.toFixed(0), floorRate.toFixed(0), x(stdioRate / floorRate), '≥ 0.6x');
   row(`serve --stdio peak RSS, ${CALLERS} callers`, `${stdioPeak.toFixed(0)} MiB`, '', '', '≤ 250 MiB');
   row('idle agent RSS (connected 15 s, no call yet)', `${agentIdle.toFixed(0)} MiB`, '', '', '≤ 80 MiB');
   row('  (2 s after connecting)', `${agentStarted.toFixed(0)} MiB`, '', '', '');
 
-  // Leaks: the agent's memory before and after 5,000 more calls, once it has been idle a while.
-  const before = memory(agent.proc.pid ?? 0).rss;
-  await throughput(8, LEAK_CALLS, read(relayed), checkLines(lines));
-  await new Promise((r) => setTimeout(r, 5_000));
-  const after = memory(agent.proc.pid ?? 0).rss;
-  row(`agent RSS after ${LEAK_CALLS.toLocaleString('en')} more calls, minus before`, `${(after - before).toFixed(0)} MiB`, `${before.toFixed(0)} MiB`, '', '≤ 20 MB');
+  // What a burst of 32 callers leaves behind: kept after a full collection (what a long-running
+  // agent holds once V8 has collected, as it does after a few idle seconds), before and after; and
+  // the least resident memory over idle seconds without one (garbage not collected yet included).
+  for (const [label, pid, client] of [
+    ['relayed agent', agent.proc.pid ?? 0, relayed],
+    ['serve --stdio', stdio.pid ?? 0, stdio.client],
+  ] as const) {
+    const idleBefore = await leastRss(pid, 5_000);
+    const before = await kept(pid, gcOut);
+    await throughput(CALLERS, LEAK_CALLS, read(client), checkLines(lines));
+    const idleAfter = await leastRss(pid, 5_000);
+    const after = await kept(pid, gcOut);
+    row(`${label}: kept after ${LEAK_CALLS.toLocaleString('en')} calls, ${CALLERS} callers`, `+${(after.rss - before.rss).toFixed(1)} MiB`, `${before.rss.toFixed(0)} MiB`, x(after.rss / before.rss), '≤ 20 MiB (RSS after a full GC)');
+    row('  (JS heap in use after a full GC)', `+${(after.heap - before.heap).toFixed(1)} MiB`, `${before.heap.toFixed(0)} MiB`, x(after.heap / before.heap), '');
+    row('  (least RSS over 5 idle s, no GC)', `+${(idleAfter - idleBefore).toFixed(1)} MiB`, `${idleBefore.toFixed(0)} MiB`, x(idleAfter / idleBefore), '(uncollected garbage included)');
+  }
+  // The local workerd (the relay's runtime) across the same relayed runs: a leak grows with every
+  // call; what the runtime's allocators keep levels off after the first burst.
+  const workerdAfter = memory(workerd);
+  row(`local workerd RSS after ${(CALLS + WARMUP + CONCURRENT_CALLS).toLocaleString('en')} relayed calls`, `${workerdAfterRate.toFixed(0)} MiB`, `${workerdStart.toFixed(0)} MiB`, x(workerdAfterRate / workerdStart), '(baseline: before the first call)');
+  row(`  (then after ${LEAK_CALLS.toLocaleString('en')} more; its peak)`, `${workerdAfter.rss.toFixed(0)} MiB`, `${workerdAfterRate.toFixed(0)} MiB`, x(workerdAfter.rss / workerdAfterRate), `peak ${workerdAfter.peak.toFixed(0)} MiB`);
 
   // A 100,000-line buffer, read whole: the floor in one call, the relay page by page.
   const bigFloor = await latency(3, 1, () => nvim.client.request('nvim_buf_get_lines', [bigBuf, 0, -1, false]), (got) => checkLines(big)({ structuredContent: { lines: got as string[] } }));
@@ -166,20 +208,26 @@ try {
   row(`${BIG.toLocaleString('en')}-line buffer read whole: relayed, paged`, ms(bigRelay.p50), ms(bigFloor.p50), x(bigRelay.p50 / bigFloor.p50), '≤ 5x');
   row('  largest page text', `${(largest / 1024).toFixed(0)} KB`, '', '', `≤ ${LIMITS.maxResultBytes / 1024} KB`);
 
-  // An agent with the default discovery (no --discover-dir), idle.
-  const idleEnv = isolatedEnv({ VIMRELAY_OWNER_SECRET: relay.ownerSecret });
-  runCli(['enroll', '--relay', relay.url, '--name', 'bench-idle'], idleEnv);
-  const idle = startAgentProcess(['--relay', relay.url], idleEnv);
-  stops.push(() => idle.stop());
-  await idle.waitFor('connected to relay');
-  await new Promise((r) => setTimeout(r, 2_000));
-  // 30 s: one whole cycle of the watcher, its periodic rescan (intervalMs) included. The first
-  // such window after connecting also holds what V8 does once after a start (its memory reducer's
-  // full collections, a one-off); the next one is what the agent costs from then on.
-  const started = await cpuShare(idle.proc.pid ?? 0, 30_000);
-  const settled = await cpuShare(idle.proc.pid ?? 0, 30_000);
-  row('idle agent CPU, default discovery (30 s, settled)', `${settled.toFixed(2)} %`, '', '', '≤ 0.5 %');
-  row('  (the first 30 s after connecting)', `${started.toFixed(2)} %`, '', '', '');
+  // An idle agent with default discovery over a busy temporary directory (bench/idle.ts), from
+  // 10 s after it starts for 15 s, then settled for 30 s (one whole cycle of the watcher, its
+  // periodic rescan included), beside an idle Node process over the same windows.
+  const busy = busyTempDir();
+  const idle = startIdleAgent(relay.url, relay.ownerSecret, busy);
+  stops.push(async () => {
+    await idle.stop();
+    rmSync(busy, { recursive: true, force: true });
+  });
+  await idle.connected;
+  await new Promise((r) => setTimeout(r, Math.max(0, idle.startedAt + 10_000 - Date.now())));
+  const idlePids = [idle.agent.pid ?? 0, idle.baseline.pid ?? 0];
+  const [[earlyCpu, earlyBase], [earlyIns, earlyBaseIns]] = await Promise.all([cpuShares(idlePids, 15_000), instructions(idlePids, 15_000)]);
+  const [[settledCpu, settledBase], [settledIns, settledBaseIns]] = await Promise.all([cpuShares(idlePids, 30_000), instructions(idlePids, 30_000)]);
+  const insRatio = (a: number | null | undefined, b: number | null | undefined): string => (a != null && b != null && b > 0 ? x(a / b) : '');
+  const mins = (n: number | null | undefined): string => (n == null ? 'n/a' : `${(n / 1e6).toFixed(1)} M`);
+  row('idle agent CPU, busy temp dir: 10-25 s after start', `${earlyCpu?.toFixed(2)} %`, `${earlyBase?.toFixed(2)} %`, '', '≤ 0.5 %');
+  row('  (instructions, user space)', mins(earlyIns), mins(earlyBaseIns), insRatio(earlyIns, earlyBaseIns), '(baseline: an idle node, one 500 ms timer)');
+  row('idle agent CPU, busy temp dir: 30 s settled', `${settledCpu?.toFixed(2)} %`, `${settledBase?.toFixed(2)} %`, '', '≤ 0.5 %');
+  row('  (instructions, user space)', mins(settledIns), mins(settledBaseIns), insRatio(settledIns, settledBaseIns), '');
 
   // The same read on a Vim (plugin/vim), through the same agent and relay: beside Neovim's.
   const vimWork = join(String(env.HOME), 'vim-work');

@@ -28,6 +28,11 @@ export const DECISION_LIMITS = {
   maxShownChars: 100_000,
   /** Characters of a reason given with a deny or a reject. */
   maxReasonChars: 2_000,
+  /**
+   * UTF-16 code units of who asks (the client's label, agent/calls/client-names.ts): a longer one,
+   * a long Client ID Metadata Document URL beside a name, say, is published cut to it.
+   */
+  maxClientChars: 200,
   /** How long the Hub waits for the agent's word on an answer it carried (ms). */
   decideWaitMs: 10_000,
   /** How long a Pending page's form may be sent after the page was made (ms). */
@@ -67,8 +72,8 @@ export const WireDecision = z
     /** The agent's own id of the editor it is for. */
     editor: z.string().min(1).max(100),
     editor_name: z.string().max(200),
-    /** Who asks (the client id the relay passed). */
-    client: z.string().max(200),
+    /** Who asks, as the editor's prompt names the client (the name the owner allowed, with its id when names collide). */
+    client: z.string().max(L.maxClientChars),
     tool: z.string().max(100),
     klass: PermissionClass,
     paths: z.array(z.string().max(4096)).max(100),

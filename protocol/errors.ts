@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'AMBIGUOUS_EDITOR',
   'EDITOR_NOT_FOUND',
   'EDITOR_OFFLINE',
+  'EDITOR_BLOCKED',
   'BUFFER_NOT_FOUND',
   'STALE_CHANGEDTICK',
   'NO_MATCH',
@@ -29,6 +30,13 @@ export const ERROR_CODES = [
   'REVIEW_NOT_FOUND',
   'DECISION_PENDING',
   'DECISION_REFUSED',
+  'FORGED',
+  'REPLAYED',
+  'NOT_PENDING',
+  'ALREADY_DECIDED',
+  'NOT_OFFERED',
+  'INVALID_ANSWER',
+  'INPUT_REQUIRED',
   'INTERNAL',
 ] as const;
 
@@ -65,6 +73,9 @@ const DEFAULT_HINTS: { readonly [C in ErrorCode]: string } = {
   AMBIGUOUS_EDITOR: 'Several editors are online: pass `editor` with one of the listed ids.',
   EDITOR_NOT_FOUND: 'Call list_editors and pass one of the ids it returns as `editor`.',
   EDITOR_OFFLINE: 'The editor went away during the call. Call list_editors, then read_buffer before retrying an edit.',
+  EDITOR_BLOCKED:
+    'The editor waits for its user (a prompt or a question on its screen; `waiting_for` says which) and answers nothing until they reply; nothing was sent to it. ' +
+    'Ask the user to answer it in the editor, then retry; list_editors shows `waiting_for` while it waits.',
   BUFFER_NOT_FOUND: 'Call get_state_brief to list the buffers, then pass a buffer number or path from it.',
   STALE_CHANGEDTICK: 'The buffer changed since you read it. Call read_buffer to get the current text and changedtick, then retry.',
   NO_MATCH: 'Call read_buffer and copy old_text exactly, including whitespace and line breaks.',
@@ -83,6 +94,13 @@ const DEFAULT_HINTS: { readonly [C in ErrorCode]: string } = {
     'Nothing ran yet: the user decides in the card shown in the chat, or in their editor. Tell them, then call review_status with `editor` and decision.id (wait_ms up to 25000) for the outcome.',
   DECISION_REFUSED: 'Only the user decides, in the card the assistant shows them; `refusal` says why this answer was refused.',
   REVIEW_NOT_FOUND: 'No review has that id in this editor (it ended long ago, or the editor restarted). Call read_buffer to see whether the edit landed.',
+  FORGED: 'This answer was not made for this decision: answer the form the call asked with, in a retry of that same call.',
+  REPLAYED: 'This answer was taken once already: each is taken once. Call the tool anew if the user still wants it.',
+  NOT_PENDING: 'Nothing waits under that id any more (it was answered, closed or expired). Call the tool anew if the user still wants it.',
+  ALREADY_DECIDED: 'The user decided this already, where `by` says; nothing more is taken.',
+  NOT_OFFERED: 'The user\'s policy (ask_via) keeps this decision off this surface; they can answer it in the editor.',
+  INVALID_ANSWER: 'That answer is not offered for this decision (allow is offered only for what could be shown whole).',
+  INPUT_REQUIRED: 'The user is being asked in the assistant; the call continues when the client calls again with their answer.',
   INTERNAL: 'Something went wrong inside vimrelay. Retry once; if it persists, check the agent log.',
 };
 

@@ -10,6 +10,7 @@ export * from './routing.ts';
 export * from './tool.ts';
 export * from './wire.ts';
 export * from './decisions.ts';
+export * from './elicitation.ts';
 export * from './visible.ts';
 export * from './app/card.ts';
 export * from './tools/common.ts';

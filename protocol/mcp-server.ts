@@ -16,6 +16,7 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
+  inputRequired,
   isSpecType,
   ProtocolError,
   ProtocolErrorCode,
@@ -26,6 +27,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import pkg from '../package.json' with { type: 'json' };
+import { DECISION_INPUT_KEY, elicitsForm, type AssistantChannel, type InputRequiredOutcome } from './elicitation.ts';
 import { fail, type ToolOutcome } from './errors.ts';
 import { LIMITS } from './limits.ts';
 import { classRefusal, listedFor, servedTool, WHOLE_VIEW, type CatalogView } from './catalog-view.ts';
@@ -137,10 +139,30 @@ export interface McpCallRequest {
    * shown with the call's result, so the user may be asked there too.
    */
   readonly ui: boolean;
+  /**
+   * How the user can be asked through the client (protocol/elicitation.ts), when the client
+   * declared form elicitation and the request can carry it: a 2026-07-28 request (and its retry,
+   * which carries a `requestState`), or a 2025-era connection whose transport carries server
+   * requests (McpOptions.serverRequests). A `forward` that cannot use it ignores it.
+   */
+  readonly assistant?: AssistantChannel;
 }
 
-/** Runs a validated call and resolves with its outcome; never rejects for a tool failure. */
-export type ForwardCall = (call: McpToolCall, request: McpCallRequest) => Promise<ToolOutcome>;
+/**
+ * Runs a validated call and resolves with its outcome, or, only for a request given a `rounds`
+ * channel, with the input it needs first; never rejects for a tool failure.
+ */
+export type ForwardCall = (call: McpToolCall, request: McpCallRequest) => Promise<ToolOutcome | InputRequiredOutcome>;
+
+/** How an entry serves besides its toolset. */
+export interface McpOptions {
+  /**
+   * The transport carries server requests to a 2025-era client (stdio, one connection per
+   * client): a decision may then be asked by `elicitation/create`. A stateless HTTP endpoint
+   * answers each POST with JSON and has no stream to send one on.
+   */
+  readonly serverRequests?: boolean;
+}
 
 /**
  * The advertised catalog, in catalog order (spec 2026-07-28 "server/tools", Listing Tools: a
@@ -169,7 +191,7 @@ function unknownTool(name: string, serving: McpServing): string {
 }
 
 /** A low-level MCP server for one era with the tools `serving` lists, handing each valid call to `forward`. */
-export function buildMcpServer(forward: ForwardCall, era: McpEra, serving: McpServing = WHOLE_SERVING): Server {
+export function buildMcpServer(forward: ForwardCall, era: McpEra, serving: McpServing = WHOLE_SERVING, options: McpOptions = {}): Server {
   const { view } = serving;
   const server = new Server(
     { name: 'vimrelay', version: pkg.version },
@@ -227,7 +249,17 @@ export function buildMcpServer(forward: ForwardCall, era: McpEra, serving: McpSe
     const parsed = parseArgs(spec, request.params.arguments);
     if (!parsed.ok) return callToolResult(parsed.outcome);
     const clientName = clientNameOf((envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; title?: unknown } | undefined) ?? server.getClientVersion());
-    const outcome = await forward({ spec, args: parsed.args }, { requestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal, era, ui, ...(clientName ? { clientName } : {}) });
+    const assistant = assistantChannel(era, ctx, server, options);
+    const outcome = await forward(
+      { spec, args: parsed.args },
+      { requestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal, era, ui, ...(clientName ? { clientName } : {}), ...(assistant ? { assistant } : {}) },
+    );
+    // Spec 2026-07-28 "basic/patterns/mrtr": the client asks the user, then retries this call
+    // with the answer under the same key and the requestState echoed.
+    if ('inputRequired' in outcome) {
+      const { form, requestState } = outcome.inputRequired;
+      return inputRequired({ inputRequests: { [DECISION_INPUT_KEY]: inputRequired.elicit(form) }, requestState });
+    }
     // The era's wire codec shapes the result; our structured content is always an object, which
     // both eras carry as it is.
     return server.projectCallToolResult(callToolResult(checkOutput(spec, outcome)), listedTools().find((t) => t.name === spec.name)?.outputSchema);
@@ -254,8 +286,28 @@ function askable(name: string): boolean {
 }
 
 /** The factory the serving entries call, once per HTTP request or stdio connection, for its era. */
-export function mcpServerFactory(forward: ForwardCall, serving: McpServing = WHOLE_SERVING): McpServerFactory {
-  return ({ era }) => buildMcpServer(forward, era, serving);
+export function mcpServerFactory(forward: ForwardCall, serving: McpServing = WHOLE_SERVING, options: McpOptions = {}): McpServerFactory {
+  return ({ era }) => buildMcpServer(forward, era, serving, options);
+}
+
+/**
+ * How the client of one tools/call can be asked (McpCallRequest.assistant): in 2026-07-28 by
+ * rounds, when its envelope declares form elicitation or the request is a retry (it carries a
+ * `requestState`, raw: the agent checks its integrity itself, and refuses it with a code of its
+ * own); in a 2025 era by `elicitation/create`, when it declared form elicitation at `initialize`
+ * and the transport carries server requests.
+ */
+function assistantChannel(era: McpEra, ctx: ServerContext, server: Server, options: McpOptions): AssistantChannel | undefined {
+  if (era === 'modern') {
+    const state = ctx.mcpReq.requestState<unknown>();
+    const requestState = typeof state === 'string' ? state : undefined;
+    const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope;
+    if (!elicitsForm(envelope?.[CLIENT_CAPABILITIES_META_KEY]) && requestState === undefined) return undefined;
+    const responses = ctx.mcpReq.inputResponses;
+    return { kind: 'rounds', ...(requestState === undefined ? {} : { requestState }), ...(responses === undefined ? {} : { inputResponses: responses }) };
+  }
+  if (!options.serverRequests || !elicitsForm(server.getClientCapabilities())) return undefined;
+  return { kind: 'request', elicit: (form, signal) => ctx.mcpReq.elicitInput(form, { signal }) };
 }
 
 /**

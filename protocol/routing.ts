@@ -34,6 +34,7 @@ export function onlineEditor(deviceId: string, deviceName: string, wire: WireEdi
       cwd: wire.cwd,
       current_file: wire.current_file,
       pid: wire.pid,
+      waiting_for: wire.waiting_for ?? null,
     },
   };
 }

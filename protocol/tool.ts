@@ -28,8 +28,10 @@ export interface ToolSpec<
   readonly permission: PermissionClass;
   /**
    * The class a call needs when it depends on the arguments (lsp_rename: `write` with `apply`,
-   * else `read`); never stricter than `permission`. Absent: always `permission`. Read it through
-   * `permissionFor`, which the relay's scope checks and the agent's policy share.
+   * else `read`); never stricter than `permission`, except `exec` for an argument that runs what
+   * another program decides (lsp_code_actions applying an action that runs a server command).
+   * Absent: always `permission`. Read it through `permissionFor`, which the relay's scope checks
+   * and the agent's policy share.
    */
   readonly permissionOf?: (args: Record<string, unknown>) => PermissionClass;
   readonly input: I;

@@ -41,8 +41,9 @@ const RULES: { readonly [N in ToolsetName]: ToolsetRule } = {
   read: { about: 'read buffers, state, search, diagnostics and LSP navigation; no edits', includes: (s) => plainest(s) === 'read', classes: ['read'] },
   // The write, open and save classes: every edit, display-only marks, opening and saving files.
   edit: { about: 'edit buffers (with reviews), mark them, open and save files', includes: (s) => ['write', 'open', 'save'].includes(s.permission), classes: ['read', 'write', 'open', 'save'] },
-  // Code navigation through the editor's language servers, by name; lsp_rename may apply.
-  lsp: { about: 'code navigation through the language servers; renames', includes: (s) => s.name.startsWith('lsp_'), classes: ['read', 'write'] },
+  // Code navigation through the editor's language servers, by name; lsp_rename, lsp_code_actions and
+  // lsp_format may apply (a code action's server command needs exec, which this set does not serve).
+  lsp: { about: 'code navigation through the language servers; renames, code actions, formatting', includes: (s) => s.name.startsWith('lsp_'), classes: ['read', 'write'] },
   // Ex commands, keystrokes, terminals.
   exec: { about: 'Ex commands, keystrokes and terminals', includes: (s) => s.permission === 'exec' || s.permission === 'terminal', classes: ['read', 'exec', 'terminal'] },
   // The write class's display-only tools (they change no text): cursor, highlights, notes.

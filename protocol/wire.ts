@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import { DecideResult, DecisionAnswer, DECISION_LIMITS, Surface, WireDecision } from './decisions.ts';
+import { WireRounds } from './elicitation.ts';
 import { ToolOutcomeSchema } from './errors.ts';
-import { EditorKind } from './tools/common.ts';
+import { EditorKind, EditorWaiting } from './tools/common.ts';
 
 export const WIRE_VERSION = 1;
 
@@ -40,6 +41,11 @@ export const WireEditor = z.object({
   cwd: z.string().max(4096),
   current_file: z.string().max(4096).nullable(),
   pid: z.number().int().nullable(),
+  /**
+   * What the editor waits for its user to answer (EDITOR_BLOCKED), null or absent while it can be
+   * asked. Optional: an agent older than the field never sends it.
+   */
+  waiting_for: EditorWaiting.nullable().optional(),
 });
 export type WireEditor = z.infer<typeof WireEditor>;
 
@@ -113,6 +119,12 @@ export const Call = z.object({
   /** The client declared MCP Apps: its user may be asked in the decision card (protocol/app/card.ts). Absent: no. */
   ui: z.literal(true).optional(),
   deadline_ms: z.number().int().positive(),
+  /**
+   * The client can be asked by elicitation rounds (2026-07-28; protocol/elicitation.ts): the
+   * agent may answer INPUT_REQUIRED for a decision the call opens; on a retry, the state and the
+   * responses the client sent. Optional: a relay from before it sends none.
+   */
+  rounds: WireRounds.optional(),
 });
 
 /**

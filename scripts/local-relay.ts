@@ -7,16 +7,20 @@
  * request, so nothing is left running. The child also stops when its stdin, a pipe from here,
  * closes: however this process ends, SIGKILL included, the relay does not outlive it. A port
  * already in use is refused before anything starts, naming the vimrelay relay that holds it if
- * one does (its `/health`). Used by the `npm start` launcher, the end-to-end tests and the benchmark.
+ * one does (its `/health`); so is a state directory a live relay holds (state-lock.ts), naming it.
+ * Used by the `npm start` launcher, the end-to-end tests and the benchmark.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { RelayProcessInput } from './relay-process.ts';
 import { RelayLog } from './relay-log.ts';
+import { stateHolder, StateInUse, type StateHolder } from './state-lock.ts';
+
+export { StateInUse } from './state-lock.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -116,12 +120,16 @@ export async function freePort(): Promise<number> {
 export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRelay> {
   const port = opts.port ?? (await freePort());
   await assertPortFree(port);
+  // Before anything starts: a live relay on this state directory is named, as a busy port is.
+  const persistTo = resolve(opts.persistTo);
+  const holder = stateHolder(persistTo);
+  if (holder !== null) throw new StateInUse(persistTo, holder);
   mkdirSync(dirname(opts.logFile), { recursive: true, mode: 0o700 });
   const log = new RelayLog(opts.logFile);
   const out = log.stream();
   const err = log.stream();
   const script = join(ROOT, 'scripts', 'relay-process.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, '--port', String(port), '--persist-to', opts.persistTo, '--ready-fd', '3'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, '--port', String(port), '--persist-to', persistTo, '--ready-fd', '3'], {
     cwd: ROOT,
     detached: true, // its own process group, so that stop() reaches workerd too
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
@@ -154,12 +162,16 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
   };
 
   // Ready when the child says so on its own pipe (relay-process.ts: workerd has bound the port),
-  // never when something answers on the port: another account may have taken it first.
+  // never when something answers on the port: another account may have taken it first. It says
+  // `busy <holder>` instead when another relay took the state directory since the check above.
+  let busy: StateHolder | null = null;
   const ready = new Promise<boolean>((resolve) => {
     let said = '';
     const pipe = child.stdio[3] as Readable | null;
     pipe?.setEncoding('utf8').on('data', (chunk: string) => {
       said += chunk;
+      const line = /^busy (.*)\n/.exec(said);
+      if (line) busy = JSON.parse(line[1] ?? 'null') as StateHolder;
       if (said.includes('ready\n')) resolve(true);
     });
     void exited.then(() => resolve(false));
@@ -179,6 +191,7 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
     await stop();
     if (outcome === 'aborted') throw new Error('stopped before the relay was ready');
     if (outcome === 'timeout') throw new Error(`the relay was not ready within the timeout; see ${opts.logFile}`);
+    if (busy !== null) throw new StateInUse(persistTo, busy);
     throw new Error(`the relay (local workerd) exited (${exit}); see ${opts.logFile}`);
   }
   return { url, process: child, stop };

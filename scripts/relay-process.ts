@@ -24,6 +24,8 @@
  * - Readiness said on a pipe of the launcher's (`--ready-fd`), never read from the port: another
  *   account can take a free port between the launcher's check and workerd's bind, answer
  *   `/health`, and receive the owner secret with the launcher's first admin request.
+ * - One relay per state directory: it holds the directory's lock (state-lock.ts) while it runs,
+ *   and says `busy <holder>` on that pipe, and exits 2, when a live relay holds it already.
  *
  * Runs until SIGTERM or SIGINT, or until its stdin closes (the launcher stays connected to it, so
  * a launcher that dies, even by SIGKILL, takes the relay with it), then disposes of Miniflare
@@ -36,6 +38,7 @@ import { Log, LogLevel, Miniflare } from 'miniflare';
 import { ROOT } from './local-relay.ts';
 import { readOptionalFile } from '../agent/config/private-file.ts';
 import { guardLoopback, type LoopbackGuard } from './loopback-guard.ts';
+import { lockState, StateInUse } from './state-lock.ts';
 import { localWorker } from './worker-bundle.ts';
 
 /** Distinct refused routes named in the log; past them, one line says that no more are. */
@@ -108,6 +111,16 @@ async function main(): Promise<void> {
   const opts = { port, persistTo, ...(JSON.parse(await firstLine(stop)) as RelayProcessInput) };
   mkdirSync(opts.persistTo, { recursive: true, mode: 0o700 });
   tighten(opts.persistTo);
+  // One relay per state directory (state-lock.ts), held until this process exits, however it does.
+  let release: () => void;
+  try {
+    release = lockState(opts.persistTo, opts.port);
+  } catch (error) {
+    if (!(error instanceof StateInUse) || readyFd === undefined) throw error;
+    writeSync(readyFd, `busy ${JSON.stringify(error.holder)}\n`);
+    process.exit(2);
+  }
+  process.on('exit', release);
   const wranglerDir = join(ROOT, '.wrangler');
   mkdirSync(wranglerDir, { recursive: true, mode: 0o700 });
   tighten(wranglerDir);

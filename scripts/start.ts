@@ -11,8 +11,9 @@
  * when its stdin closes (relay-process.ts); if the relay's process exits, or workerd stops
  * answering while it lives, it says so and stops. Another agent that takes over the device (the
  * newer wins) leaves the relay running for that agent. A port already in use is refused before anything is started or
- * printed, naming the vimrelay relay that holds it if one does, so a second `npm start` leaves the
- * first one, and its agent, alone.
+ * printed, naming the vimrelay relay that holds it if one does, and so is a state directory a live
+ * relay uses (another `npm start` on another port in the same checkout), naming that relay: a
+ * second `npm start` leaves the first one, and its agent, alone.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -30,7 +31,7 @@ import { ownPlaces, type OwnPlace } from '../agent/policy/own-files.ts';
 import { openCallGuard } from '../agent/policy/setup.ts';
 import { loadTakeoverProof } from '../agent/relay/takeover.ts';
 import { startAgent } from '../agent/run.ts';
-import { PortInUse, ROOT, startLocalRelay } from './local-relay.ts';
+import { PortInUse, ROOT, startLocalRelay, StateInUse } from './local-relay.ts';
 
 const { values } = parseArgs({
   options: {
@@ -172,7 +173,7 @@ async function main(): Promise<void> {
   } catch (err) {
     if (stopped !== undefined) return;
     logger.error(err instanceof Error ? err.message : String(err));
-    await shutdown(err instanceof PortInUse ? 2 : 1);
+    await shutdown(err instanceof PortInUse || err instanceof StateInUse ? 2 : 1);
   }
 }
 

@@ -6,8 +6,9 @@ export default defineConfig({
   test: {
     include: ['test/scripts/**/*.test.ts', 'test/protocol/**/*.test.ts', 'test/agent/**/*.test.ts', 'test/plugin/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/setup/**/*.test.ts'],
     // Temporary and XDG directories of the run's own, where no running agent looks (hermetic.ts);
-    // VIMRELAY_TEST_EDITORS picks the Neovim and Vim under test (editors.ts).
-    globalSetup: ['test/setup/hermetic.ts', 'test/setup/editors.ts'],
+    // VIMRELAY_TEST_EDITORS picks the Neovim and Vim under test (editors.ts); what the machine
+    // lacks is fetched without root and put first on PATH (machine.ts).
+    globalSetup: ['test/setup/hermetic.ts', 'test/setup/editors.ts', 'test/setup/machine.ts'],
     setupFiles: ['test/setup/keep-alive.ts', 'test/setup/temp-dirs.ts', 'test/setup/no-warnings.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

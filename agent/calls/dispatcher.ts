@@ -22,6 +22,7 @@ import { anyToolByName, checkScope, decide, fail, LIMITS, parseArgs, permissionF
 import { CardKeys, type CardHolder } from '../decisions/card.ts';
 import { answerFromCard, cardMeta, promptPending, type Deferred } from './card.ts';
 import type { AuditDecision } from '../audit/log.ts';
+import type { AssistantAsk } from '../decisions/book.ts';
 import { abortedOutcome, CallCancelled, CallDeadline, NeedsReview, PathsChanged, type CallControl } from '../editors/call.ts';
 import type { Editor, EditorSource } from '../editors/editor.ts';
 import { pathsParams } from '../editors/paths.ts';
@@ -88,10 +89,11 @@ export class Dispatcher {
   }
 
   /**
-   * The outcome of `call`, or undefined when the same id is already running. The id is registered
+   * The outcome of `call`, or undefined when the same id is already running. `extras.assistant`:
+   * how its client's user can be asked about what it opens (CallControl.assistant). The id is registered
    * before the first await, so a `cancel` from the moment this returns reaches it.
    */
-  async handle(call: CallRequest): Promise<ToolOutcome | undefined> {
+  async handle(call: CallRequest, extras: { assistant?: AssistantAsk } = {}): Promise<ToolOutcome | undefined> {
     const remembered = this.#done.get(call.id);
     if (remembered) return remembered;
     if (this.#running.has(call.id)) return undefined;
@@ -107,7 +109,7 @@ export class Dispatcher {
     }
     const controller = new AbortController();
     this.#running.set(call.id, controller);
-    const control: { signal: AbortSignal; deadline: number } = { signal: controller.signal, deadline: Date.now() + call.deadline_ms };
+    const control: { signal: AbortSignal; deadline: number; assistant?: AssistantAsk } = { signal: controller.signal, deadline: Date.now() + call.deadline_ms, ...(extras.assistant ? { assistant: extras.assistant } : {}) };
     let timer = setTimeout(() => controller.abort(new CallDeadline()), call.deadline_ms);
     const startedAt = Date.now();
     const audit: Audited = { decision: 'none' };
@@ -116,7 +118,9 @@ export class Dispatcher {
     let answerPending: (outcome: ToolOutcome) => void = () => undefined;
     const pending = new Promise<ToolOutcome>((resolve) => (answerPending = resolve));
     let deferred: ((outcome: Promise<ToolOutcome>) => void) | undefined;
-    const card = call.ui
+    // A client that can be asked by elicitation is asked within the call (decisions/elicit.ts); the
+    // card is for one that renders MCP Apps and cannot.
+    const card = call.ui && !extras.assistant
       ? (decision: string): void => {
           clearTimeout(timer);
           control.deadline = Date.now() + REVIEW_LIMITS.expiryMs + call.deadline_ms;

@@ -23,7 +23,7 @@
  * Never logs what an entry shows.
  */
 import { randomUUID } from 'node:crypto';
-import type { DecideResult, DecisionAnswer, DecisionOffer, DecisionSection, PermissionClass, Surface, WireDecision } from '../../protocol/index.ts';
+import { DECISION_LIMITS, type DecideResult, type DecisionAnswer, type DecisionOffer, type DecisionSection, type PermissionClass, type Surface, type WireDecision } from '../../protocol/index.ts';
 
 /** What came of an answer, as the page tells the user (protocol/decisions.ts SAID). */
 export type Said = Extract<DecideResult, { ok: true }>['said'];
@@ -45,9 +45,17 @@ export interface DecisionSpec {
   expiresAt: number;
   /** Where it may be answered. */
   surfaces: readonly Surface[];
+  /**
+   * Asks the user in the assistant of the call's own client (decisions/elicit*.ts), when the call
+   * came from a client that can be asked and `surfaces` has `assistant`: called once, as the entry opens.
+   */
+  assistant?: AssistantAsk;
   /** Makes an answer from another surface so, for the parts it claimed; resolves with what came of it. */
   onAnswer(answer: DecisionAnswer, by: Surface, parts: readonly number[]): Promise<Said>;
 }
+
+/** Asks the user about an open decision in the assistant; its answer comes back through `answer(…, 'assistant')`. */
+export type AssistantAsk = (decision: WireDecision) => void;
 
 /** A claim on a part: won, or lost to the surface that claimed it first (null: nobody did; the entry closed unanswered). */
 export type Claim = { won: true } | { won: false; by: Surface | null };
@@ -121,6 +129,7 @@ export class DecisionBook {
     const entry: Entry = { id: randomUUID(), spec, claims: spec.sections.map(() => null), latest: null };
     this.#open.set(entry.id, entry);
     this.#changed();
+    if (spec.surfaces.includes('assistant')) spec.assistant?.(wireOf(entry));
     return {
       id: entry.id,
       claim: (by, part = 0) => this.#claim(entry, by, [part]),
@@ -213,6 +222,20 @@ export class DecisionBook {
   }
 }
 
+/**
+ * `text` within `max` UTF-16 code units (what the wire's schema counts), cut at a code point with
+ * an ellipsis when longer: a decision the Hub would refuse would keep every other one off the page.
+ */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = '';
+  for (const char of text) {
+    if (out.length + char.length > max - 1) break;
+    out += char;
+  }
+  return `${out}…`;
+}
+
 /** An entry as the wire publishes it: the parts still open only. */
 function wireOf(entry: Entry): WireDecision {
   const { spec } = entry;
@@ -222,7 +245,7 @@ function wireOf(entry: Entry): WireDecision {
     kind: spec.kind,
     editor: spec.editor,
     editor_name: spec.editorName,
-    client: spec.client,
+    client: cut(spec.client, DECISION_LIMITS.maxClientChars),
     tool: spec.tool,
     klass: spec.klass,
     paths: [...spec.paths],

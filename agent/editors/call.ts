@@ -3,7 +3,8 @@
  * end to end"): what a call carries into an editor (its abort signal, its deadline, the policy's
  * vetting of edits found on the way), the one error that says the editor went away, the one reader
  * of an editor's `{ok, data}` / `{ok: false, error}` answer, the one place that decides whether a
- * call that did not finish was a TIMEOUT, a CANCELLED, an EDITOR_OFFLINE or an editor error, and
+ * call that did not finish was a TIMEOUT, a CANCELLED, an EDITOR_OFFLINE, an EDITOR_BLOCKED (the
+ * editor waits for its user: blocked.ts) or an editor error, and
  * `runTool`, which runs a tool's record through an adapter's `EditorLink`:
  * - `answer: 'now'`: ONE call of the implementation, whose answer is the outcome;
  * - `answer: 'deferred'` (PROTOCOL.md "Deferred answers"): the same ONE call starts the work and
@@ -11,12 +12,15 @@
  *   for); the outcome comes later as a message naming the call's token (`DeferredAnswers.settle`).
  *   Waiting ends with the call's signal, and then the editor is told to cancel the token;
  * - a record's `commit` phase: after the first phase answered, `vetEdits` of the files it would
- *   change, then ONE synchronous call of the commit implementation.
+ *   change, then ONE call of the commit implementation, which answers at once or, when it waits on
+ *   something slower (a code action's server command), defers its answer as a first phase does.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ErrorCode, fail, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import type { AssistantAsk } from '../decisions/book.ts';
 import type { Hunk } from '../reviews/diff.ts';
+import { blockedOutcome, EditorBlocked } from './blocked.ts';
 import { parsePaths, pathsParams } from './paths.ts';
 import type { EditorTool } from './tools/tool.ts';
 
@@ -51,6 +55,12 @@ export interface CallControl {
    * absolute name or a real path; a buffer is left out when either of its own is one of them.
    */
   readonly withheldPaths?: readonly string[];
+  /**
+   * Asks the calling client's user (decisions/book.ts AssistantAsk) about a decision the call
+   * opens; present only for a client that can be asked (elicitation), which makes `assistant` a
+   * surface for this call's decisions when the policy's `ask_via` lets it be.
+   */
+  readonly assistant?: AssistantAsk;
 }
 
 /** The call addresses other files than the policy judged it by (CallControl.expectPaths); nothing ran. */
@@ -119,6 +129,7 @@ export function failedOutcome(error: unknown, signal: AbortSignal, spec?: ToolSp
   if (error instanceof EditorGone) {
     return fail('EDITOR_OFFLINE', 'The editor went away during the call; the change may or may not have been made.');
   }
+  if (error instanceof EditorBlocked) return blockedOutcome(error.waitingFor);
   if (signal.aborted && error === signal.reason) return abortedOutcome(signal, spec?.timeoutHint);
   if (error instanceof EditorError) return fail('EDITOR_ERROR', error.message);
   return fail('INTERNAL', error instanceof Error ? error.message : String(error));
@@ -301,7 +312,21 @@ async function execute(link: EditorLink, answers: DeferredAnswers, tool: EditorT
   const invoke = (impl: string, params: Record<string, unknown>, opts: InvokeOptions): Promise<unknown> =>
     link.invoke(impl, lineTexts ? lineTexts.toEditor(params, tool.lineTexts.params) : params, signal, opts);
   const read = (raw: unknown): ToolOutcome => readResult(tool.spec, lineTexts ? lineTexts.fromEditor(raw, tool.lineTexts.answer) : raw, link.name);
-  let token: string | null = null;
+  // The tokens of the deferred answers this call is owed, the first phase's first.
+  const tokens: string[] = [];
+  /**
+   * ONE call of `impl` that may defer its answer: it answers `pending` and settles a token of its
+   * own later (a first phase, or a commit phase that waits on a server, as a code action's
+   * command does). Answers PathsChanged at once; nothing then waits for the token.
+   */
+  const deferring = async (impl: string, params: Record<string, unknown>, opts: InvokeOptions): Promise<unknown> => {
+    const expected = answers.expect(signal);
+    tokens.push(expected.token);
+    const started = await invoke(impl, { ...params, answer_token: expected.token }, opts);
+    if (PathsChangedAnswer.safeParse(started).success) expected.forget();
+    throwIfPathsChanged(started);
+    return Pending.safeParse(started).success ? await expected.answer : (expected.forget(), started);
+  };
   try {
     const params = tool.params(args, call);
     const opts = { redraw: !tool.spec.annotations.readOnlyHint && propose === null };
@@ -318,23 +343,18 @@ async function execute(link: EditorLink, answers: DeferredAnswers, tool: EditorT
       throwIfPathsChanged(raw);
       return read(raw);
     }
-    const expected = answers.expect(signal);
-    token = expected.token;
-    const started = await invoke(tool.impl, { ...params, answer_token: token }, first);
-    if (PathsChangedAnswer.safeParse(started).success) expected.forget();
-    throwIfPathsChanged(started);
-    const raw = Pending.safeParse(started).success ? await expected.answer : (expected.forget(), started);
-    const outcome = read(raw);
+    const outcome = read(await deferring(tool.impl, params, first));
+    const token = tokens[0] as string;
     const commit = tool.commit;
     if (!outcome.ok || !commit?.when(args)) return outcome;
     const refusal = await vetted(link, token, call, commit.changes(outcome.data));
     if (refusal) return refusal;
     if (propose && review?.kind === 'commit') return readProposal(tool, link, await invoke(review.impl, commit.params(args, token, call), opts), CommitProposal);
-    return read(await invoke(commit.impl, commit.params(args, token, call), opts));
+    return read(await deferring(commit.impl, commit.params(args, token, call), opts));
   } catch (error) {
     if (error instanceof PathsChanged || error instanceof NeedsReview) throw error;
     // Whatever the editor started for this call is for nobody now (the deadline, a cancellation).
-    if (token !== null && signal.aborted) void link.cancel(token, AbortSignal.timeout(CANCEL_MS)).catch(() => undefined);
+    if (signal.aborted) for (const token of tokens) void link.cancel(token, AbortSignal.timeout(CANCEL_MS)).catch(() => undefined);
     return failedOutcome(error, signal, tool.spec);
   }
 }
@@ -381,7 +401,7 @@ const CopyProposal = z
   .object({ result: z.record(z.string(), z.unknown()), base_tick: z.number().int().nonnegative(), base: z.array(z.string()), proposed: z.array(z.string()), made: z.boolean() })
   .transform(({ result, base_tick, base, proposed, made }) => ({ result, files: [{ buf: Number(result.buf), path: typeof result.path === 'string' ? result.path : null, base_tick, base, proposed, made }] }));
 
-/** A second phase's proposal (lua/lsp_rename_propose.lua): the tool's data, and each file's texts. */
+/** A second phase's proposal (lua/lsp_edit_propose.lua): the tool's data, and each file's texts. */
 const CommitProposal = z.object({ result: z.record(z.string(), z.unknown()), files: z.array(ProposedFileAnswer) });
 
 /** The proposal in the editor's raw answer `raw` (as `answer` shapes it), or the tool's failure. */

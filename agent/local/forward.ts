@@ -12,9 +12,12 @@
  */
 import { userInfo } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { ALL_SCOPES, fail, LIMITS, onlineEditor, routeCall, type OnlineEditor, type ToolOutcome } from '../../protocol/index.ts';
+import { ALL_SCOPES, fail, LIMITS, onlineEditor, routeCall, type AssistantChannel, type InputRequiredOutcome, type OnlineEditor, type ToolOutcome } from '../../protocol/index.ts';
 import type { McpToolCall } from '../../protocol/mcp-server.ts';
 import { Dispatcher } from '../calls/dispatcher.ts';
+import type { AssistantAsk } from '../decisions/book.ts';
+import { askByRequest } from '../decisions/elicit.ts';
+import { callBinding, ElicitRounds } from '../decisions/elicit-rounds.ts';
 import type { EditorSource } from '../editors/editor.ts';
 import type { CallGuard } from '../policy/enforce.ts';
 
@@ -49,6 +52,8 @@ export interface RunControl {
   readonly clientName?: string;
   /** The client renders the decision card (McpCallRequest.ui). */
   readonly ui?: boolean;
+  /** Asks the client's user about what the call opens (CallControl.assistant). */
+  readonly ask?: AssistantAsk;
 }
 
 export class LocalForwarder {
@@ -58,12 +63,15 @@ export class LocalForwarder {
   readonly #byKey = new Map<string, Set<AbortController>>();
   /** Whether the editor source's first discovery pass is over (failed included). */
   #ready = false;
+  /** Calls that wait between the rounds of a 2026-07-28 client asked by elicitation. */
+  readonly #rounds: ElicitRounds;
 
   constructor(opts: LocalForwarderOptions) {
     this.#opts = opts;
     // The decision card's secrets name this machine's account and this agent (decisions/card.ts).
     const account = `local ${userInfo().uid}`;
     this.#dispatcher = new Dispatcher(opts.editors, opts.guard, { cardHolder: () => ({ account, device: opts.device }) });
+    this.#rounds = new ElicitRounds(opts.guard.decisions);
     const ready = (): void => void (this.#ready = true);
     opts.editors.ready.then(ready, ready);
   }
@@ -76,6 +84,20 @@ export class LocalForwarder {
       .map((e) => e.info())
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map((wire) => onlineEditor(device, device, wire));
+  }
+
+  /**
+   * Runs one call from an MCP layer, asking its client's user when `assistant` says the client
+   * can be asked (protocol/elicitation.ts): by `elicitation/create` beside the editor's prompt,
+   * or by rounds (decisions/elicit-rounds.ts), where a retry resumes the call it was asked for.
+   */
+  serve(call: McpToolCall, control: RunControl, assistant: AssistantChannel | undefined): Promise<ToolOutcome | InputRequiredOutcome> {
+    if (assistant?.kind === 'rounds') {
+      const binding = callBinding(call.spec.name, call.args);
+      if (assistant.requestState !== undefined) return this.#rounds.resume(binding, assistant, control.signal);
+      return this.#rounds.start(binding, (ask, signal) => this.run(call, { ...control, signal, ask }), control.signal);
+    }
+    return this.run(call, assistant?.kind === 'request' ? { ...control, ask: askByRequest(this.#opts.guard.decisions, assistant) } : control);
   }
 
   /** Runs one call; resolves with its outcome, never rejects for a tool failure. */
@@ -93,7 +115,7 @@ export class LocalForwarder {
       const device = this.#opts.device;
       const route = routeCall(call.spec, call.args, ALL_SCOPES, { editors: this.online(), devices: [{ deviceId: device, name: device }], noEditor: NO_LOCAL_EDITOR });
       if (route.kind === 'answer') return route.outcome;
-      return await this.#dispatch(call, route.localId, route.args, controller.signal, control.clientName, control.ui === true);
+      return await this.#dispatch(call, route.localId, route.args, controller.signal, control);
     } finally {
       control.signal.removeEventListener('abort', stop);
       untrack();
@@ -114,7 +136,7 @@ export class LocalForwarder {
   }
 
   /** Runs the call through the Dispatcher on editor `localId` ('' for a call to the agent itself) until `signal` aborts. */
-  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, signal: AbortSignal, clientName: string | undefined, ui: boolean): Promise<ToolOutcome> {
+  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, signal: AbortSignal, { clientName, ask, ui }: RunControl): Promise<ToolOutcome> {
     const id = randomUUID();
     const cancel = (): void => this.#dispatcher.cancel(id);
     signal.addEventListener('abort', cancel, { once: true });
@@ -130,7 +152,7 @@ export class LocalForwarder {
         ...(clientName === undefined ? {} : { client_name: clientName }),
         ...(ui ? { ui: true as const } : {}),
         deadline_ms: this.#opts.deadlineMs ?? LIMITS.callDeadlineMs,
-      });
+      }, ask ? { assistant: ask } : {});
       // Undefined only for an id already running, which a fresh UUID never is.
       return outcome ?? fail('INTERNAL', 'The agent refused a call id it was already running.');
     } finally {

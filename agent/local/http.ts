@@ -116,12 +116,17 @@ function localMcpLayer(forwarder: LocalForwarder, serving: McpServing): { serve:
   const factory: McpServerFactory = ({ era, requestInfo }) =>
     buildMcpServer(
       (call, request) =>
-        forwarder.run(call, {
-          signal: requestInfo === undefined ? request.signal : AbortSignal.any([request.signal, requestInfo.signal]),
-          ...(era === 'legacy' ? { key: JSON.stringify(request.requestId) } : {}),
-          ...(request.clientName === undefined ? {} : { clientName: request.clientName }),
-          ui: request.ui,
-        }),
+        forwarder.serve(
+          call,
+          {
+            signal: requestInfo === undefined ? request.signal : AbortSignal.any([request.signal, requestInfo.signal]),
+            ...(era === 'legacy' ? { key: JSON.stringify(request.requestId) } : {}),
+            ...(request.clientName === undefined ? {} : { clientName: request.clientName }),
+            ui: request.ui,
+          },
+          // 2026-07-28 rounds only: a 2025-era POST is answered with JSON, with no stream for a server request.
+          request.assistant,
+        ),
       era,
       serving,
     );

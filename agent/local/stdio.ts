@@ -41,8 +41,10 @@ export interface LocalStdio {
 export async function startLocalStdio(opts: LocalStdioOptions): Promise<LocalStdio> {
   // The SDK aborts the request's signal on `notifications/cancelled` for that request.
   const factory = mcpServerFactory(
-    (call, request) => opts.forwarder.run(call, { signal: request.signal, ui: request.ui, ...(request.clientName === undefined ? {} : { clientName: request.clientName }) }),
+    (call, request) => opts.forwarder.serve(call, { signal: request.signal, ui: request.ui, ...(request.clientName === undefined ? {} : { clientName: request.clientName }) }, request.assistant),
     opts.serving ?? WHOLE_SERVING,
+    // One client per connection, which can carry `elicitation/create` to a 2025-era client.
+    { serverRequests: true },
   );
   // A refusal is one whole write, as each of the transport's messages is: they never interleave.
   const lines = gateLines(opts.stdin, LIMITS.maxStdioLineBytes, (refusal) => {

@@ -13,7 +13,7 @@
  * there in any case). The decision leaves the book however it ends.
  */
 import type { DecisionAnswer, Surface } from '../../protocol/index.ts';
-import type { DecisionBook, Said } from '../decisions/book.ts';
+import type { AssistantAsk, DecisionBook, Said } from '../decisions/book.ts';
 import { DecidedElsewhere } from '../decisions/elsewhere.ts';
 import { promptShown } from '../decisions/sections.ts';
 import { EditorGone, isDeadline } from '../editors/call.ts';
@@ -33,6 +33,8 @@ export interface Asking {
   deadline: number;
   /** Told the decision's id once it is open, when the assistant's card is among `surfaces` (calls/card.ts). */
   onCard?: (decision: string) => void;
+  /** Asks in the calling client's assistant too, when `surfaces` has it (CallControl.assistant). */
+  assistant?: AssistantAsk;
 }
 
 /** The user's answer, and where they gave it (absent for timeout and cancelled). */
@@ -42,7 +44,7 @@ export interface Asked {
 }
 
 /** Asks as the module header says. */
-export async function askUser({ editor, request, surfaces, book, callSignal, deadline, onCard }: Asking): Promise<Asked> {
+export async function askUser({ editor, request, surfaces, book, callSignal, deadline, assistant, onCard }: Asking): Promise<Asked> {
   const unanswered = (): Asked => ({ answer: callSignal.aborted && !isDeadline(callSignal.reason) ? { kind: 'cancelled' } : { kind: 'timeout' } });
   const left = deadline - Date.now();
   if (left <= 0 || callSignal.aborted) return unanswered();
@@ -65,6 +67,7 @@ export async function askUser({ editor, request, surfaces, book, callSignal, dea
     offers: shown.whole && request.preview !== null ? ['allow', 'deny'] : ['deny'],
     expiresAt: deadline,
     surfaces,
+    ...(assistant ? { assistant } : {}),
     onAnswer: (answer: DecisionAnswer, by: Surface): Promise<Said> => {
       const asked: AskAnswer = answer.kind === 'allow' ? { kind: 'allow_once' } : { kind: 'deny', ...(answer.kind === 'deny' && answer.reason ? { reason: answer.reason } : {}) };
       const said: Said = asked.kind === 'allow_once' ? 'allowed' : 'denied';

@@ -30,7 +30,8 @@
  *      come only from the CLI or the file. The prompt's own deadline comes before the call's
  *      (`promptDeadlineOf`), so that its denial, not a TIMEOUT, is what the client hears.
  * An editor that goes away meanwhile (while it says which files, or while its prompt is up) is
- * EDITOR_OFFLINE, decision `offline`: nothing ran, and no policy refused anything.
+ * EDITOR_OFFLINE, decision `offline`: nothing ran, and no policy refused anything. One that
+ * waits for its user (editors/blocked.ts) is EDITOR_BLOCKED, decision `none`, for the same reason.
  * It returns the refusal (or null), the decision for the audit log, which `record` appends, and
  * the paths it decided on, which the call must address when it runs (CallControl.expectPaths).
  * The class of a call is what `permissionFor` says for its arguments (lsp_rename: a preview
@@ -46,6 +47,7 @@ import { fail, LIMITS, permissionFor, REVIEW_LIMITS, SURFACES, type PermissionCl
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
 import { DecisionBook } from '../decisions/book.ts';
 import { where } from '../decisions/elsewhere.ts';
+import { blockedOutcome, EditorBlocked } from '../editors/blocked.ts';
 import { abortedOutcome, EditorGone, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { NoSuchBuffer } from '../editors/paths.ts';
@@ -150,12 +152,14 @@ export class CallGuard {
   /**
    * Where the user may be asked now: the policy's `ask_via` (every surface when it names none),
    * among the surfaces that reach them (the editor, the relay's page while linked to a relay, and
-   * the assistant's card for a call whose client renders it: `card`).
+   * the assistant of a call whose client can be asked: `control.assistant` by elicitation, or
+   * `card`, the decision card of a client that renders MCP Apps).
    */
-  surfaces(policy: Policy = this.#opts.policy.current(), card = false): Surface[] {
+  surfaces(policy: Policy = this.#opts.policy.current(), control?: CallControl, card = false): Surface[] {
     const wanted = policy.askVia ?? SURFACES;
-    const available = this.decisions.available();
-    return (card ? [...available, 'assistant' as const] : available).filter((s, i, all) => wanted.includes(s) && all.indexOf(s) === i);
+    const reach = this.decisions.available();
+    if ((control?.assistant || card) && !reach.includes('assistant')) reach.push('assistant');
+    return reach.filter((s) => wanted.includes(s));
   }
 
   /** Decides `call` as the header says, asking the editor which files it addresses; resolves, never rejects. */
@@ -170,6 +174,7 @@ export class CallGuard {
       if (err instanceof EditorGone) return editorGone(call, editorName);
       // Nothing to decide: the call cannot run (and nobody is asked to allow it).
       if (err instanceof NoSuchBuffer) return { decision: 'none', refusal: err.outcome };
+      if (err instanceof EditorBlocked) return { decision: 'none', refusal: blockedOutcome(err.waitingFor) };
       // Without the paths neither path rules nor never_read can be applied: refuse, never guess.
       return { decision: 'deny', refusal: fail('PERMISSION_DENIED', `The agent could not tell which files ${call.spec.name} addresses: ${String(err)}`) };
     }
@@ -218,7 +223,7 @@ export class CallGuard {
     if (verdict.decision === 'deny') return mayAsk ? { decision: 'deny', refusal: policyDenied(call, editorName, verdict) } : null;
     const after = filterOf(before);
     // The review is the user's answer for every file it shows: none is asked about again.
-    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, surfaces: this.surfaces(policy, call.card !== undefined), ...after, vetEdits: (p) => this.#vetEdits(call, p, [], true), ...on };
+    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, surfaces: this.surfaces(policy, call.control, call.card !== undefined), ...after, vetEdits: (p) => this.#vetEdits(call, p, [], true), ...on };
     if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, [], false), ...on };
     // A session allowance is the user's answer for this class in this editor: of the files the call
     // finds it would edit, only those with an `ask` rule of their own are asked about (vetEdits).
@@ -272,6 +277,7 @@ export class CallGuard {
       if (err instanceof EditorGone) return editorGone(call, editorName);
       // Nothing to decide: the call cannot run (and nobody is asked to allow it).
       if (err instanceof NoSuchBuffer) return { decision: 'none', refusal: err.outcome };
+      if (err instanceof EditorBlocked) return { decision: 'none', refusal: blockedOutcome(err.waitingFor) };
       return { decision: 'deny', refusal: fail('PERMISSION_DENIED', `The agent could not check the files ${call.spec.name} would change: ${String(err)}; nothing was changed.`) };
     }
   }
@@ -286,6 +292,7 @@ export class CallGuard {
       check = await neverReadBefore({ editor, tool, args: call.args, paths, own: this.#opts.own, globs: policy.never_read, ...(home === undefined ? {} : { home }) }, call.control);
     } catch (err) {
       if (err instanceof EditorGone) return editorGone(call, call.target.editor.info().name);
+      if (err instanceof EditorBlocked) return { decision: 'none', refusal: blockedOutcome(err.waitingFor) };
       return { decision: 'never_read', refusal: fail('PERMISSION_DENIED', `The agent could not check ${call.spec.name} against never_read: ${String(err)}`) };
     }
     if (check.refusal) return { decision: check.decision, refusal: check.refusal };
@@ -330,7 +337,7 @@ export class CallGuard {
         }),
       };
     }
-    const surfaces = this.surfaces(policy, call.card !== undefined);
+    const surfaces = this.surfaces(policy, call.control, call.card !== undefined);
     if (surfaces.length === 0) {
       return {
         decision: 'deny',
@@ -348,11 +355,13 @@ export class CallGuard {
     const inCard = call.card !== undefined && surfaces.includes('assistant');
     const promptDeadline = inCard ? askedAt + REVIEW_LIMITS.expiryMs : promptDeadlineOf(call.control.deadline, askedAt);
     try {
-      asked = await askUser({ editor, request, surfaces, book: this.decisions, callSignal: call.control.signal, deadline: promptDeadline, ...(inCard && call.card ? { onCard: call.card } : {}) });
+      asked = await askUser({ editor, request, surfaces, book: this.decisions, callSignal: call.control.signal, deadline: promptDeadline, ...(call.control.assistant ? { assistant: call.control.assistant } : {}), ...(inCard && call.card ? { onCard: call.card } : {}) });
     } catch (err) {
       if (err instanceof EditorGone) return editorGone(call, editorName);
       // Nothing to decide: the call cannot run (and nobody is asked to allow it).
       if (err instanceof NoSuchBuffer) return { decision: 'none', refusal: err.outcome };
+      // The editor waits for its user: nobody could see the prompt, and nobody refused anything.
+      if (err instanceof EditorBlocked) return { decision: 'none', refusal: blockedOutcome(err.waitingFor) };
       return {
         decision: 'deny',
         refusal: fail('PERMISSION_DENIED', `The policy asks the user before "${klass}" calls, and ${editorName} could not show the prompt: ${String(err)}`, {

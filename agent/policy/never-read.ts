@@ -51,6 +51,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { fail, GREP_LIMITS, SEVERITIES, type ToolOutcome } from '../../protocol/index.ts';
+import { EditorBlocked } from '../editors/blocked.ts';
 import { EditorGone, type CallControl } from '../editors/call.ts';
 import type { Editor } from '../editors/editor.ts';
 import { LIST_BUDGET_BYTES } from '../editors/tools/budget.ts';
@@ -375,7 +376,7 @@ async function diagnosedSecrets(call: NeverReadCall, control: CallControl): Prom
   } catch (error) {
     // A Vim plugin older than this agent cannot list them: the counts include them, as they did
     // then; their diagnostics are dropped from the result either way (filtered).
-    if (error instanceof EditorGone || control.signal.aborted) throw error;
+    if (error instanceof EditorGone || error instanceof EditorBlocked || control.signal.aborted) throw error;
     return [];
   }
   const secret: string[] = [];

@@ -34,16 +34,22 @@
 import { hostname, platform } from 'node:os';
 import WebSocket from 'ws';
 import {
+  carryInput,
+  fail,
   HEARTBEAT_PING,
   HEARTBEAT_PONG,
   LIMITS,
   parseHubMessage,
+  roundsOf,
   TAKEOVER_HEADER,
   WIRE_VERSION,
   type AgentMessage,
   type HubMessage,
   type TakeoverHow,
+  type ToolOutcome,
+  type WireRounds,
 } from '../../protocol/index.ts';
+import type { AssistantAsk } from '../decisions/book.ts';
 import type { EditorSource } from '../editors/editor.ts';
 import type { CallGuard } from '../policy/enforce.ts';
 import type { Logger } from '../log.ts';
@@ -52,7 +58,8 @@ import { CredentialRefused, DeviceTokens, RelayAnswered, type DeviceJwt } from '
 import { relayFailureText } from './fetch-failure.ts';
 import { PagePublisher } from './decisions.ts';
 import { StallWatch } from './stall.ts';
-import { Dispatcher } from '../calls/dispatcher.ts';
+import { Dispatcher, type CallRequest } from '../calls/dispatcher.ts';
+import { callBinding, ElicitRounds } from '../decisions/elicit-rounds.ts';
 import { AGENT_VERSION } from '../version.ts';
 import { jsonBytes } from '../utf8.ts';
 
@@ -103,6 +110,10 @@ export interface RelayLinkOptions {
 export class RelayLink {
   readonly #opts: RelayLinkOptions;
   readonly #dispatcher: Dispatcher;
+  /** Calls that wait between the elicitation rounds of their client (decisions/elicit-rounds.ts). */
+  readonly #rounds: ElicitRounds;
+  /** The rounds requests in flight by call id: a `cancel` stops the call they wait on. */
+  readonly #roundCalls = new Map<string, AbortController>();
   readonly #tokens: DeviceTokens;
   readonly #stall = new StallWatch();
   #ws: WebSocket | undefined;
@@ -130,6 +141,7 @@ export class RelayLink {
     // The decision card's secrets name this relay and this device (decisions/card.ts).
     const account = `relay ${new URL(opts.relayUrl).origin}`;
     this.#dispatcher = new Dispatcher(opts.editors, opts.guard, { cardHolder: () => ({ account, device: this.#deviceId }) });
+    this.#rounds = new ElicitRounds(opts.guard.decisions);
     this.#tokens = new DeviceTokens({ relayUrl: opts.relayUrl, credential: opts.deviceCredential });
   }
 
@@ -273,6 +285,13 @@ export class RelayLink {
   #onMessage(msg: HubMessage): void {
     switch (msg.type) {
       case 'welcome':
+        // A second welcome on the same socket: the Hub lost the editors this link reported (its
+        // storage changed under it) and asks for them again.
+        if (this.#state === 'connected') {
+          this.#opts.logger.info('the relay asked for this machine\'s editors again');
+          this.#sendEditors();
+          return;
+        }
         this.#attempt = 0;
         this.#device = msg.device.name;
         this.#deviceId = msg.device.id;
@@ -289,13 +308,15 @@ export class RelayLink {
         const stalled = this.#stall.stalledMs(this.#openedAt);
         const deadline_ms = stalled > this.#giveUpMs() ? 0 : msg.deadline_ms - stalled;
         if (stalled > 0) this.#opts.logger.warn('a call waited while this agent was not running', { stalled_ms: stalled, left_ms: Math.max(0, deadline_ms) });
-        void this.#dispatcher.handle({ ...msg, deadline_ms }).then((outcome) => {
+        const request = { ...msg, deadline_ms };
+        void (msg.rounds ? this.#inRounds(request, msg.rounds) : this.#dispatcher.handle(request)).then((outcome) => {
           if (outcome) this.#send({ type: 'result', id: msg.id, outcome });
         });
         return;
       }
       case 'cancel':
         this.#dispatcher.cancel(msg.id);
+        this.#roundCalls.get(msg.id)?.abort();
         return;
       case 'decide':
         void this.#page?.decide(msg);
@@ -422,6 +443,33 @@ export class RelayLink {
       `took device "${device}" over from a connection from ${took.address}, live since ${took.since}, that ${who}. ` +
         'If it was not another agent of yours, someone else holds the credential: revoke the device in the dashboard and pair this machine again.',
     );
+  }
+
+  /**
+   * A call whose client can be asked by rounds (wire `call.rounds`): its first round runs it and
+   * may answer INPUT_REQUIRED for a decision it opens; a retry answers that decision and waits for
+   * what the call comes to (decisions/elicit-rounds.ts). Bound to the client the relay names.
+   */
+  async #inRounds(request: CallRequest, rounds: WireRounds): Promise<ToolOutcome> {
+    const stop = new AbortController();
+    this.#roundCalls.set(request.id, stop);
+    try {
+      const binding = callBinding(request.tool, request.args, request.client);
+      const channel = roundsOf(rounds);
+      if (channel.requestState !== undefined) return carryInput(await this.#rounds.resume(binding, channel, stop.signal));
+      const run = async (ask: AssistantAsk, signal: AbortSignal): Promise<ToolOutcome> => {
+        const cancel = (): void => this.#dispatcher.cancel(request.id);
+        signal.addEventListener('abort', cancel, { once: true });
+        try {
+          return (await this.#dispatcher.handle(request, { assistant: ask })) ?? fail('INTERNAL', 'The agent refused a call id it was already running.');
+        } finally {
+          signal.removeEventListener('abort', cancel);
+        }
+      };
+      return carryInput(await this.#rounds.start(binding, run, stop.signal));
+    } finally {
+      this.#roundCalls.delete(request.id);
+    }
   }
 
   #warn(at: string, message: string): void {

@@ -191,6 +191,7 @@ export class ReviewBook {
       offers: shown.whole ? ['accept', 'reject'] : ['reject'],
       expiresAt: Date.now() + this.#expiryMs,
       surfaces: call.surfaces,
+      ...(call.control.assistant ? { assistant: call.control.assistant } : {}),
       onAnswer: (answer, by, parts) => this.#fromElsewhere(entry, answer, by, parts),
     });
   }
@@ -409,22 +410,18 @@ function outcomeOf(entry: Entry): ToolOutcome {
   const decision = !all ? 'partly_accepted' : changed ? 'accepted_with_changes' : 'accepted';
   const data: Record<string, unknown> = { ...proposal.result };
   const only = applied.length === 1 && !multi ? applied[0]?.d.applied : undefined;
+  // The one buffer of a tool whose result names it (the edit tools run on a copy): as it is now.
   if (only) {
-    Object.assign(data, { buf: only.buf, path: only.path, changedtick: only.changedtick });
-    if ('total_lines' in data) data.total_lines = only.total_lines;
+    for (const [key, value] of Object.entries({ buf: only.buf, path: only.path, changedtick: only.changedtick, total_lines: only.total_lines })) if (key in data) data[key] = value;
   }
-  if (multi) {
-    // Each file of the tool's own list that was applied: its buffer as it is now.
-    if (Array.isArray(data.files)) {
-      data.files = (data.files as Record<string, unknown>[]).map((f) => {
-        const hit = applied.find(({ file }) => file.path === f.path)?.d.applied;
-        return hit ? { ...f, buf: hit.buf, changedtick: hit.changedtick } : f;
-      });
-    }
-    if ('applied' in data) data.applied = true;
-  } else if ('applied' in data) {
-    data.applied = true;
+  // Each file of the tool's own list that was applied (the lsp_* edits, of one file or several): its buffer as it is now.
+  if (Array.isArray(data.files)) {
+    data.files = (data.files as Record<string, unknown>[]).map((f) => {
+      const hit = applied.find(({ file }) => file.path === f.path)?.d.applied;
+      return hit ? { ...f, buf: hit.buf, changedtick: hit.changedtick } : f;
+    });
   }
+  if ('applied' in data) data.applied = true;
   const userChanges = !multi ? decided[0]?.d.userChanges : undefined;
   data.review = { id, decision, ...(userChanges === undefined ? {} : { user_changes: userChanges }), ...(multi ? { files } : {}) };
   return { ok: true, data };

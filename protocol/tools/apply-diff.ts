@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
-import { ReviewResult, reviewArg, reviewTimeoutArg } from './review.ts';
+import { OneBufferReview, reviewArg, reviewTimeoutArg } from './review.ts';
 import { BufferId, changedtickArg, currentBufferArg, editorArg } from './common.ts';
 import { parseUnifiedDiff } from './unified-diff.ts';
 
@@ -66,6 +66,6 @@ export const applyDiff = defineTool({
       .array(z.object({ hunk: z.number().int().positive().describe('1 for the first'), offset: z.number().int().describe('lines from where its header said') }))
       .describe('hunks applied off their line'),
     shifted_count: z.number().int().nonnegative().describe('all of them, listed or not'),
-    review: ReviewResult.optional(),
+    review: OneBufferReview.optional(),
   }),
 });

@@ -46,6 +46,14 @@ export const POSITION_TEXT = '1-based; col counts characters';
 
 export const EditorKind = z.enum(['nvim', 'vim']);
 
+/**
+ * What an editor that answers nothing until its user acts is waiting for (EDITOR_BLOCKED): the
+ * "Press ENTER" prompt, the "-- More --" prompt, a question (the swap-file question E325, a
+ * confirm() dialog), or the rest of a command the user is typing (a count, an operator, CTRL-W).
+ */
+export const EditorWaiting = z.enum(['hit-enter', 'more', 'confirm', 'keys']);
+export type EditorWaiting = z.infer<typeof EditorWaiting>;
+
 /** One editor as the relay (or the local agent) lists it; `id` is what `editor` takes. */
 export const EditorInfo = z.object({
   id: z.string().describe('pass as `editor`'),
@@ -56,6 +64,7 @@ export const EditorInfo = z.object({
   cwd: z.string(),
   current_file: z.string().nullable().describe('in its current window'),
   pid: z.number().int().nullable(),
+  waiting_for: EditorWaiting.nullable().describe('set while calls answer EDITOR_BLOCKED'),
 });
 export type EditorInfo = z.infer<typeof EditorInfo>;
 

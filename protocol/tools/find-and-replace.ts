@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
-import { ReviewResult, reviewArg, reviewTimeoutArg } from './review.ts';
+import { OneBufferReview, reviewArg, reviewTimeoutArg } from './review.ts';
 import { BufferId, changedtickArg, currentBufferArg, editorArg, Position } from './common.ts';
 
 export const findAndReplace = defineTool({
@@ -29,6 +29,6 @@ export const findAndReplace = defineTool({
     changedtick: z.number().int().nonnegative().describe('after the edit: pass to the next one'),
     start: Position.describe('of the new text; 1-based, col in characters'),
     end: Position.describe('just after the new text'),
-    review: ReviewResult.optional(),
+    review: OneBufferReview.optional(),
   }),
 });

@@ -27,6 +27,10 @@ import { lspHover } from './lsp-hover.ts';
 import { lspReferences } from './lsp-references.ts';
 import { lspRename } from './lsp-rename.ts';
 import { lspSymbols } from './lsp-symbols.ts';
+import { lspCalls } from './lsp-calls.ts';
+import { lspTypes } from './lsp-types.ts';
+import { lspCodeActions } from './lsp-code-actions.ts';
+import { lspFormat } from './lsp-format.ts';
 import { reviewStatus } from './review.ts';
 
 export { findAndReplace, getStateBrief, listEditors, readBuffer, writeBuffer };
@@ -54,8 +58,12 @@ export { lspDefinition, lspHover, lspReferences, lspRename, lspSymbols };
 export { LSP_LIMITS, LSP_SERVER_HINTS } from './lsp.ts';
 export { DEFINITION_KINDS } from './lsp-definition.ts';
 export { SYMBOL_KINDS } from './lsp-symbols.ts';
+export { lspCalls, lspCodeActions, lspFormat, lspTypes };
+export { CALL_DIRECTIONS } from './lsp-calls.ts';
+export { TYPE_DIRECTIONS } from './lsp-types.ts';
+export { CODE_ACTION_LIMITS, runsCommand } from './lsp-code-actions.ts';
 
-export const TOOLS: readonly ToolSpec[] = [listEditors, connectEditor, getStateBrief, getState, readBuffer, grepBuffers, getDiagnostics, findAndReplace, applyDiff, writeBuffer, substitute, undo, redo, setCursor, highlightRange, addVirtualText, clearDecorations, openFile, saveBuffer, runCommand, sendKeys, sendToTerminal, lspDefinition, lspReferences, lspHover, lspSymbols, lspRename, reviewStatus];
+export const TOOLS: readonly ToolSpec[] = [listEditors, connectEditor, getStateBrief, getState, readBuffer, grepBuffers, getDiagnostics, findAndReplace, applyDiff, writeBuffer, substitute, undo, redo, setCursor, highlightRange, addVirtualText, clearDecorations, openFile, saveBuffer, runCommand, sendKeys, sendToTerminal, lspDefinition, lspReferences, lspHover, lspSymbols, lspCalls, lspTypes, lspRename, lspCodeActions, lspFormat, reviewStatus];
 
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 

@@ -27,7 +27,7 @@ const L = REVIEW_LIMITS;
 export const reviewArg = z
   .boolean()
   .optional()
-  .describe('true: the user reviews it as a diff in their editor first (their policy may anyway).');
+  .describe('true: the user reviews the diff first (their policy may ask anyway).');
 
 /** The edit tools' `timeout_ms`: how long the call waits for the user's decision on a review. */
 export const reviewTimeoutArg = z
@@ -36,7 +36,7 @@ export const reviewTimeoutArg = z
   .min(L.minWaitMs)
   .max(L.maxWaitMs)
   .optional()
-  .describe(`ms to wait for a review (default and most ${L.maxWaitMs}); then review.decision is pending.`);
+  .describe(`ms to wait for a review (default, most ${L.maxWaitMs}); then review.decision is pending.`);
 
 /** What the user decided on one file of an edit of several (lsp_rename): each file on its own. */
 export const FILE_DECISIONS = ['accepted', 'accepted_with_changes', 'rejected', 'conflict', 'expired', 'offline'] as const;
@@ -47,8 +47,8 @@ export const ReviewResult = z
     id: z.string().describe('for review_status'),
     decision: z
       .enum(['accepted', 'accepted_with_changes', 'partly_accepted', 'pending'])
-      .describe('pending: nothing changed yet, review_status gives the outcome; partly_accepted: see files'),
-    user_changes: z.string().optional().describe("diff from your edit to what the user applied"),
+      .describe('pending: nothing changed yet, see review_status; partly_accepted: see files'),
+    user_changes: z.string().optional().describe("diff from your edit to the user's"),
     dashboard: z.string().optional().describe('the page to decide it on'),
     files: z
       .array(
@@ -62,7 +62,16 @@ export const ReviewResult = z
       .optional()
       .describe('each file of an edit of several'),
   })
-  .describe('when the user reviewed the edit');
+  .describe('if the user reviewed it');
+
+/**
+ * ReviewResult of a tool that edits one buffer (find_and_replace, apply_diff, write_buffer,
+ * substitute, lsp_format): one file is accepted or not as a whole, so neither `files` nor
+ * `partly_accepted`, which tools/list need not spend words on.
+ */
+export const OneBufferReview = ReviewResult.omit({ files: true })
+  .extend({ decision: z.enum(['accepted', 'accepted_with_changes', 'pending']).describe('pending: nothing changed yet, see review_status') })
+  .describe('if the user reviewed it');
 
 /** The review_status tool: the outcome of a review whose edit answered "pending". */
 export const reviewStatus = defineTool({

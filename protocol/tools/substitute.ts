@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { CHANGES_TEXT, defineTool } from '../tool.ts';
-import { ReviewResult, reviewArg, reviewTimeoutArg } from './review.ts';
+import { OneBufferReview, reviewArg, reviewTimeoutArg } from './review.ts';
 import { BufferId, changedtickArg, currentBufferArg, editorArg } from './common.ts';
 
 /** Caps of substitute. */
@@ -82,6 +82,6 @@ export const substitute = defineTool({
     count: z.number().int().nonnegative().describe('replacements made'),
     changedtick: z.number().int().nonnegative().describe('after the edit: pass to the next one'),
     total_lines: z.number().int().nonnegative(),
-    review: ReviewResult.optional(),
+    review: OneBufferReview.optional(),
   }),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
-import { ReviewResult, reviewArg, reviewTimeoutArg } from './review.ts';
+import { OneBufferReview, reviewArg, reviewTimeoutArg } from './review.ts';
 import { BufferId, bufferRef, changedtickArg, editorArg } from './common.ts';
 
 export const writeBuffer = defineTool({
@@ -28,6 +28,6 @@ export const writeBuffer = defineTool({
     created: z.boolean().describe('a new buffer for the path'),
     changedtick: z.number().int().nonnegative().describe('after the edit: pass to the next one'),
     total_lines: z.number().int().nonnegative(),
-    review: ReviewResult.optional(),
+    review: OneBufferReview.optional(),
   }),
 });

@@ -1,9 +1,9 @@
 /**
- * The Debian archive this machine installs from, read from its apt sources at run time (never a
- * host written down here): the `deb` entry that serves the machine's own release (its
- * VERSION_CODENAME in os-release) from component `main`, in either format apt reads: one-line
- * `sources.list` files and deb822 `.sources` files (sources.list(5)). Its URI serves every Debian
- * suite, the newer ones the editors come from included; its `Signed-By` (if any) names the keyring
+ * The archive this machine installs from, read from its apt sources at run time (never a host
+ * written down here): the `deb` entry that serves the machine's own release (its VERSION_CODENAME
+ * in os-release; Debian's or Ubuntu's) from component `main`, in either format apt reads: one-line
+ * `sources.list` files and deb822 `.sources` files (sources.list(5)). A Debian archive's URI serves every
+ * Debian suite, the newer ones the editors come from included; its `Signed-By` (if any) names the keyring
  * that verifies them.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -66,11 +66,27 @@ export function archiveFor(entries: readonly Entry[], codename: string): DebianA
   return entry && uri ? { uri, ...(entry.signedBy ? { signedBy: entry.signedBy } : {}) } : undefined;
 }
 
-/** The machine's Debian archive, or an error saying why there is none. */
-export function machineArchive(etc = '/etc'): DebianArchive {
+/** The release this machine runs and the archive it installs it from (its apt sources). */
+export interface MachineRelease {
+  /** os-release's ID: `debian` or `ubuntu`. */
+  distribution: string;
+  /** os-release's VERSION_CODENAME, e.g. `bookworm`. */
+  codename: string;
+  archive: DebianArchive;
+  /** The components of that archive the tests' packages come from (Ubuntu's `universe` holds clangd). */
+  components: string[];
+}
+
+/** The components each distribution keeps the packages the tests need in. */
+const COMPONENTS: Record<string, string[]> = { debian: ['main'], ubuntu: ['main', 'universe'] };
+
+/** The machine's release and archive, or an error saying why there is none. */
+export function machineRelease(etc = '/etc'): MachineRelease {
   const release = existsSync(join(etc, 'os-release')) ? readFileSync(join(etc, 'os-release'), 'utf8') : '';
   const field = (name: string): string => (new RegExp(`^${name}="?([^"\\n]*)"?$`, 'm').exec(release)?.[1] ?? '').trim();
-  if (field('ID') !== 'debian') throw new Error(`this machine is not Debian (os-release ID "${field('ID')}"): its apt sources name no Debian archive to fetch the editors from`);
+  const distribution = field('ID');
+  const components = COMPONENTS[distribution];
+  if (!components) throw new Error(`this machine is neither Debian nor Ubuntu (os-release ID "${distribution}"): its apt sources name no archive to fetch packages from`);
   const codename = field('VERSION_CODENAME');
   const entries: Entry[] = [];
   const list = join(etc, 'apt/sources.list');
@@ -81,6 +97,13 @@ export function machineArchive(etc = '/etc'): DebianArchive {
     else if (name.endsWith('.sources')) entries.push(...deb822Entries(readFileSync(join(parts, name), 'utf8')));
   }
   const archive = archiveFor(entries, codename);
-  if (!archive) throw new Error(`no apt source of this machine serves Debian ${codename} main: add the Debian archive to its apt sources`);
-  return archive;
+  if (!archive) throw new Error(`no apt source of this machine serves ${distribution} ${codename} main: add the ${distribution} archive to its apt sources`);
+  return { distribution, codename, archive, components };
+}
+
+/** The machine's Debian archive (whose URI serves every Debian suite), or an error saying why there is none. */
+export function machineArchive(etc = '/etc'): DebianArchive {
+  const release = machineRelease(etc);
+  if (release.distribution !== 'debian') throw new Error(`this machine is not Debian (os-release ID "${release.distribution}"): its apt sources name no Debian archive to fetch the editors from`);
+  return release.archive;
 }

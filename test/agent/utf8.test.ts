@@ -1,9 +1,10 @@
 // utf8Bytes: the same bytes Buffer.from gives, for every kind of UTF-16 text, in a Buffer of each
 // call's own however the scratch behind it is reused or grown. jsonBytes: the same bytes as
 // Buffer.from(JSON.stringify(value)), for every shape of value JSON.stringify takes, pieces and
-// batches at and around their bounds included.
+// batches at and around their bounds included. jsonChunks: those bytes in pieces of at most 64 KiB
+// whose buffers, given back once written, serve the next message.
 import { describe, expect, it } from 'vitest';
-import { jsonBytes, utf8Bytes } from '../../agent/utf8.ts';
+import { jsonBytes, jsonChunks, utf8Bytes } from '../../agent/utf8.ts';
 
 describe('utf8Bytes', () => {
   it.each([
@@ -84,5 +85,32 @@ describe('jsonBytes', () => {
     const huge = { lines: Array.from({ length: 20 }, () => '日本語😀'.repeat(30_000)) };
     expect(jsonBytes(huge, '\n').equals(Buffer.from(JSON.stringify(huge) + '\n'))).toBe(true);
     expect(jsonBytes({ after: true }).toString()).toBe('{"after":true}');
+  });
+});
+
+describe('jsonChunks', () => {
+  const answer = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: JSON.stringify({ lines }) }], structuredContent: { lines } } };
+
+  it('writes JSON.stringify bytes and the suffix in pieces of at most 64 KiB, small and huge messages alike', () => {
+    for (const value of [{ ok: true }, answer, { lines: Array.from({ length: 20 }, () => '日本語😀'.repeat(30_000)) }]) {
+      const chunks = jsonChunks(value, '\n');
+      expect(Buffer.concat(chunks.pieces).equals(Buffer.from(JSON.stringify(value) + '\n'))).toBe(true);
+      expect(Math.max(...chunks.pieces.map((p) => p.length))).toBeLessThanOrEqual(64 * 1024);
+      chunks.release();
+    }
+  });
+
+  it('reuses the buffers of a message given back, and never those of one still being written', () => {
+    const first = jsonChunks(answer);
+    const held = jsonChunks(answer);
+    const heldBytes = Buffer.concat(held.pieces);
+    first.release();
+    first.release();
+    const next = jsonChunks({ other: 'x'.repeat(200_000) });
+    expect(next.pieces.map((p) => p.buffer)).toEqual(expect.arrayContaining(first.pieces.map((p) => p.buffer)));
+    expect(next.pieces.some((p) => held.pieces.some((h) => h.buffer === p.buffer))).toBe(false);
+    expect(Buffer.concat(held.pieces).equals(heldBytes)).toBe(true);
+    held.release();
+    next.release();
   });
 });

@@ -15,7 +15,9 @@ import { START_CHAIN, type Chain } from './chains.ts';
 
 const PYRIGHT = SERVERS.find((s) => s.name === 'pyright') as ServerCase;
 const INIT_LUA = join(import.meta.dirname, '../fixtures/lsp/init.lua');
-const LSP_TOOLS = ['lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols', 'lsp_rename'];
+const LSP_TOOLS = ['lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols', 'lsp_calls', 'lsp_types', 'lsp_rename', 'lsp_code_actions', 'lsp_format'];
+/** The lsp_* tools that may edit (their previews read). */
+const EDITING = ['lsp_rename', 'lsp_code_actions', 'lsp_format'];
 
 describe.each(['relay', 'stdio'] as const)('code navigation through %s', (kind) => {
   let chain: Chain;
@@ -36,7 +38,7 @@ describe.each(['relay', 'stdio'] as const)('code navigation through %s', (kind) 
     const { tools } = await chain.client.listTools();
     const lsp = tools.filter((t) => LSP_TOOLS.includes(t.name));
     expect(lsp.map((t) => t.name)).toEqual(LSP_TOOLS);
-    for (const t of lsp) expect(t.annotations?.readOnlyHint, t.name).toBe(t.name !== 'lsp_rename');
+    for (const t of lsp) expect(t.annotations?.readOnlyHint, t.name).toBe(!EDITING.includes(t.name));
   });
 
   it('navigates: a definition in another file, references paged, hover, symbols', async () => {

@@ -1,8 +1,9 @@
 // `npm start` as a new user runs it: prints the MCP URL and a token that work, serves an editor
 // started afterwards, and on Ctrl-C stops everything it started. What it starts, it supervises:
 // the terminal closing (SIGHUP) and the launcher killed with SIGKILL leave nothing running; workerd
-// dying while wrangler lives is said and stops it; a second start on the busy port names the
-// running relay and exits without printing a URL or token or disturbing the first one's agent.
+// dying while wrangler lives is said and stops it; a second start on the busy port, or on another
+// port with the same state directory, names the running relay and exits without printing a URL or
+// token or disturbing the first one's agent.
 // Another account that made tsx's cache directory in $TMPDIR first gets nothing run. A
 // `vimrelay agent` that takes over the device leaves the relay running for it.
 import { spawn, spawnSync } from 'node:child_process';
@@ -244,6 +245,32 @@ it('a second start on the busy port names the running relay and exits, printing 
     expect(runCli(['status'], env).stdout).toBe(before);
     expect((await callOk(client, 'read_buffer', {})).lines).toEqual(['first one']);
     expect(first.err()).not.toMatch(/replaced/);
+    await client.close();
+  } finally {
+    process.kill(-first.pid, 'SIGINT');
+    await first.exited;
+    await editor?.stop();
+    await gone(persist, port);
+  }
+}, 120_000);
+
+it('a second start on another port with the same state directory names the running relay and exits, printing no URL or token, the first one undisturbed', async () => {
+  const { env, persist, sockets, port } = await launcherHome();
+  const first = launch(env, persist, sockets);
+  let editor: NvimFixture | undefined;
+  try {
+    const printed = await first.printed;
+    editor = await startNvim({ files: { 'b.txt': 'first one\n' }, open: ['b.txt'], listen: join(sockets, 'nvim.state.0') });
+    const client = await connectMcp(printed.url, printed.token);
+    await waitFor(async () => ((await callOk(client, 'list_editors')).count as number) || undefined, 20_000, 'the editor to be listed');
+
+    const second = launch({ ...env, PORT: String(await freePort()) }, persist, sockets);
+    expect(await second.exited).toBe(2);
+    expect(second.err()).toMatch(new RegExp(`the state directory ${persist} is in use by the vimrelay relay on port ${port}`));
+    expect(second.out()).not.toMatch(/MCP URL|Access token/);
+
+    // The first relay still serves its agent's editor, whose rows the second never reached.
+    expect((await callOk(client, 'read_buffer', {})).lines).toEqual(['first one']);
     await client.close();
   } finally {
     process.kill(-first.pid, 'SIGINT');

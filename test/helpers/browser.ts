@@ -1,5 +1,5 @@
 /**
- * `launchBrowser()`: a real headless Chromium (Debian's `chromium` package, driven by
+ * `launchBrowser()`: a real headless Chromium (Debian's `chromium` package, or the set-up's copy of it, driven by
  * playwright-core) with a fresh profile directory, for the page tests. Screenshots go to
  * `test-artifacts/screenshots/`, which CI keeps. Close it in afterAll: `close()` ends the browser
  * process and removes the profile even when a test failed.
@@ -9,9 +9,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { needProgram } from './machine.ts';
+import { onPath } from './on-path.ts';
 
-/** The Chromium binary: the distribution's package, or `$CHROMIUM_PATH`. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * The Chromium binary: `$CHROMIUM_PATH`, else `chromium` on PATH (the distribution's package, or
+ * the one the run's set-up fetched when the machine lacks it: setup/machine.ts).
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? onPath('chromium', process.env.PATH ?? '') ?? '/usr/bin/chromium';
 
 /** Where screenshots are written. */
 export const SCREENSHOT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-artifacts', 'screenshots');
@@ -44,6 +49,7 @@ export interface TestBrowser {
 
 /** Starts headless Chromium with a fresh profile directory. */
 export async function launchBrowser(): Promise<TestBrowser> {
+  needProgram('chromium');
   const profile = mkdtempSync(join(tmpdir(), 'vimrelay-chromium-'));
   let context: BrowserContext;
   try {

@@ -15,6 +15,7 @@ import type { Editor } from '../../agent/editors/editor.ts';
 import { NvimEditor } from '../../agent/editors/nvim/editor.ts';
 import { editorTool, type EditorTool } from '../../agent/editors/tools/index.ts';
 import type { VimEditor } from '../../agent/editors/vim/editor.ts';
+import { needProgram } from './machine.ts';
 import { startNvim, type NvimFixture, type StartNvimOptions } from './nvim.ts';
 import { startVimAgent } from './vim.ts';
 
@@ -160,6 +161,7 @@ export async function nvimDriver(options: NvimDriverOptions = {}): Promise<NvimD
 
 /** A Vim (vim -es, or in Normal mode with `vimNormal`, with plugin/vim) connected to a Vim listener of its own. */
 export async function vimDriver(options: DriverOptions): Promise<Driver> {
+  if (options.vimCmds?.includes('packadd ale')) needProgram('vim-ale');
   const agent = await startVimAgent();
   const vim = await agent.vim({
     ...options,

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nvimDriver, vimDriver, waitFor, type Driver } from './editors.ts';
+import { needProgram } from './machine.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURES = join(ROOT, 'test/fixtures/lsp');
@@ -240,6 +241,9 @@ const VIM_CONFIG = { ale: 'vimrc.vim', 'vim-lsp': 'vim-lsp.vim' } as const;
 
 /** A driver on a copy of `server`'s fixture, its opened files ready; see the module header. */
 export async function lspDriver(client: LspClient, server: ServerCase, options: LspDriverOptions = {}): Promise<Driver> {
+  // pylsp and clangd are the machine's (or fetched for the run); the npm servers are always here.
+  for (const s of options.noServer ? [] : [server, ...(options.vimLsp ? [options.vimLsp] : [])]) if (!s.cmd[0]?.includes('/')) needProgram(s.cmd[0] ?? '');
+  if (client === 'ale' && !options.noClient) needProgram('vim-ale');
   const files = { ...fixtureFiles(server.fixture), ...options.files };
   const config = options.noServer ? '{}' : serverConfig([server]);
   let d: Driver;

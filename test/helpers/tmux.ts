@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processes } from './procs.ts';
 import { waitFor } from './wait.ts';
+import { needProgram } from './machine.ts';
 
 export interface TmuxScreen {
   /** The visible text of the pane, one string per row, trailing spaces trimmed. */
@@ -43,6 +44,7 @@ export interface StartTmuxOptions {
 }
 
 export function startTmux({ command, cwd, env, cols = 120, rows = 40 }: StartTmuxOptions): TmuxScreen {
+  needProgram('tmux');
   const dir = mkdtempSync(join(tmpdir(), 'vimrelay-tmux-'));
   const socket = join(dir, 'tmux.sock');
   const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env });
@@ -83,6 +85,14 @@ export function startTmux({ command, cwd, env, cols = 120, rows = 40 }: StartTmu
 /** Whether a process of session `sid` still runs (a zombie has ended: only its exit status is left). */
 function sessionRuns(sid: number): boolean {
   return processes().some((p) => p.session === sid && p.state !== 'Z');
+}
+
+/** The last row of `rows` that has anything on it (the command line), and the message on it
+ * without the ruler and partial command Vim 9.1+ draws beside it by default ('ruler', 'showcmd'). */
+export function commandLine(rows: readonly string[]): { message: string; ruler: boolean } {
+  const row = [...rows].reverse().find((r) => r !== '') ?? '';
+  const ruler = /\s(All|Top|Bot|\d+%)$/.test(row);
+  return { message: ruler ? row.replace(/\s{2,}\S.*$/, '') : row, ruler };
 }
 
 /** The screen's text with every space and box-drawing character gone, for finding text a window wrapped. */

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { vimFiles } from '../../agent/editors/vim/rendezvous.ts';
 import { isolatedEnv } from '../helpers/agent-process.ts';
-import { squeezed, startTmux, type TmuxScreen } from '../helpers/tmux.ts';
+import { commandLine, squeezed, startTmux, type TmuxScreen } from '../helpers/tmux.ts';
 import { silentListener, type SilentListener } from '../helpers/silent-listener.ts';
 import { vimArgs } from '../helpers/vim.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -44,8 +44,8 @@ it('types while the handshake waits, then says on the command line that the list
   expect(first.ended).toBe(false);
   // One line that fits the screen: no hit-enter prompt stops the user.
   const line = 'vimrelay: the agent did not answer, not connecting; retrying, see :VimRelayStatus';
-  const rows = await term.until((r) => r.includes(line), 'the reason on the command line', 20_000);
-  expect(rows.at(-1)).toBe(line);
+  const rows = await term.until((r) => commandLine(r).message === line, 'the reason on the command line', 20_000);
+  expect(commandLine(rows).message).toBe(line);
   expect(rows[0]).toBe('typed while it waits');
   // Whole, with the address it dialled, in :VimRelayStatus (and the line in :messages).
   term.type(':VimRelayStatus');
@@ -55,7 +55,7 @@ it('types while the handshake waits, then says on the command line that the list
   term.key('Enter');
   term.type(':messages');
   term.key('Enter');
-  await term.until((r) => r.at(-1) === line, ':messages');
+  await term.until((r) => commandLine(r).message === line, ':messages');
   // And it let that connection go (seen here once its close arrives).
   await waitFor(() => (first.ended ? true : undefined), 10_000, 'Vim to close the connection it gave up');
 });

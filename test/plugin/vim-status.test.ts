@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/agent-process.ts';
 import { startServeHttp, type ServeHttpProcess } from '../helpers/serve-process.ts';
-import { squeezed, startTmux, type TmuxScreen } from '../helpers/tmux.ts';
+import { commandLine, squeezed, startTmux, type TmuxScreen } from '../helpers/tmux.ts';
 import { vimArgs } from '../helpers/vim.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -39,24 +39,32 @@ const screenWith = (screen: () => TmuxScreen | undefined, wanted: string | ((tex
     return (typeof wanted === 'string' ? text.includes(wanted) : wanted(text)) ? rows : undefined;
   }, 15_000, () => `${what}; the screen shows:\n${screen()?.screen().join('\n') ?? ''}`);
 
-const NO_AGENT = 'vimrelay: no agent has run for this user; retrying, see :VimRelayStatus';
+const NO_AGENT = 'vimrelay: no agent has run for this user';
 
-/** The last row of `rows` that has anything on it (the command line). */
-const commandLine = (rows: readonly string[]): string => [...rows].reverse().find((row) => row !== '') ?? '';
+/** What the plugin says of `reason` (s:fit): the first of its forms that fits left of the ruler
+ * and the partial command (18 + 10 columns) when they are shown, else the whole screen. */
+function said(reason: string, ruler: boolean): string {
+  const room = COLUMNS - (ruler ? 28 : 0);
+  const forms = [`${reason}; retrying, see :VimRelayStatus`, `${reason} (:VimRelayStatus)`, `${reason.replace(/^vimrelay: /, '')} (:VimRelayStatus)`];
+  return forms.find((line) => line.length < room) ?? '';
+}
+
+/** Expects the command line in `rows` to say `reason` in one line that fits, with no hit-enter prompt. */
+function saysInOneLine(rows: readonly string[], reason: string): void {
+  const { message, ruler } = commandLine(rows);
+  expect(message).toBe(said(reason, ruler));
+  expect(rows.join('\n')).not.toContain('Press ENTER');
+}
 
 it('says why it cannot connect in one line that fits, then that it connected, with no key pressed', async () => {
   // A Normal-mode Vim on a terminal; vimArgs connects it at startup (:VimRelayConnect notes).
   term = startTmux({ command: ['vim', ...vimArgs({ name: 'notes', normal: true })], env, cwd, cols: COLUMNS });
-  const said = await screenWith(() => term, NO_AGENT, 'the connection error');
-  expect(commandLine(said)).toBe(NO_AGENT);
-  expect(said.join('\n')).not.toContain('Press ENTER');
+  saysInOneLine(await screenWith(() => term, (text) => text.includes(':VimRelayStatus'), 'the connection error'), NO_AGENT);
 
   // Typed again by the user: the same one line, no hit-enter prompt.
   term.type(':VimRelayConnect notes');
   term.key('Enter');
-  const again = await screenWith(() => term, (text) => !text.includes(':VimRelayConnect') && text.includes(NO_AGENT), 'the command to have run');
-  expect(commandLine(again)).toBe(NO_AGENT);
-  expect(again.join('\n')).not.toContain('Press ENTER');
+  saysInOneLine(await screenWith(() => term, (text) => !text.includes(':VimRelayConnect') && text.includes(':VimRelayStatus'), 'the command to have run'), NO_AGENT);
 
   term.type(':VimRelayStatus');
   term.key('Enter');
@@ -88,10 +96,7 @@ it('with g:vimrelay_autoconnect and no agent, says at startup in one line that f
   // The token of the agent above is there, but no agent runs for this state directory.
   const auto = startTmux({ command: ['vim', ...vimArgs({ name: null, normal: true, cmds: ['let g:vimrelay_autoconnect = 1'] })], env: alone, cwd, cols: COLUMNS });
   try {
-    const line = 'vimrelay: no agent is running; retrying, see :VimRelayStatus';
-    const said = await screenWith(() => auto, line, 'the message at startup');
-    expect(commandLine(said)).toBe(line);
-    expect(said.join('\n')).not.toContain('Press ENTER');
+    saysInOneLine(await screenWith(() => auto, ':VimRelayStatus', 'the message at startup'), 'vimrelay: no agent is running');
   } finally {
     await auto.stop();
   }

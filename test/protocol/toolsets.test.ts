@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { allowedClasses, classRefusal, listedFor, type CatalogView } from '../../protocol/catalog-view.ts';
-import { CHANGES_TEXT, defineTool, permissionFor, READ_ONLY, type PermissionClass, type ToolSpec } from '../../protocol/tool.ts';
+import { CHANGES_TEXT, defineTool, permissionFor, type PermissionClass, type ToolSpec } from '../../protocol/tool.ts';
 import { parseToolset, TOOLSET_NAMES, toolsetList, toolsetOf, WHOLE_CATALOG, type Toolset } from '../../protocol/toolsets.ts';
 import { reviewArg } from '../../protocol/tools/review.ts';
 import { toolByName, TOOLS } from '../../protocol/tools/index.ts';
@@ -24,7 +24,7 @@ describe('the toolsets', () => {
     const read = toolset('read');
     expect(names(read.tools)).toEqual([
       'list_editors', 'connect_editor', 'get_state_brief', 'get_state', 'read_buffer', 'grep_buffers', 'get_diagnostics',
-      'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols', 'lsp_rename', 'review_status',
+      'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols', 'lsp_calls', 'lsp_types', 'lsp_rename', 'lsp_code_actions', 'lsp_format', 'review_status',
     ]);
     expect(read.classes).toEqual(['read']);
     expect(read.plainClasses).toEqual(['read']);
@@ -34,14 +34,16 @@ describe('the toolsets', () => {
     const edit = toolset('edit');
     expect(names(edit.tools)).toEqual([
       'list_editors', 'find_and_replace', 'apply_diff', 'write_buffer', 'substitute', 'undo', 'redo', 'set_cursor',
-      'highlight_range', 'add_virtual_text', 'clear_decorations', 'open_file', 'save_buffer', 'lsp_rename', 'review_status',
+      'highlight_range', 'add_virtual_text', 'clear_decorations', 'open_file', 'save_buffer', 'lsp_rename', 'lsp_code_actions', 'lsp_format', 'review_status',
     ]);
     expect(edit.plainClasses).toEqual(['read', 'write', 'open', 'save']);
   });
 
   it('lsp: the lsp_* tools, renames applied with a write grant, and their reviews', () => {
     const lsp = toolset('lsp');
-    expect(names(lsp.tools)).toEqual(['list_editors', 'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols', 'lsp_rename', 'review_status']);
+    expect(names(lsp.tools)).toEqual([
+      'list_editors', 'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols', 'lsp_calls', 'lsp_types', 'lsp_rename', 'lsp_code_actions', 'lsp_format', 'review_status',
+    ]);
     expect(lsp.classes).toEqual(['read', 'write']);
     // What a navigation connector asks for first: reading; a rename's apply steps up.
     expect(lsp.plainClasses).toEqual(['read']);
@@ -91,46 +93,40 @@ describe('the toolsets', () => {
   });
 
   it('a tool added to the catalog joins the sets its class, name and arguments put it in', () => {
-    const position = { line: z.number().int().positive().describe('Line of the position.') };
-    const codeActions = defineTool({
-      name: 'lsp_code_actions',
-      title: 'Code actions',
-      description: 'The code actions at a position; with apply, one of them is made.',
+    const hypothetical = defineTool({
+      name: 'lsp_fold',
+      title: 'Fold',
+      description: 'Fold the code at a position; with apply, the fold is made.',
       permission: 'write',
       permissionOf: (args) => (args.apply === true ? 'write' : 'read'),
       routing: 'editor',
       annotations: CHANGES_TEXT,
-      input: z.object({ ...position, apply: z.boolean().optional().describe('Make the action.'), review: reviewArg }).strict(),
+      input: z.object({ line: z.number().int().positive().describe('Line of the position.'), apply: z.boolean().optional().describe('Make the fold.'), review: reviewArg }).strict(),
       output: z.object({ applied: z.boolean().describe('Whether it was made.') }),
     });
-    const format = defineTool({
-      name: 'lsp_format',
-      title: 'Format',
-      description: 'Format a buffer with its language server.',
-      permission: 'write',
-      routing: 'editor',
-      annotations: CHANGES_TEXT,
-      input: z.object(position).strict(),
-      output: z.object({ changed: z.boolean().describe('Whether the text changed.') }),
-    });
-    const calls = defineTool({
-      name: 'lsp_calls',
-      title: 'Calls',
-      description: 'Incoming and outgoing calls of a function.',
-      permission: 'read',
-      routing: 'editor',
-      annotations: READ_ONLY,
-      input: z.object(position).strict(),
-      output: z.object({ count: z.number().int() }),
-    });
-    const catalog: ToolSpec[] = [...TOOLS, codeActions, format, calls];
+    const catalog: ToolSpec[] = [...TOOLS, hypothetical];
     const of = (n: Parameters<typeof toolsetOf>[0]): string[] => names(toolsetOf(n, catalog).tools);
-    expect(of(['read'])).toEqual(expect.arrayContaining(['lsp_code_actions', 'lsp_calls']));
-    expect(of(['read'])).not.toContain('lsp_format');
-    expect(of(['lsp']).slice(-4)).toEqual(['review_status', 'lsp_code_actions', 'lsp_format', 'lsp_calls']);
-    expect(of(['edit'])).toEqual(expect.arrayContaining(['lsp_code_actions', 'lsp_format']));
-    expect(of(['edit'])).not.toContain('lsp_calls');
-    expect(of(['show'])).not.toContain('lsp_format');
+    // A preview reads, an apply writes, its name says LSP.
+    for (const set of [['read'], ['edit'], ['lsp']] as const) expect(of(set), set[0]).toContain('lsp_fold');
+    expect(of(['show'])).not.toContain('lsp_fold');
+    expect(of(['exec'])).not.toContain('lsp_fold');
+  });
+
+  it('the lsp_* tools that edit: previews read, applies write, and a code action that runs a server command needs exec', () => {
+    // The hierarchies only read; the editing tools are in edit too, and destructive, so not in show.
+    expect(names(toolset('edit').tools)).not.toContain('lsp_calls');
+    expect(names(toolset('show').tools)).not.toContain('lsp_format');
+    const actions = toolByName('lsp_code_actions');
+    if (!actions) throw new Error('no lsp_code_actions');
+    const at = { line: 1, col: 1, apply: true, expected_changedtick: 1 };
+    const edit = { ...at, id: 'e0123abcd:Organize Imports' };
+    const command = { ...at, id: 'x0123abcd:Extract to function' };
+    expect(classRefusal(toolset('lsp'), actions, edit)).toBeNull();
+    expect(classRefusal(toolset('read'), actions, edit)).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    // Neither lsp nor edit serves exec: a server command runs only where exec is served.
+    for (const set of ['lsp', 'edit']) expect(classRefusal(toolset(set), actions, command), set).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('needs the exec permission') } });
+    expect(classRefusal(toolset('lsp+exec'), actions, command)).toBeNull();
+    expect(classRefusal(WHOLE_CATALOG, actions, command)).toBeNull();
   });
 });
 
@@ -140,10 +136,10 @@ describe('what a grant sees through a toolset', () => {
   it('a read grant at the whole catalog: the read tools, lsp_rename as a preview saying so, no write, exec or terminal', () => {
     const listed = listedFor(view('', ['read']));
     expect(names(listed)).toEqual(names(toolset('read').tools));
-    const rename = listed.find((t) => t.name === 'lsp_rename');
-    expect(rename?.description).toContain("Preview only here: this connection's grant lacks the write scope");
+    const previews = ['lsp_rename', 'lsp_code_actions', 'lsp_format'];
+    for (const name of previews) expect(listed.find((t) => t.name === name)?.description, name).toContain("Preview only here: this connection's grant lacks the write scope");
     // Every other tool is as the whole catalog lists it.
-    for (const tool of listed.filter((t) => t.name !== 'lsp_rename')) expect(tool.description).toBe(toolByName(tool.name)?.description);
+    for (const tool of listed.filter((t) => !previews.includes(t.name))) expect(tool.description).toBe(toolByName(tool.name)?.description);
   });
 
   it('the exec tools only with exec: run_command and send_keys with exec, send_to_terminal with terminal', () => {

@@ -1,10 +1,16 @@
 /**
- * Where the newer editors come from (scripts/editors/sources.ts) and how a run selects them
- * (test/setup/editors.ts): the machine's Debian archive found in either format of apt sources, and
- * a selection that names an unknown editor or two of one program refused with what to do.
+ * Where the newer editors and what the machine lacks come from (scripts/editors/sources.ts) and how
+ * a run selects them (test/setup/editors.ts): the machine's Debian archive found in either format
+ * of apt sources, an Ubuntu machine's release (its `universe` too), the dependencies apt-cache
+ * prints read as groups of alternatives, and a selection that names an unknown editor or two of
+ * one program refused with what to do.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { archiveFor, deb822Entries, oneLineEntries } from '../../scripts/editors/sources.ts';
+import { dependencyGroups } from '../../scripts/editors/apt.ts';
+import { archiveFor, deb822Entries, machineArchive, machineRelease, oneLineEntries } from '../../scripts/editors/sources.ts';
+import { tempDir } from '../helpers/temp.ts';
 import { selectedEditors } from '../setup/editors.ts';
 
 describe("the machine's Debian archive", () => {
@@ -34,6 +40,57 @@ describe("the machine's Debian archive", () => {
     const text = ['# deb http://old.example/debian bookworm main', 'deb-src http://src.example/debian bookworm main', 'deb [arch=amd64 signed-by=/k.gpg] http://mirror.example/debian bookworm main', 'deb http://other.example/debian bookworm main'].join('\n');
     expect(archiveFor(oneLineEntries(text), 'bookworm')).toEqual({ uri: 'http://mirror.example/debian', signedBy: '/k.gpg' });
     expect(archiveFor(oneLineEntries('deb http://m.example/debian bookworm contrib'), 'bookworm')).toBeUndefined();
+  });
+});
+
+describe("the machine's release", () => {
+  /** An /etc with `os-release` and one deb822 sources file. */
+  function etc(osRelease: string, sources: string): string {
+    const dir = tempDir('vimrelay-etc-');
+    mkdirSync(join(dir, 'apt/sources.list.d'), { recursive: true });
+    writeFileSync(join(dir, 'os-release'), osRelease);
+    writeFileSync(join(dir, 'apt/sources.list.d/os.sources'), sources);
+    return dir;
+  }
+  const ubuntu = etc('NAME="Ubuntu"\nID=ubuntu\nID_LIKE=debian\nVERSION_CODENAME=noble\n', 'Types: deb\nURIs: http://archive.example/ubuntu/\nSuites: noble noble-updates\nComponents: main restricted universe multiverse\n');
+
+  it('is Ubuntu\'s, main and universe (clangd and pylsp are in universe)', () => {
+    expect(machineRelease(ubuntu)).toEqual({ distribution: 'ubuntu', codename: 'noble', archive: { uri: 'http://archive.example/ubuntu/' }, components: ['main', 'universe'] });
+  });
+
+  it("is no source of Debian's newer editors on Ubuntu, saying so", () => {
+    expect(() => machineArchive(ubuntu)).toThrow(/this machine is not Debian \(os-release ID "ubuntu"\)/);
+  });
+
+  it('is refused on another distribution, naming it', () => {
+    expect(() => machineRelease(etc('ID=fedora\nVERSION_CODENAME=\n', ''))).toThrow(/neither Debian nor Ubuntu \(os-release ID "fedora"\)/);
+  });
+});
+
+describe('the dependencies apt-cache prints', () => {
+  it('are groups of alternatives by package, a virtual package standing for its providers', () => {
+    const out = [
+      'python3-pylsp',
+      '  Depends: python3-jedi',
+      '  Depends: <python3:any>',
+      '    python3',
+      'python3.11',
+      '  PreDepends: python3.11-minimal',
+      ' |Depends: media-types',
+      '  Depends: mime-support',
+      'vim-ale',
+      ' |Depends: vim',
+      '    vim-gtk3',
+      '    vim-nox',
+      '  Depends: neovim',
+    ].join('\n');
+    expect(dependencyGroups(out)).toEqual(
+      new Map([
+        ['python3-pylsp', [['python3-jedi'], ['python3']]],
+        ['python3.11', [['python3.11-minimal'], ['media-types', 'mime-support']]],
+        ['vim-ale', [['vim', 'vim-gtk3', 'vim-nox', 'neovim']]],
+      ]),
+    );
   });
 });
 

@@ -2,11 +2,10 @@
  * Which Neovim and Vim the Node suites run: those on PATH, unless `VIMRELAY_TEST_EDITORS` names
  * newer ones (comma-separated, at most one of each program: `nvim-0.10`, `nvim-0.12`, `vim-9.1`,
  * `vim-9.2`), fetched into `.cache/editors/` by scripts/editors/editors.ts when not yet there,
- * whose wrappers then come first on PATH, for every editor the tests start. Says which editors
- * the run uses, with their versions. A vitest global set-up: it runs once, before the test
+ * whose wrappers then come first on PATH, for every editor the tests start (setup/machine.ts, run
+ * next, says which editors the run uses). A vitest global set-up: it runs once, before the test
  * processes start, and they inherit its PATH.
  */
-import { execFileSync } from 'node:child_process';
 import { delimiter } from 'node:path';
 import { binDir, EDITORS, ensureEditors, isEditorName, type EditorName } from '../../scripts/editors/editors.ts';
 
@@ -27,13 +26,4 @@ export default function setup(): void {
   const selected = selectedEditors(process.env.VIMRELAY_TEST_EDITORS);
   ensureEditors(selected, { log: (line) => process.stderr.write(`${line}\n`) });
   process.env.PATH = [...selected.map(binDir), process.env.PATH ?? ''].join(delimiter);
-  for (const program of ['nvim', 'vim']) {
-    let said: string;
-    try {
-      said = execFileSync(program, ['--version'], { encoding: 'utf8' }).split('\n')[0] ?? '';
-    } catch {
-      said = 'not found';
-    }
-    process.stderr.write(`editor under test: ${program}: ${said}\n`);
-  }
 }

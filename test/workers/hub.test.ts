@@ -76,7 +76,7 @@ describe('hello and the registry', () => {
     expect(await listEditors()).toEqual({
       count: 1,
       editors: [
-        { id: 'laptop/nvim-4242', device: 'laptop', kind: 'nvim', version: '0.7.2', name: 'nvim-4242', cwd: '/src/app', current_file: '/src/app/main.ts', pid: 4242 },
+        { id: 'laptop/nvim-4242', device: 'laptop', kind: 'nvim', version: '0.7.2', name: 'nvim-4242', cwd: '/src/app', current_file: '/src/app/main.ts', pid: 4242, waiting_for: null },
       ],
     });
   });
@@ -140,6 +140,54 @@ describe('hello and the registry', () => {
     expect(delivered).toBe(1);
     const { editors } = await listEditorsAfterRoundTrip(second.agent);
     expect(editors.map((e) => e.id)).toEqual([`${minted.device.name}/nvim-new`]);
+  });
+});
+
+describe('the registry under the Hub\'s own connections', () => {
+  const hubState = <T>(fn: (sql: SqlStorage) => T): Promise<T> => runInDurableObject(env.HUB.get(env.HUB.idFromName('owner')), (_i: Hub, state) => fn(state.storage.sql));
+
+  it('a live connection whose rows were deleted under the Hub is asked for its list again (a second welcome), and the listing waits for it', async () => {
+    const { agent, minted } = await device(uniqueName('wiped'), [editor('nvim-1'), editor('nvim-2')]);
+    // What a second relay on the same storage did at its start: every row it did not hold, gone.
+    await hubState((sql) => sql.exec('DELETE FROM editors'));
+    const listing = listEditors();
+    expect(await agent.next('welcome')).toMatchObject({ device: { id: minted.device.id } });
+    agent.send({ type: 'editors', editors: [editor('nvim-1'), editor('nvim-2')] });
+    expect((await listing).editors.map((e) => e.id)).toEqual([`${minted.device.name}/nvim-1`, `${minted.device.name}/nvim-2`]);
+    // And a call routes again.
+    const pending = rawCall(access.token, 'read_buffer', { editor: `${minted.device.name}/nvim-2` });
+    expect((await agent.next('call')).editor).toBe('nvim-2');
+    await agent.close();
+    expect(errorCode(outcomeOf(await pending))).toBe('EDITOR_OFFLINE');
+  });
+
+  it('rows of a connection this Hub does not hold are never listed nor routed to, nor removed', async () => {
+    const other = await deviceJwt(uniqueName('elsewhere'));
+    await hubState((sql) => sql.exec('INSERT INTO editors (device_id, local_id, conn_id, info) VALUES (?, ?, ?, ?)', other.device.id, 'nvim-9', 'another-relays-connection', JSON.stringify(editor('nvim-9'))));
+    try {
+      expect((await listEditors()).count).toBe(0);
+      const named = outcomeOf(await rawCall(access.token, 'read_buffer', { editor: `${other.device.name}/nvim-9` }));
+      expect(errorCode(named)).toBe('NO_EDITOR');
+      expect(await hubState((sql) => sql.exec('SELECT COUNT(*) AS n FROM editors WHERE conn_id = ?', 'another-relays-connection').one().n)).toBe(1);
+    } finally {
+      await hubState((sql) => sql.exec('DELETE FROM editors WHERE conn_id = ?', 'another-relays-connection'));
+    }
+  });
+
+  it('NO_EDITOR names as reconnecting only a device whose agent this Hub lost, not one merely seen lately', async () => {
+    const seen = await deviceJwt(uniqueName('seen-elsewhere'));
+    // Another relay on the same storage marks its own device seen; this Hub never held it.
+    await hubState((sql) => sql.exec('UPDATE devices SET last_seen_at = ? WHERE id = ?', Date.now(), seen.device.id));
+    const { agent, minted } = await device(uniqueName('lost-here'));
+    await agent.close();
+    const none = outcomeOf(await rawCall(access.token, 'read_buffer', {}));
+    expect(errorCode(none)).toBe('NO_EDITOR');
+    const reconnecting = (!none.ok && (none.error.reconnecting as string[])) || [];
+    expect(reconnecting).toContain(minted.device.name);
+    expect(reconnecting).not.toContain(seen.device.name);
+    // Its agent back: no longer lost.
+    const back = await device(minted.device.name);
+    await back.agent.close();
   });
 });
 

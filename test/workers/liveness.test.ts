@@ -2,7 +2,8 @@
 // by the runtime without waking the Hub, which reads their times when it needs to. A silent agent's
 // call answers EDITOR_OFFLINE from the heartbeat watch (not TIMEOUT at the 30 s deadline), its
 // socket is closed with 4004 and list_editors drops it, while an agent that keeps heartbeating stays;
-// afterwards NO_EDITOR and a call naming its editor say that the device is reconnecting.
+// afterwards NO_EDITOR and a call naming its editor say that the device is reconnecting. Any message
+// of the agent's counts as hearing from it, as a heartbeat does.
 import { afterEach, expect, it } from 'vitest';
 import { HEARTBEAT_PING, LIMITS } from '../../protocol/index.ts';
 import { deviceJwt, editor, errorCode, FakeAgent, mint, outcomeOf, rawCall, uniqueName } from './helpers.ts';
@@ -45,4 +46,22 @@ it('a silent agent: its call answers EDITOR_OFFLINE before the deadline, it is d
   await beating.close();
   const none = outcomeOf(await rawCall(access, 'read_buffer', {}));
   expect(none).toMatchObject({ ok: false, error: { code: 'NO_EDITOR', message: expect.stringContaining('is reconnecting'), reconnecting: expect.arrayContaining([frozenName]) } });
+}, LIMITS.callDeadlineMs);
+
+it('an agent that sends messages counts as heard from, heartbeats or not: its call waits past the heartbeat timeout for the result', async () => {
+  const access = (await mint({ kind: 'access', name: 'liveness' })).token;
+  const name = uniqueName('talking');
+  const talking = await online(name, 'nvim-3');
+  // No heartbeat at all: only its list, again and again, as a busy agent's messages come.
+  const talk = setInterval(() => talking.send({ type: 'editors', editors: [editor('nvim-3')] }), LIMITS.heartbeatMs);
+  try {
+    const pending = rawCall(access, 'read_buffer', { editor: `${name}/nvim-3` });
+    const call = await talking.next('call');
+    // Past the heartbeat timeout: the Hub has swept for silent agents several times meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, LIMITS.heartbeatTimeoutMs + 2 * LIMITS.heartbeatMs));
+    talking.answer(call.id, { ok: false, error: { code: 'UNSUPPORTED', message: 'answered late', hint: 'h' } });
+    expect(outcomeOf(await pending)).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', message: 'answered late' } });
+  } finally {
+    clearInterval(talk);
+  }
 }, LIMITS.callDeadlineMs);

@@ -119,6 +119,17 @@ describe('scopes', () => {
     expect(denied.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope", scope="read write"');
   });
 
+  it('a token without exec may list code actions and apply an edit, but not one that runs a server command', async () => {
+    const writer = await mint({ kind: 'access', name: uniqueName('fixer'), scopes: ['read', 'write'] });
+    const at = { line: 1, col: 1, apply: true, expected_changedtick: 1 };
+    // Past the scope check: answered by the Hub (no editor online), not refused with 403.
+    const edit = outcomeOf(await rawCall(writer.token, 'lsp_code_actions', { ...at, id: 'ef102935f:Organize Imports' }));
+    expect(!edit.ok && edit.error.code).toBe('NO_EDITOR');
+    const denied = await postMcp(writer.token, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'lsp_code_actions', arguments: { ...at, id: 'x2945264d:Extract to function in module scope' } } });
+    expect(denied.status).toBe(403);
+    expect(denied.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope", scope="read write exec"');
+  });
+
   it('a write-only token may not even list editors: the challenge names read, with an ordinary session\'s scopes', async () => {
     const writer = await mint({ kind: 'access', name: uniqueName('writer'), scopes: ['write'] });
     const denied = await postMcp(writer.token, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_editors', arguments: {} } });

@@ -14,7 +14,7 @@ import { approve, signIn, type Fetcher } from '../helpers/consent-flow.ts';
 import { MemoryProvider } from '../helpers/oauth-client.ts';
 import { BASE, forgetRegistrations, mcpClient, mint, outcomeOf, postMcp, relay, uniqueName } from './helpers.ts';
 
-const READ_TOOLS = ['list_editors', 'connect_editor', 'get_state_brief', 'get_state', 'read_buffer', 'grep_buffers', 'get_diagnostics', 'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols', 'lsp_rename', 'review_status'];
+const READ_TOOLS = ['list_editors', 'connect_editor', 'get_state_brief', 'get_state', 'read_buffer', 'grep_buffers', 'get_diagnostics', 'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols', 'lsp_calls', 'lsp_types', 'lsp_rename', 'lsp_code_actions', 'lsp_format', 'review_status'];
 const EVERY_SCOPE = ['read', 'write', 'open', 'save', 'exec', 'terminal'];
 
 function toolset(name: string): Toolset {
@@ -45,7 +45,7 @@ describe.each<McpEra>(['modern', 'legacy'])('tools/list follows the grant and th
   it('a read-only token: the read tools, lsp_rename as a preview saying so, and no write, exec or terminal tool', async () => {
     const tools = await listed(['read']);
     expect(tools.map((t) => t.name)).toEqual(READ_TOOLS);
-    expect(tools.find((t) => t.name === 'lsp_rename')?.description).toMatch(/Preview only here: this connection's grant lacks the write scope/);
+    for (const name of ['lsp_rename', 'lsp_code_actions', 'lsp_format']) expect(tools.find((t) => t.name === name)?.description, name).toMatch(/Preview only here: this connection's grant lacks the write scope/);
   });
 
   it('read and write: the edits too, but not open_file, save_buffer, or the exec tools', async () => {
@@ -125,6 +125,18 @@ describe('calls outside what is listed', () => {
     // The preview passes on to the Hub, which has no editor.
     const preview = outcomeOf(await rpc(await postMcp(token, call(2, 'lsp_rename', args), {}, '/mcp/read')) as Parameters<typeof outcomeOf>[0]);
     expect(!preview.ok && preview.error.code).toBe('NO_EDITOR');
+  });
+
+  it('a code action that runs a server command needs exec, which /mcp/lsp does not serve; its edits alone pass', async () => {
+    const { token } = await mint({ kind: 'access', name: uniqueName('actions'), scopes: EVERY_SCOPE });
+    const at = { line: 1, col: 1, apply: true, expected_changedtick: 1 };
+    const command = outcomeOf(await rpc(await postMcp(token, call(1, 'lsp_code_actions', { ...at, id: 'x0123abcd:Extract to function' }), {}, '/mcp/lsp')) as Parameters<typeof outcomeOf>[0]);
+    expect(!command.ok && command.error.code).toBe('PERMISSION_DENIED');
+    expect(!command.ok && command.error.message).toContain('needs the exec permission, which this endpoint\'s toolset (lsp)');
+    const edit = outcomeOf(await rpc(await postMcp(token, call(2, 'lsp_code_actions', { ...at, id: 'e0123abcd:Organize Imports' }), {}, '/mcp/lsp')) as Parameters<typeof outcomeOf>[0]);
+    expect(!edit.ok && edit.error.code).toBe('NO_EDITOR');
+    const served = outcomeOf(await rpc(await postMcp(token, call(3, 'lsp_code_actions', { ...at, id: 'x0123abcd:Extract to function' }), {}, '/mcp/lsp+exec')) as Parameters<typeof outcomeOf>[0]);
+    expect(!served.ok && served.error.code).toBe('NO_EDITOR');
   });
 });
 

@@ -1,7 +1,7 @@
 // Pure units of the Worker's core: editor routing and scope checks, Origin policy, configuration,
 // the capped body reader.
 import { describe, expect, it } from 'vitest';
-import { LIMITS, listEditors, lspRename, readBuffer, writeBuffer, type ToolOutcome } from '../../protocol/index.ts';
+import { LIMITS, listEditors, lspCodeActions, lspRename, readBuffer, writeBuffer, type ToolOutcome } from '../../protocol/index.ts';
 import { callDeadlineMs, extraAllowedOrigins, relayOrigin } from '../../worker/config.ts';
 import { declaredTooLarge, readCapped } from '../../worker/http/body.ts';
 import { originAllowed } from '../../protocol/http/origin.ts';
@@ -12,7 +12,7 @@ function online(device: string, localId: string): OnlineEditor {
   return {
     deviceId: `id-${device}`,
     localId,
-    info: { id, device, kind: 'nvim', version: '0.7.2', name: localId, cwd: '/', current_file: null, pid: 1 },
+    info: { id, device, kind: 'nvim', version: '0.7.2', name: localId, cwd: '/', current_file: null, pid: 1, waiting_for: null },
   };
 }
 
@@ -88,6 +88,19 @@ describe('checkScope', () => {
     // Unvalidated arguments ask no more than a call without them; validation refuses them later.
     expect(checkScope(lspRename, ['read'], { apply: 'yes' })).toBeNull();
     expect(checkScope(lspRename, ['read'], null)).toBeNull();
+  });
+
+  it('takes lsp_code_actions\' class from its arguments: a list or preview reads, an edit writes, a server command is exec', () => {
+    const at = { line: 1, col: 1 };
+    const command = 'x2945264d:Extract to function in module scope';
+    expect(checkScope(lspCodeActions, ['read'], at)).toBeNull();
+    expect(checkScope(lspCodeActions, ['read'], { ...at, id: command })).toBeNull();
+    const write = checkScope(lspCodeActions, ['read'], { ...at, id: 'ef102935f:Organize Imports', apply: true, expected_changedtick: 3 });
+    expect(write && !write.ok && write.error.required_scope).toBe('write');
+    // A token that may write may not have the server run a command.
+    const exec = checkScope(lspCodeActions, ['read', 'write'], { ...at, id: command, apply: true, expected_changedtick: 3 });
+    expect(exec && !exec.ok && exec.error.required_scope).toBe('exec');
+    expect(checkScope(lspCodeActions, ['read', 'exec'], { ...at, id: command, apply: true })).toBeNull();
   });
 });
 

@@ -6,11 +6,14 @@
  * disconnection of a device, and agents that went silent: heartbeats are answered by the runtime
  * without waking the Hub, so the Hub reads each socket's last auto-response time when it needs to
  * know (a call, a listing, and once a second while calls are in flight) and closes the sockets of
- * agents it has not heard from for LIMITS.heartbeatTimeoutMs (`dropSilent`). It keeps the editor
- * registry and the published decisions (decisions.ts) in step with the sockets and hands results,
- * the agents' word on the page's answers (`decided`) and dropped connections to the call table
- * and decide-requests.ts; it never routes a call (call-router.ts does) nor an answer
- * (decision-router.ts does).
+ * agents it has not heard from for LIMITS.heartbeatTimeoutMs (`dropSilent`); any message of the
+ * agent's counts as hearing from it too. It keeps the editor registry and the published decisions
+ * (decisions.ts) in step with the sockets, and a live connection's editors whatever happened to
+ * their rows (`editors`: a connection with fewer rows than its last list held is asked for the
+ * list again, with a second `welcome`), records the devices it lost (lost-devices.ts, what
+ * NO_EDITOR names as reconnecting), and hands results, the agents' word on the page's answers
+ * (`decided`) and dropped connections to the call table and decide-requests.ts; it never routes a
+ * call (call-router.ts does) nor an answer (decision-router.ts does).
  */
 import {
   fail,
@@ -21,6 +24,7 @@ import {
   WIRE_VERSION,
   type AgentMessage,
   type OnlineDevice,
+  type OnlineEditor,
   type ToolOutcome,
 } from '../../protocol/index.ts';
 import { bearerToken } from '../../protocol/http/bearer.ts';
@@ -34,6 +38,7 @@ import { jsonError, unauthorized } from '../http/responses.ts';
 import type { CallTable } from './calls.ts';
 import type { DecideRequests } from './decide-requests.ts';
 import type { PublishedDecisions } from './decisions.ts';
+import type { LostDevices } from './lost-devices.ts';
 import type { LostDevice } from './reconnecting.ts';
 import type { Registry } from './registry.ts';
 import { attachmentOf, CLOSE, closeQuietly, send, type Attachment } from './sockets.ts';
@@ -51,6 +56,7 @@ export interface AgentSocketsDeps {
   readonly tokens: TokenStore;
   readonly registry: Registry;
   readonly calls: CallTable;
+  readonly lost: LostDevices;
   /** The pending decisions agents published (decisions.ts), and answers from the page in flight to them. */
   readonly published: PublishedDecisions;
   readonly decides: DecideRequests;
@@ -62,6 +68,13 @@ export interface AgentSocketsDeps {
  */
 const SEEN_EVERY_MS = 30_000;
 
+/**
+ * How long a listing or a call waits for a connection asked for its editors again to answer
+ * (ms); an agent that does not (one older than the request, or stalled) is not asked again for
+ * LIMITS.heartbeatTimeoutMs, and calls go on with what the registry has.
+ */
+const RESYNC_WAIT_MS = 1_000;
+
 /** How often, at most, a live agent is told of refused connections as its device (ms); each is recorded. */
 const REFUSED_NOTICE_EVERY_MS = 60_000;
 
@@ -69,6 +82,13 @@ export class AgentSockets {
   readonly #d: AgentSocketsDeps;
   /** When each connection last updated `last_seen_at` (lost on hibernation: it then updates again). */
   readonly #seenAt = new Map<string, number>();
+  /**
+   * When each connection's agent last sent a message: a sign of life beside its heartbeats (lost on
+   * hibernation, which comes only after the messages stop; the heartbeats' times are kept).
+   */
+  readonly #heardAt = new Map<string, number>();
+  /** The connections asked for their editors again (`editors`), with when, until they answer. */
+  readonly #resyncs = new Map<string, { sentAt: number; answered: Promise<void>; answer(): void }>();
 
   constructor(deps: AgentSocketsDeps) {
     this.#d = deps;
@@ -81,7 +101,10 @@ export class AgentSockets {
       if (a) live.add(a.connId);
     }
     const now = Date.now();
-    for (const deviceId of deps.registry.keepOnly(live)) deps.tokens.devices.touch(deviceId, now);
+    for (const deviceId of deps.registry.keepOnly(live)) {
+      deps.tokens.devices.touch(deviceId, now);
+      deps.lost.lost(deviceId, now);
+    }
     deps.published.keepOnly(live);
   }
 
@@ -158,7 +181,9 @@ export class AgentSockets {
   onMessage(ws: WebSocket, message: string | ArrayBuffer): void {
     const a = attachmentOf(ws);
     if (!a) return closeQuietly(ws, CLOSE.protocolError, 'unknown connection');
-    this.#seen(a, Date.now());
+    const now = Date.now();
+    this.#heardAt.set(a.connId, now);
+    this.#seen(a, now);
     if (typeof message !== 'string') return this.#badMessage(ws, a, 'binary frames are not part of the protocol');
     if (overWireLimit(message)) {
       return this.#badMessage(ws, a, `message over ${LIMITS.maxWireMessageBytes} bytes`, message);
@@ -186,8 +211,13 @@ export class AgentSockets {
     const a = attachmentOf(ws);
     if (!a) return;
     // The socket was live until now, unless the Hub itself closed it as silent (dropSilent).
-    if (this.#silentSince(ws, a, Date.now()) === null) this.#d.tokens.devices.touch(a.deviceId, Date.now());
-    this.#seenAt.delete(a.connId);
+    const now = Date.now();
+    if (this.#silentSince(ws, a, now) === null) {
+      this.#d.tokens.devices.touch(a.deviceId, now);
+      // A socket replaced by a newer one that already said hello: the device is not lost.
+      if (!this.live(a.deviceId)) this.#d.lost.lost(a.deviceId, now);
+    }
+    this.#forget(a.connId);
     this.#d.calls.settleConnection(a.connId, fail('EDITOR_OFFLINE', `The connection to device "${a.deviceName}" closed during the call.`, { hint: OFFLINE_HINT }));
     this.#dropConnection(a);
   }
@@ -261,19 +291,88 @@ export class AgentSockets {
       );
       this.#dropConnection(a);
       this.#d.tokens.devices.touch(a.deviceId, silent);
+      this.#d.lost.lost(a.deviceId, silent);
+      this.#forget(a.connId);
       closeQuietly(ws, CLOSE.heartbeatMissed, 'no heartbeat');
       dropped.push(a.deviceName);
     }
     return dropped;
   }
 
-  /** Devices that are not revoked, have no live socket and were heard from before, with when. */
+  /** Devices this Hub lost the agent of (lost-devices.ts) that are not revoked and have no live socket now, with when. */
   offlineDevices(): LostDevice[] {
     const online = new Set(this.onlineDevices().map((d) => d.deviceId));
+    const lost = this.#d.lost.all();
     return this.#d.tokens.devices
       .list()
-      .filter((d) => !d.revoked && !online.has(d.id) && d.last_seen_at !== null)
-      .map((d) => ({ name: d.name, lastSeenMs: Date.parse(d.last_seen_at ?? '') }));
+      .filter((d) => !d.revoked && !online.has(d.id) && lost.has(d.id))
+      .map((d) => ({ name: d.name, lastSeenMs: lost.get(d.id) ?? 0 }));
+  }
+
+  /**
+   * The editors online through this Hub's live connections (Registry.online). A connection whose
+   * rows are fewer than its agent's last list held (they were deleted under it: another relay on
+   * the same storage, or anything else) is asked for its list again with a second `welcome`, which
+   * every agent answers with `editors`; the listing waits for that answer, at most RESYNC_WAIT_MS.
+   */
+  async editors(): Promise<OnlineEditor[]> {
+    const live = this.#greeted();
+    const counts = this.#d.registry.counts();
+    const asked: Promise<void>[] = [];
+    for (const [connId, { ws, attachment }] of live) {
+      if ((attachment.editors ?? 0) > (counts.get(connId) ?? 0)) {
+        const answered = this.#resync(ws, attachment);
+        if (answered) asked.push(answered);
+      }
+    }
+    if (asked.length > 0) {
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      await Promise.race([Promise.all(asked), new Promise<void>((resolve) => (timer = setTimeout(resolve, RESYNC_WAIT_MS)))]);
+      if (timer !== null) clearTimeout(timer);
+    }
+    return this.#d.registry.online(new Set(this.#greeted().keys()));
+  }
+
+  /**
+   * Asks the agent on `ws` for its editors again (a `welcome`, answered with `editors`), unless it
+   * was asked less than LIMITS.heartbeatTimeoutMs ago; the answer to wait for, while it is due
+   * within RESYNC_WAIT_MS of the asking, else null.
+   */
+  #resync(ws: WebSocket, a: Attachment): Promise<void> | null {
+    const now = Date.now();
+    let asked = this.#resyncs.get(a.connId);
+    if (!asked || now - asked.sentAt > LIMITS.heartbeatTimeoutMs) {
+      let answer = (): void => {};
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      asked = { sentAt: now, answered, answer };
+      this.#resyncs.set(a.connId, asked);
+      send(ws, { type: 'welcome', v: WIRE_VERSION, device: { id: a.deviceId, name: a.deviceName } });
+    }
+    return now - asked.sentAt < RESYNC_WAIT_MS ? asked.answered : null;
+  }
+
+  /** This Hub's greeted, open agent sockets by connection id. */
+  #greeted(): Map<string, { ws: WebSocket; attachment: Attachment }> {
+    const live = new Map<string, { ws: WebSocket; attachment: Attachment }>();
+    for (const ws of this.#d.ctx.getWebSockets()) {
+      const attachment = attachmentOf(ws);
+      if (attachment?.greeted && ws.readyState === WebSocket.READY_STATE_OPEN) live.set(attachment.connId, { ws, attachment });
+    }
+    return live;
+  }
+
+  /** Forgets what is kept in memory of a connection that ended. */
+  #forget(connId: string): void {
+    this.#seenAt.delete(connId);
+    this.#heardAt.delete(connId);
+    this.#resyncs.get(connId)?.answer();
+    this.#resyncs.delete(connId);
+  }
+
+  /** The agent on connection `connId` reported its editors: whoever waits for that may go on. */
+  #reported(connId: string): void {
+    this.#resyncs.get(connId)?.answer();
+    this.#resyncs.delete(connId);
   }
 
   /** Devices online now, with the newest heartbeat time (ms) of each; heartbeats do not wake the Hub. */
@@ -293,7 +392,7 @@ export class AgentSockets {
    * that was over LIMITS.heartbeatTimeoutMs before `nowMs`; null while it is live.
    */
   #silentSince(ws: WebSocket, a: Attachment, nowMs: number): number | null {
-    const heard = Math.max(a.connectedAt, this.#d.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0);
+    const heard = Math.max(a.connectedAt, this.#heardAt.get(a.connId) ?? 0, this.#d.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0);
     return nowMs - heard > LIMITS.heartbeatTimeoutMs ? heard : null;
   }
 
@@ -309,7 +408,9 @@ export class AgentSockets {
         if (message.v !== WIRE_VERSION) return this.#versionMismatch(ws, message.v);
         registry.replace(a.deviceId, a.connId, message.editors);
         const { tookOver, ...rest } = a;
-        ws.serializeAttachment({ ...rest, greeted: true } satisfies Attachment);
+        ws.serializeAttachment({ ...rest, greeted: true, editors: distinctIds(message.editors) } satisfies Attachment);
+        this.#d.lost.found(a.deviceId);
+        this.#reported(a.connId);
         const took = tookOver ? { took_over: { address: tookOver.address, since: new Date(tookOver.since).toISOString(), how: tookOver.how } } : {};
         send(ws, { type: 'welcome', v: WIRE_VERSION, device: { id: a.deviceId, name: a.deviceName }, ...took });
         return;
@@ -320,8 +421,13 @@ export class AgentSockets {
           send(ws, { type: 'error', code: 'BAD_MESSAGE', message: 'Send hello first.' });
           return closeQuietly(ws, CLOSE.protocolError, 'hello expected');
         }
-        if (message.type === 'editors') registry.replace(a.deviceId, a.connId, message.editors);
-        else this.#d.published.replace(a.deviceId, a.connId, message.decisions, message.settled);
+        if (message.type === 'decisions') {
+          this.#d.published.replace(a.deviceId, a.connId, message.decisions, message.settled);
+          return;
+        }
+        registry.replace(a.deviceId, a.connId, message.editors);
+        ws.serializeAttachment({ ...a, editors: distinctIds(message.editors) } satisfies Attachment);
+        this.#reported(a.connId);
         return;
       case 'decided':
         // Only for an answer sent on this very connection (decide-requests.ts); anything else is dropped.
@@ -355,6 +461,11 @@ export class AgentSockets {
     const { calls } = this.#d;
     if (calls.byId(id)?.connId === a.connId) calls.settle(id, outcome);
   }
+}
+
+/** How many editors a list holds: the registry keeps one row per id (the last entry of a repeated one). */
+function distinctIds(editors: readonly { id: string }[]): number {
+  return new Set(editors.map((e) => e.id)).size;
 }
 
 /** Whether `text` is over the wire limit in UTF-8 bytes; encodes it only when it could be. */

@@ -16,7 +16,7 @@
  * with a 401, never as a tool result. Trust: the Hub enforces the token's scopes but does not speak
  * for the agent, which applies its own policy on top. Nothing is ever retried.
  */
-import { anyToolByName, fail, LIMITS, routeCall, type PermissionClass, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import { anyToolByName, fail, LIMITS, routeCall, type PermissionClass, type ToolOutcome, type ToolSpec, type WireRounds } from '../../protocol/index.ts';
 import type { Rejection } from '../auth/claims.ts';
 import { callDeadlineMs, type Vars } from '../config.ts';
 import type { AgentSockets } from './agent-sockets.ts';
@@ -45,6 +45,8 @@ export interface HubCall {
   pat?: string;
   /** The client declared MCP Apps: the agent may ask the user in the decision card (protocol/app/card.ts). */
   ui?: true;
+  /** The client can be asked by elicitation rounds (wire `call.rounds`): the Hub carries it, and the agent's INPUT_REQUIRED back. */
+  rounds?: WireRounds;
 }
 
 /** A call the Hub did not route: the personal access token it came with is no longer good. */
@@ -126,7 +128,7 @@ export class CallRouter {
     if (!spec) return { outcome: fail('INVALID_ARGUMENT', `Unknown tool: ${call.tool}`), target: '' };
     const now = Date.now();
     this.#d.sockets.dropSilent(now);
-    const editors = this.#d.registry.online();
+    const editors = await this.#d.sockets.editors();
     // Who is reconnecting matters only when the call would otherwise find no editor.
     const lost = editors.length === 0 || typeof call.args.editor === 'string' ? reconnecting(this.#d.sockets.offlineDevices(), now) : [];
     const noEditor = noEditorWhileReconnecting(lost, now);
@@ -174,6 +176,7 @@ export class CallRouter {
       ...(call.clientName === undefined ? {} : { client_name: call.clientName }),
       ...(call.ui ? { ui: true } : {}),
       deadline_ms: deadlineMs,
+      ...(call.rounds === undefined ? {} : { rounds: call.rounds }),
     });
     if (!sent) calls.settle(id, fail('EDITOR_OFFLINE', 'The connection to the editor closed before the call could be sent; nothing was sent.'));
     return outcome;

@@ -5,8 +5,8 @@
  *   - call-router.ts: each tool call routed, sent and waited for (calls.ts holds those in flight);
  *   - decision-router.ts: each answer from the Pending page carried to its agent (decide-requests.ts
  *     holds those in flight; decisions.ts and used-forms.ts are tables);
- *   - registry.ts, call-log.ts, pairings.ts, pairing-tickets.ts, rate-limits.ts, owner-guesses.ts, sessions.ts,
- *     used-refresh-tokens.ts and auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
+ *   - registry.ts, lost-devices.ts, call-log.ts, pairings.ts, pairing-tickets.ts, rate-limits.ts, owner-guesses.ts,
+ *     sessions.ts, used-refresh-tokens.ts and auth/tokens.ts: one SQLite table (or a few) each; registration-limits.ts counts in
  *     rate-limits.ts's.
  * Heartbeats are answered by the runtime without waking the object (`setWebSocketAutoResponse`);
  * the Hub reads their times when it needs to know whether an agent still lives
@@ -25,10 +25,12 @@ import { CallTable } from './calls.ts';
 import { DecideRequests } from './decide-requests.ts';
 import { DecisionRouter, type DecideRequest } from './decision-router.ts';
 import { PublishedDecisions, type DeviceDecisions } from './decisions.ts';
+import { LostDevices } from './lost-devices.ts';
 import { OWNER_USER_BUCKET, OwnerGuesses, type OwnerSecretCheck } from './owner-guesses.ts';
 import { PairingTickets, type IssuedTicket } from './pairing-tickets.ts';
 import { PairingStore, type Cancelled, type Limited, type PairingView, type PendingView, type PollResult, type StartedPairing } from './pairings.ts';
 import type { RateCheck } from './rate-limits.ts';
+import { RECONNECTING_WINDOW_MS } from './reconnecting.ts';
 import { RegistrationLimits } from './registration-limits.ts';
 import { Registry } from './registry.ts';
 import { SessionStore } from './sessions.ts';
@@ -63,9 +65,10 @@ export class Hub extends DurableObject<Vars> {
     this.registry = new Registry(ctx.storage);
     this.callLog = new CallLog(ctx.storage);
     const calls = new CallTable();
+    const lost = new LostDevices(ctx.storage.sql, RECONNECTING_WINDOW_MS);
     this.published = new PublishedDecisions(ctx.storage);
     const decides = new DecideRequests();
-    this.sockets = new AgentSockets({ ctx, env, tokens: this.tokens, registry: this.registry, calls, published: this.published, decides });
+    this.sockets = new AgentSockets({ ctx, env, tokens: this.tokens, registry: this.registry, calls, lost, published: this.published, decides });
     this.router = new CallRouter({
       env,
       sockets: this.sockets,
@@ -130,7 +133,7 @@ export class Hub extends DurableObject<Vars> {
   /** The editors online now, as list_editors shows them. */
   async editorsOnline(): Promise<EditorInfo[]> {
     this.sockets.dropSilent(Date.now());
-    return this.registry.online().map((e) => e.info);
+    return (await this.sockets.editors()).map((e) => e.info);
   }
 
   // ---- Pending decisions (RPC from the Pending page's routes; decision-router.ts) -------------

@@ -7,7 +7,7 @@
 import { fail, type ToolOutcome } from '../../protocol/index.ts';
 
 /** How long after it was last seen a device that is not online counts as reconnecting (ms). */
-const RECONNECTING_WINDOW_MS = 120_000;
+export const RECONNECTING_WINDOW_MS = 120_000;
 
 /** A device that is offline now, and when its agent was last heard from. */
 export interface LostDevice {

@@ -2,7 +2,10 @@
  * The editor registry: which editors each connected device reports. Owns the `editors` table in
  * the Hub's SQLite storage (so that it survives hibernation); device names come from the
  * `devices` table (`auth/devices.ts`). Knows nothing of sockets: the Hub says when a device's list
- * changes or goes away.
+ * changes or goes away, and which connections are live when it reads the list, so that it lists
+ * only editors of this Hub's own live connections (a row of any other, a closed one or another
+ * relay's on the same storage, is never routed to), and tells how many rows each connection has,
+ * so that the Hub can see a live connection's rows gone (agent-sockets.ts restores them).
  */
 import { onlineEditor, type OnlineEditor, type WireEditor } from '../../protocol/index.ts';
 
@@ -16,7 +19,7 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS editors (
   PRIMARY KEY (device_id, local_id)
 )`;
 
-type EditorRow = { device_id: string; device_name: string; local_id: string; info: string };
+type EditorRow = { device_id: string; device_name: string; local_id: string; conn_id: string; info: string };
 
 export class Registry {
   constructor(private readonly storage: DurableObjectStorage) {
@@ -66,15 +69,22 @@ export class Registry {
     return [...new Set(stale.map((row) => row.device_id))];
   }
 
-  /** Every online editor, ordered by device name then local id, with public ids. */
-  online(): OnlineEditor[] {
+  /** How many editors each connection has in the table, by connection id. */
+  counts(): Map<string, number> {
+    const rows = this.storage.sql.exec<{ conn_id: string; n: number }>('SELECT conn_id, COUNT(*) AS n FROM editors GROUP BY conn_id').toArray();
+    return new Map(rows.map((row) => [row.conn_id, row.n]));
+  }
+
+  /** Every editor of a connection in `live`, ordered by device name then local id, with public ids. */
+  online(live: ReadonlySet<string>): OnlineEditor[] {
     return this.storage.sql
       .exec<EditorRow>(
-        `SELECT e.device_id, d.name AS device_name, e.local_id, e.info
+        `SELECT e.device_id, d.name AS device_name, e.local_id, e.conn_id, e.info
          FROM editors e JOIN devices d ON d.id = e.device_id
          ORDER BY d.name, e.local_id`,
       )
       .toArray()
+      .filter((row) => live.has(row.conn_id))
       .map((row) => onlineEditor(row.device_id, row.device_name, { ...(JSON.parse(row.info) as WireEditor), id: row.local_id }));
   }
 }

@@ -15,6 +15,11 @@ export interface Attachment {
   readonly greeted: boolean;
   /** When the socket was accepted (epoch ms): a heartbeat's stand-in until the first one. */
   readonly connectedAt: number;
+  /**
+   * How many editors the agent's last list on this connection held (distinct ids): more than the
+   * registry has rows for means the rows went, and the Hub asks for the list again.
+   */
+  readonly editors?: number;
   /** The SHA-256 (hex) of the takeover key the agent proved at the upgrade, or null (hub/takeover.ts). */
   readonly takeover: string | null;
   /** The address it connected from, as the owner is shown it (http/client-address.ts `shownAddress`). */

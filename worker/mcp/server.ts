@@ -16,7 +16,7 @@
  */
 import type { McpServerFactory, RequestId } from '@modelcontextprotocol/server';
 import { cancelledRequestIds, mcpServerFactory, type McpCallRequest, type McpToolCall } from '../../protocol/mcp-server.ts';
-import { fail, type PermissionClass, type ToolOutcome, type Toolset } from '../../protocol/index.ts';
+import { carriedInput, fail, type AssistantChannel, type InputRequiredOutcome, type PermissionClass, type ToolOutcome, type Toolset, type WireRounds } from '../../protocol/index.ts';
 import type { Rejection } from '../auth/claims.ts';
 import type { Hub } from '../hub/hub.ts';
 
@@ -77,7 +77,7 @@ export function cancelledRequestKeys(messages: readonly unknown[], jti: string):
 }
 
 /** Sends a call to the Hub; the client going away (or the SDK aborting the request) cancels it there. */
-async function forward(context: McpContext, call: McpToolCall, request: McpCallRequest): Promise<ToolOutcome> {
+async function forward(context: McpContext, call: McpToolCall, request: McpCallRequest): Promise<ToolOutcome | InputRequiredOutcome> {
   const signal = AbortSignal.any([context.signal, request.signal]);
   if (signal.aborted) return fail('CANCELLED', 'The client cancelled the call before it was sent.');
   const callKey = crypto.randomUUID();
@@ -95,12 +95,14 @@ async function forward(context: McpContext, call: McpToolCall, request: McpCallR
       ...(request.era === 'legacy' ? { requestKey: requestKeyOf(principal.jti, request.requestId) } : {}),
       ...(principal.kind === 'pat' ? { pat: principal.jti } : {}),
       ...(request.ui ? { ui: true as const } : {}),
+      ...(request.assistant?.kind === 'rounds' ? { rounds: wireRounds(request.assistant) } : {}),
     });
     if ('tokenRefused' in answer) {
       context.tokenRefused(answer.tokenRefused);
       return fail('PERMISSION_DENIED', 'The access token is no longer valid.');
     }
-    return answer;
+    // The agent's INPUT_REQUIRED is the client's to fulfil, never the model's to read.
+    return request.assistant?.kind === 'rounds' ? carriedInput(answer) : answer;
   } catch {
     // The Hub restarted (deploy, eviction) while the call was in flight: its fate is unknown.
     return fail('EDITOR_OFFLINE', 'The relay lost the call (it restarted) before the editor answered.', {
@@ -109,4 +111,12 @@ async function forward(context: McpContext, call: McpToolCall, request: McpCallR
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** A rounds channel as the wire carries it to the agent (protocol/elicitation.ts WireRounds). */
+function wireRounds(rounds: Extract<AssistantChannel, { kind: 'rounds' }>): WireRounds {
+  return {
+    ...(rounds.requestState === undefined ? {} : { request_state: rounds.requestState }),
+    ...(rounds.inputResponses === undefined ? {} : { input_responses: { ...rounds.inputResponses } }),
+  };
 }

@@ -43,6 +43,14 @@ export class ProbeBackoff {
     this.#failed.set(address, { identity, failures, retryAt: now + wait });
   }
 
+  /**
+   * Records a probe at `now` that found an editor it cannot attach yet (one that waits for its
+   * user): tried again `ms` later, however often, with no growing wait.
+   */
+  later(address: string, identity: string, now: number, ms: number): void {
+    this.#failed.set(address, { identity, failures: 0, retryAt: now + ms });
+  }
+
   /** The earliest time a failed address may be probed again, or null when none failed. */
   nextRetry(): number | null {
     let next: number | null = null;

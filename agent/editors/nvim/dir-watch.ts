@@ -21,7 +21,7 @@ export class DirWatch {
   readonly #onChange: () => void;
   readonly #logger: Logger;
   readonly #watchers = new Map<string, { watcher: FSWatcher; nvimNamesOnly: boolean }>();
-  /** Whether every directory asked for could be watched (a missing one counts as watched). */
+  /** Whether every directory asked for could be watched (a missing or unreadable one counts as watched). */
   #complete = true;
 
   constructor(onChange: () => void, logger: Logger) {
@@ -65,8 +65,10 @@ export class DirWatch {
         added++;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        // A root that does not exist (yet) holds no socket; anything else leaves a hole.
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        // A root that does not exist (yet) holds no socket, and one the user may not read (another
+        // account's) none a scan could find either: polling it would only read it in vain, every
+        // second. Anything else (no inotify watch left) leaves a hole that polling fills.
+        if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EACCES' && code !== 'EPERM') {
           complete = false;
           this.#logger.debug('cannot watch a directory for neovim sockets; scanning it periodically', { path, error: String(error) });
         }

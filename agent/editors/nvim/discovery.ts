@@ -90,7 +90,7 @@ interface Pending {
 /** What a scan found: the sockets, and the directories on `nvim` paths it read (to watch). */
 export interface Scan {
   sockets: string[];
-  /** Directories below a root whose path has a component starting with "nvim", as read. */
+  /** Directories below a root whose path has a component starting with "nvim" that it could read. */
   nvimDirs: string[];
 }
 
@@ -148,18 +148,21 @@ export async function scanSockets(roots: readonly string[], options: ScanOptions
         handles[i]?.closeSync();
         continue;
       }
-      if (next.matched) nvimDirs.push(next.dir);
       visited.add(next.dir);
       const entries = kept[i];
       if (entries) {
+        if (next.matched) nvimDirs.push(next.dir);
         take(next, entries);
         continue;
       }
       const dir = handles[i];
       if (!dir) {
         cache?.delete(next.dir);
-        continue; // Unreadable, or removed meanwhile: nothing to find there.
+        // Unreadable (another account's `nvim.<user>` in a shared /tmp), or removed meanwhile:
+        // nothing to find there, and nothing a watch could tell of.
+        continue;
       }
+      if (next.matched) nvimDirs.push(next.dir);
       try {
         const read = readAll(dir, budget);
         take(next, read.entries);

@@ -9,20 +9,35 @@
  * (and by `refresh`); the editor counts as gone when its socket closes or it announces VimLeavePre.
  * Never waits forever: every request honours the caller's AbortSignal and fails EDITOR_OFFLINE
  * when the socket closes.
+ *
+ * A Neovim that waits for its user (blocked.ts) answers only `nvim_get_mode` and the like: every
+ * request that runs Lua in it (a tool, the files a call addresses, a prompt, a refresh) is asked
+ * after `nvim_get_mode` says it does not block, and is not sent otherwise (EditorBlocked, the
+ * call's EDITOR_BLOCKED), so that nothing runs later behind the caller's back. One found waiting
+ * as it is attached (at the swap-file question as it starts) is listed at once, with what the
+ * system tells of it (process-of.ts), and installed as soon as it can be asked.
  */
 import { LIMITS, type ToolOutcome, type WireEditor } from '../../../protocol/index.ts';
+import { basename } from 'node:path';
+import { z } from 'zod';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
 import type { Hunk } from '../../reviews/diff.ts';
+import { EditorBlocked, waitingFor, WaitWatch, type EditorWaiting } from '../blocked.ts';
 import { applyReviewed, DeferredAnswers, proposeTool, runTool, type Applied, type CallControl, type EditorLink, type InvokeOptions, type Proposal } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
 import { editorPromptOptions, EditorPrompts } from '../prompts.ts';
 import { EditorReviews, type OpenReview, type ReviewSpec } from '../reviews.ts';
 import type { Addressing, EditorTool } from '../tools/tool.ts';
+import { parseAddress, socketPid } from './address.ts';
 import { NvimConnection } from './connection.ts';
-import { LuaInfo, parseApiInfo, wireEditor } from './info.ts';
+import { LuaInfo, parseApiInfo, wireEditor, type ApiSummary } from './info.ts';
 import { ASK_LUA, CALL_LUA, CANCEL_LUA, CORE_LUA, HELPER_SOURCES, INFO_LUA, INSTALL_KEY, PROPOSE_LUA, REVIEW_LUA, TOOL_SOURCES } from './lua.ts';
+import { processCwd, socketOwner } from './process-of.ts';
+
+/** What `nvim_get_mode` answers (`:help nvim_get_mode()`); one of the requests Neovim answers while it waits for its user. */
+const Mode = z.object({ mode: z.string(), blocking: z.boolean() });
 
 /** How to attach. */
 export interface AttachOptions {
@@ -42,7 +57,7 @@ export class NvimEditor implements Editor {
   /** Settles when the editor is gone (exited, or detached by `close`). */
   readonly exited: Promise<void>;
   readonly #connection: NvimConnection;
-  readonly #version: string;
+  readonly #api: ApiSummary;
   readonly #logger: Logger;
   readonly #listeners = new Set<(editor: NvimEditor) => void>();
   /** The prompts shown in this Neovim; their answers come back as vimrelay_ask notifications. */
@@ -52,31 +67,43 @@ export class NvimEditor implements Editor {
   /** The answers of deferred calls; they come back as vimrelay_answer notifications. */
   readonly #answers = new DeferredAnswers();
   readonly #link: EditorLink;
+  /** What it waits for its user to answer, if it does (blocked.ts). */
+  readonly #wait: WaitWatch;
+  /** What its Lua last said of it (or, before it could be installed, what the system said). */
+  #lua: LuaInfo;
   #info: WireEditor;
-  #chosenName: string | null;
+  /** Whether this agent's Lua is installed in it; the install under way, if any. */
+  #installed: boolean;
+  #installing: Promise<void> | null = null;
 
-  /** `channel`: this connection's channel id inside Neovim, where prompts send their answers. */
-  private constructor(connection: NvimConnection, address: string, version: string, info: LuaInfo, logger: Logger, channel: number) {
+  /**
+   * `installed`: `lua` is what the installed Lua said, else what the system tells of a Neovim
+   * that waits (`waiting`) and is installed once it can be asked.
+   */
+  private constructor(connection: NvimConnection, address: string, api: ApiSummary, lua: LuaInfo, installed: boolean, waiting: EditorWaiting | null, logger: Logger) {
+    const channel = api.channel;
     this.#connection = connection;
     this.#prompts = new EditorPrompts({
-      open: async (id, lines, options, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines, editorPromptOptions(options)]], signal)),
+      open: async (id, lines, options, signal) => {
+        await this.#askable(signal);
+        await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines, editorPromptOptions(options)]], signal);
+      },
       close: async (id, notice, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, [], { notice }]], signal)),
     });
     this.#reviews = new EditorReviews({
-      open: async (id, spec, signal) => void (await connection.request('nvim_exec_lua', [REVIEW_LUA, ['open', channel, id, spec]], signal)),
+      open: async (id, spec, signal) => {
+        await this.#askable(signal);
+        await connection.request('nvim_exec_lua', [REVIEW_LUA, ['open', channel, id, spec]], signal);
+      },
       close: async (id, message, signal) => void (await connection.request('nvim_exec_lua', [REVIEW_LUA, ['close', channel, id, { message }]], signal)),
       expire: async (id, signal) => void (await connection.request('nvim_exec_lua', [REVIEW_LUA, ['expire', channel, id, {}]], signal)),
-    });
-    void connection.closed.then(() => {
-      this.#prompts.abandon('Neovim');
-      this.#reviews.abandon('Neovim');
-      this.#answers.abandon();
     });
     this.#link = {
       name: 'Neovim',
       // Neovim redraws after a call by itself: `redraw` is Vim's (and says the tool is not read-only).
       invoke: async (impl, params, signal, opts) => {
         if (opts.propose) {
+          await this.#askable(signal);
           const args = opts.expect === undefined ? [impl, params, opts.propose] : [impl, params, opts.propose, opts.expect];
           return fromJson(await connection.request('nvim_exec_lua', [PROPOSE_LUA, args], signal));
         }
@@ -89,24 +116,51 @@ export class NvimEditor implements Editor {
       cancel: async (token, signal) => void (await connection.request('nvim_exec_lua', [CANCEL_LUA, [token]], signal)),
     };
     this.address = address;
-    this.#version = version;
+    this.#api = api;
     this.#logger = logger;
-    this.pid = info.pid;
-    this.id = `nvim-${info.pid}`;
-    this.#info = wireEditor(this.id, version, info);
-    this.#chosenName = info.chosen ? info.name : null;
+    this.pid = lua.pid;
+    this.id = `nvim-${lua.pid}`;
+    this.#lua = lua;
+    this.#installed = installed;
+    // Asked again while it waits: once it can be asked, this agent's Lua goes in first (if it is
+    // not in yet), so that the info announced with the change is its own.
+    this.#wait = new WaitWatch(
+      async (signal) => {
+        const now = await this.#waitingNow(signal);
+        if (now === null && !this.#installed) await this.#install(signal);
+        return now;
+      },
+      () => this.#setInfo(this.#lua),
+    );
+    this.#info = wireEditor(this.id, api.version, lua, null);
+    this.#wait.set(waiting);
     this.exited = connection.closed;
+    void connection.closed.then(() => {
+      this.#wait.close();
+      this.#prompts.abandon('Neovim');
+      this.#reviews.abandon('Neovim');
+      this.#answers.abandon();
+    });
     connection.onNotification((method, args) => this.#onNotification(method, args));
   }
 
-  /** Attaches the Neovim at `address` (socket path or host:port). Throws when it cannot. */
+  /**
+   * Attaches the Neovim at `address` (socket path or host:port); one that waits for its user is
+   * attached uninstalled (see the module header). Throws when it cannot, and EditorBlocked for one
+   * that waits and whose process the system does not name (no pid, no id): a later scan tries again.
+   */
   static async attach(address: string, { signal, logger = silentLogger }: AttachOptions): Promise<NvimEditor> {
     const connection = await NvimConnection.open(address, { signal, logger });
     try {
       const api = parseApiInfo(await connection.request('nvim_get_api_info', [], signal));
       if (api.missing.length > 0) throw new Error(`Neovim ${api.version} lacks ${api.missing.join(', ')}`);
-      const info = LuaInfo.parse(await connection.request('nvim_exec_lua', [CORE_LUA, [HELPER_SOURCES, TOOL_SOURCES, api.channel, INSTALL_KEY]], signal));
-      return new NvimEditor(connection, address, api.version, info, logger, api.channel);
+      const waiting = await waitingOf(connection, signal);
+      if (waiting === null) return new NvimEditor(connection, address, api, await install(connection, api, signal), true, null, logger);
+      const pid = socketPid(address) ?? ('path' in parseAddress(address) ? socketOwner(address) : null);
+      if (pid === null) throw new EditorBlocked(waiting);
+      const cwd = processCwd(pid) ?? '';
+      const seen: LuaInfo = { name: basename(cwd) || cwd, chosen: false, cwd, current_file: null, pid };
+      return new NvimEditor(connection, address, api, seen, false, waiting, logger);
     } catch (error) {
       await connection.close();
       throw error;
@@ -122,7 +176,7 @@ export class NvimEditor implements Editor {
   }
 
   chosenName(): string | null {
-    return this.#chosenName;
+    return this.#lua.chosen ? this.#lua.name : null;
   }
 
   /** Calls `listener` whenever `info()` changes. Returns the unsubscribe function. */
@@ -133,6 +187,7 @@ export class NvimEditor implements Editor {
 
   /** Re-reads the info (catches what no event announces, such as a new g:vimrelay_name). */
   async refresh(signal: AbortSignal): Promise<void> {
+    await this.#askable(signal);
     this.#setInfo(LuaInfo.parse(await this.#connection.request('nvim_exec_lua', [INFO_LUA, []], signal)));
   }
 
@@ -157,12 +212,44 @@ export class NvimEditor implements Editor {
   }
 
   /**
-   * Runs the installed implementation `impl` (one nvim_exec_lua): its raw answer; `channel` (this
-   * connection's) is where a deferred answer goes; `expect`, see InvokeOptions.
+   * Runs the installed implementation `impl` (one nvim_exec_lua), once Neovim says it can be
+   * asked: its raw answer; `channel` (this connection's) is where a deferred answer goes; `expect`,
+   * see InvokeOptions.
    */
   async #request(impl: string, params: Record<string, unknown>, signal: AbortSignal, channel?: number, expect?: InvokeOptions['expect']): Promise<unknown> {
+    await this.#askable(signal);
     const args = channel === undefined ? [impl, params] : expect === undefined ? [impl, params, channel] : [impl, params, channel, expect];
     return this.#connection.request('nvim_exec_lua', [CALL_LUA, args], signal);
+  }
+
+  /**
+   * Resolves once a request that runs Lua may be sent: Neovim does not wait for its user (else
+   * EditorBlocked, and nothing is sent), and this agent's Lua is installed.
+   */
+  async #askable(signal: AbortSignal): Promise<void> {
+    const waiting = await this.#waitingNow(signal);
+    if (waiting !== null) {
+      this.#wait.set(waiting);
+      throw new EditorBlocked(waiting);
+    }
+    if (!this.#installed) await this.#install(signal);
+    this.#wait.set(null);
+  }
+
+  /** What Neovim waits for its user to answer now, or null. */
+  #waitingNow(signal: AbortSignal): Promise<EditorWaiting | null> {
+    return waitingOf(this.#connection, signal);
+  }
+
+  /** Installs this agent's Lua (one install at a time) and takes the info it answers. */
+  #install(signal: AbortSignal): Promise<void> {
+    this.#installing ??= install(this.#connection, this.#api, signal)
+      .then((lua) => {
+        this.#installed = true;
+        this.#setInfo(lua);
+      })
+      .finally(() => (this.#installing = null));
+    return this.#installing;
   }
 
   ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
@@ -189,13 +276,24 @@ export class NvimEditor implements Editor {
     }
   }
 
-  #setInfo(info: LuaInfo): void {
-    this.#chosenName = info.chosen ? info.name : null;
-    const next = wireEditor(this.id, this.#version, info);
+  #setInfo(lua: LuaInfo): void {
+    this.#lua = lua;
+    const next = wireEditor(this.id, this.#api.version, lua, this.#wait.current);
     if (JSON.stringify(next) === JSON.stringify(this.#info)) return;
     this.#info = next;
     for (const listener of this.#listeners) listener(this);
   }
+}
+
+/** What the Neovim on `connection` waits for its user to answer now (`nvim_get_mode`), or null. */
+async function waitingOf(connection: NvimConnection, signal: AbortSignal): Promise<EditorWaiting | null> {
+  const mode = Mode.parse(await connection.request('nvim_get_mode', [], signal));
+  return mode.blocking ? waitingFor(mode.mode) : null;
+}
+
+/** Installs lua/core.lua, its helpers and the tools (ONE nvim_exec_lua; see the module header): the info it answers. */
+async function install(connection: NvimConnection, api: ApiSummary, signal: AbortSignal): Promise<LuaInfo> {
+  return LuaInfo.parse(await connection.request('nvim_exec_lua', [CORE_LUA, [HELPER_SOURCES, TOOL_SOURCES, api.channel, INSTALL_KEY]], signal));
 }
 
 /**

@@ -4,7 +4,7 @@
  * `__vimrelay.installs[key].info()` (name, cwd, current file, pid). Pure: parses and shapes values.
  */
 import { z } from 'zod';
-import type { WireEditor } from '../../../protocol/index.ts';
+import type { EditorWaiting, WireEditor } from '../../../protocol/index.ts';
 
 const ApiInfo = z.tuple([
   z.number().int(),
@@ -54,8 +54,8 @@ export const LuaInfo = z.object({
 });
 export type LuaInfo = z.infer<typeof LuaInfo>;
 
-/** The WireEditor for a Neovim, strings cut to the wire's limits. */
-export function wireEditor(id: string, version: string, info: LuaInfo): WireEditor {
+/** The WireEditor for a Neovim, strings cut to the wire's limits; `waiting`: what it waits for its user to answer. */
+export function wireEditor(id: string, version: string, info: LuaInfo, waiting: EditorWaiting | null): WireEditor {
   return {
     id,
     kind: 'nvim',
@@ -64,5 +64,6 @@ export function wireEditor(id: string, version: string, info: LuaInfo): WireEdit
     cwd: info.cwd.slice(0, 4096),
     current_file: info.current_file === null ? null : info.current_file.slice(0, 4096),
     pid: info.pid,
+    waiting_for: waiting,
   };
 }

@@ -23,9 +23,10 @@ export const CORE_LUA = luaSource('core.lua');
 
 /**
  * The helpers, installed in this order before the tools: lua/compat.lua (what differs between
- * Neovims), lua/util.lua, lua/lsp.lua for the lsp_* tools, and lua/propose.lua for reviews.
+ * Neovims), lua/util.lua, lua/lsp.lua for the lsp_* tools and lua/lsp_edit.lua for those that
+ * edit, and lua/propose.lua for reviews.
  */
-export const HELPER_SOURCES: readonly (readonly [string, string])[] = ['compat', 'util', 'lsp', 'propose'].map((name) => [name, luaSource(`${name}.lua`)] as const);
+export const HELPER_SOURCES: readonly (readonly [string, string])[] = ['compat', 'util', 'lsp', 'lsp_edit', 'propose'].map((name) => [name, luaSource(`${name}.lua`)] as const);
 
 /**
  * Implementation name -> Lua source, sent to each editor on attach: every tool implementation

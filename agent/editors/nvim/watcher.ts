@@ -12,7 +12,9 @@
  * (in the background, at most MAX_PROBES at once, each bounded by `probeTimeoutMs`), attaches those
  * that answer, keeps one editor per pid (one Neovim may listen on several sockets), backs off from
  * addresses that fail, refreshes attached editors' info on the periodic scans (the editors
- * announce most changes themselves), and drops editors as soon as they exit.
+ * announce most changes themselves), and drops editors as soon as they exit. A Neovim found
+ * waiting for its user (the swap-file question as it starts) is attached and listed at once, and
+ * installed once it can be asked (nvim/editor.ts).
  *
  * On request (`attach`, for connect_editor) it attaches an address at once, backoff or not, and
  * scans that address from then on, until the editor attached through it exits. `candidates`
@@ -26,13 +28,14 @@
  * level; `attach` rejects it with NotAttachable, whose message says nothing of why.
  */
 import { lstat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { loopbackAddress } from '../../config/agent-config.ts';
 import { checkTrusted, type TrustVerdict } from '../../config/trusted-path.ts';
 import { silentLogger, type Logger } from '../../log.ts';
+import { EditorBlocked, WAIT_POLL_MS } from '../blocked.ts';
 import type { Attached, EditorCandidate } from '../editor.ts';
 import type { EditorRegistry } from '../registry.ts';
-import { parseAddress } from './address.ts';
+import { parseAddress, socketPid } from './address.ts';
 import { ProbeBackoff } from './backoff.ts';
 import { DirWatch } from './dir-watch.ts';
 import { defaultSocketAddresses, defaultSocketDirs, DEFAULT_MAX_ENTRIES, scanSockets, type ScanCache } from './discovery.ts';
@@ -284,7 +287,10 @@ export class NvimWatcher {
       editor = await NvimEditor.attach(address, { signal, logger: this.#logger });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.#backoff.failed(address, identity, Date.now());
+      // A Neovim that waits for its user, whose process the system does not name, is attached as
+      // soon as it can be asked: tried again while it waits, cheaply, with no growing wait.
+      if (error instanceof EditorBlocked) this.#backoff.later(address, identity, Date.now(), WAIT_POLL_MS * 2);
+      else this.#backoff.failed(address, identity, Date.now());
       this.#errors.set(address, message);
       this.#logger.debug('not a usable neovim', { address, error: message });
       throw error;
@@ -328,13 +334,6 @@ export class NvimWatcher {
 /** A socket path made absolute (from the agent's cwd); a loopback host:port in its canonical form, another as given. */
 function normalize(address: string): string {
   return 'path' in parseAddress(address) ? resolve(address) : (loopbackAddress(address) ?? address);
-}
-
-/** The pid in a socket name of Neovim's own layout (`nvim.<pid>.<n>`), or null. */
-function socketPid(address: string): number | null {
-  const m = /^nvim\.(\d+)\.\d+$/.exec(basename(address));
-  const pid = m ? Number(m[1]) : 0;
-  return pid > 0 && Number.isSafeInteger(pid) ? pid : null;
 }
 
 /** Tells a socket file from a later one at the same path; '' for TCP or a missing file. */

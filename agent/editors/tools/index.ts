@@ -28,6 +28,9 @@ import { lspHoverTool } from './lsp-hover.ts';
 import { lspReferencesTool } from './lsp-references.ts';
 import { lspRenameTool } from './lsp-rename.ts';
 import { lspSymbolsTool } from './lsp-symbols.ts';
+import { lspCallsTool, lspTypesTool } from './lsp-hierarchy.ts';
+import { lspCodeActionsTool } from './lsp-code-actions.ts';
+import { lspFormatTool } from './lsp-format.ts';
 
 export type { Addressing, AnswerMode, CommitPhase, EditorTool, NeverReadFilter } from './tool.ts';
 
@@ -57,7 +60,11 @@ export const EDITOR_TOOLS: readonly EditorTool[] = [
   lspReferencesTool,
   lspHoverTool,
   lspSymbolsTool,
+  lspCallsTool,
+  lspTypesTool,
   lspRenameTool,
+  lspCodeActionsTool,
+  lspFormatTool,
 ];
 
 const BY_NAME = new Map(EDITOR_TOOLS.map((t) => [t.spec.name, t]));

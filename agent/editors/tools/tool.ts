@@ -77,9 +77,11 @@ export type AnswerMode = 'now' | 'deferred';
 
 /**
  * The second phase of a tool that edits what its first phase found (lsp_rename's apply): run at
- * once after the first phase answered, as ONE synchronous call of `impl`, once the agent's policy
- * has vetted the files the first phase would change (CallControl.vetEdits). The editor keeps what
- * the first phase found under its answer's token until then.
+ * once after the first phase answered, as ONE call of `impl`, once the agent's policy has vetted
+ * the files the first phase would change (CallControl.vetEdits). The editor keeps what the first
+ * phase found under its answer's token until then. The call makes the edit at once; it may then
+ * defer its answer (`answer_token` in its parameters, as a first phase's), when it starts what
+ * must come after the edit and waits on something slower (a code action's server command).
  */
 export interface CommitPhase {
   /** The implementation of the second phase (its twin files as any impl's). */

@@ -9,13 +9,16 @@
  * (nul.ts). A tool whose record defers its answer gets it later as an `answer` message (call.ts
  * `runTool`).
  * Info is kept fresh by the plugin's info messages; the editor is gone when its channel closes.
- * Every request honours the caller's AbortSignal.
+ * Every request honours the caller's AbortSignal. While Vim waits for its user (blocked.ts), the
+ * plugin runs no call and shows no prompt (`vimrelay#waiting()`): the call is EDITOR_BLOCKED, and
+ * the agent asks `vimrelay#waiting()` again until it can be asked, for list_editors.
  */
 import { z } from 'zod';
-import type { ToolOutcome, WireEditor } from '../../../protocol/index.ts';
+import { EditorWaiting, type ToolOutcome, type WireEditor } from '../../../protocol/index.ts';
 import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
 import type { Hunk } from '../../reviews/diff.ts';
+import { EditorBlocked, WaitWatch } from '../blocked.ts';
 import { applyReviewed, DeferredAnswers, proposeTool, runTool, type Applied, type CallControl, type EditorLink, type InvokeOptions, type Proposal } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
@@ -23,12 +26,18 @@ import { editorPromptOptions, EditorPrompts } from '../prompts.ts';
 import { EditorReviews, type OpenReview, type ReviewSpec } from '../reviews.ts';
 import type { Addressing, EditorTool } from '../tools/tool.ts';
 import type { VimChannel } from './channel.ts';
-import { VimInfoMessage, vimVersion, wireVimEditor, type VimHello } from './hello.ts';
+import { VimInfoMessage, vimVersion, wireVimEditor, type VimHello, type VimInfo } from './hello.ts';
 import { nulsFromVim, nulsToVim } from './nul.ts';
 import { stageJson, stageParams } from './staging.ts';
 
 /** A prompt's answer from plugin/vim/autoload/vimrelay/ask.vim (EditorPrompts checks the answer itself). */
 const VimAskMessage = z.object({ type: z.literal('ask'), id: z.string(), answer: z.unknown() });
+
+/** A call the plugin did not run because Vim waits for its user (autoload/vimrelay.vim `vimrelay#call`). */
+const VimBlocked = z.object({ ok: z.literal(false), error: z.object({ code: z.literal('EDITOR_BLOCKED'), waiting_for: EditorWaiting }) });
+
+/** The prompt the plugin did not show, for the same reason (autoload/vimrelay/ask.vim). */
+const VimAskBlocked = z.object({ waiting_for: EditorWaiting });
 
 /** A review's answer from plugin/vim/autoload/vimrelay/review.vim (EditorReviews checks the answer itself). */
 const VimReviewMessage = z.object({ type: z.literal('review'), id: z.string(), answer: z.unknown() });
@@ -57,6 +66,9 @@ export class VimEditor implements Editor {
   /** The answers of deferred calls; they come as `answer` messages. */
   readonly #answers = new DeferredAnswers();
   readonly #link: EditorLink;
+  /** What it waits for its user to answer, if it does (blocked.ts). */
+  readonly #wait: WaitWatch;
+  #vimInfo: VimInfo;
   #info: WireEditor;
   /** The name the user chose (before any `#2` suffix), or null when it is the cwd's tail. */
   readonly #chosenName: string | null;
@@ -69,13 +81,15 @@ export class VimEditor implements Editor {
     this.#logger = logger;
     this.instance = hello.instance;
     this.id = `vim-${hello.pid}`;
-    this.#info = wireVimEditor(this.id, this.#version, name, hello);
+    this.#vimInfo = hello;
+    this.#info = wireVimEditor(this.id, this.#version, name, hello, null);
+    this.#wait = new WaitWatch(async (signal) => waitingOf(await channel.expr('vimrelay#waiting()', signal)), () => this.#setInfo(this.#vimInfo));
     this.#chosenName = hello.chosen ? hello.name : null;
     this.exited = channel.closed;
     this.#prompts = new EditorPrompts({
       open: async (id, lines, options, signal) => {
         // The popup's window id; anything else (0 without +popupwin, "ERROR" from a failed call) means no prompt.
-        const winid = await channel.call('vimrelay#ask#open', [id, lines, editorPromptOptions(options)], signal);
+        const winid = this.#blockedBy(await channel.call('vimrelay#ask#open', [id, lines, editorPromptOptions(options)], signal), VimAskBlocked);
         if (typeof winid !== 'number' || winid <= 0) throw new Error('this Vim cannot show a popup (it needs +popupwin)');
       },
       close: async (id, notice, signal) => void (await channel.call('vimrelay#ask#close', [id, notice], signal)),
@@ -86,6 +100,7 @@ export class VimEditor implements Editor {
       expire: async (id, signal) => void (await channel.call('vimrelay#review#expire', [id], signal)),
     });
     void channel.closed.then(() => {
+      this.#wait.close();
       this.#prompts.abandon('Vim channel');
       this.#reviews.abandon('Vim channel');
       this.#answers.abandon();
@@ -118,6 +133,11 @@ export class VimEditor implements Editor {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Asks Vim whether it waits for its user (it may have connected at a prompt), for `info()`. */
+  async checkWaiting(signal: AbortSignal): Promise<void> {
+    this.#wait.set(waitingOf(await this.#channel.expr('vimrelay#waiting()', signal)));
+  }
+
   run(tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
     return runTool(this.#link, this.#answers, tool, args, call);
   }
@@ -141,7 +161,7 @@ export class VimEditor implements Editor {
     }
     // `now`: this clock as the call leaves, which Vim's deadline checks (start_by) keep in step with.
     const opts = { now: Date.now(), ...(redraw ? { redraw: 1 } : {}), ...(expect === undefined ? {} : { expect }), ...(propose === undefined ? {} : { propose }) };
-    const answer = await this.#channel.call('vimrelay#call', [impl, params, opts], signal);
+    const answer = this.#blockedBy(await this.#channel.call('vimrelay#call', [impl, params, opts], signal), VimBlocked);
     // Over TCP, Vim would hold its next small message (the deferred answer) until this reply is
     // acknowledged (Nagle's algorithm in Vim, the delayed ACK here: ~40 ms). Any bytes from the
     // agent carry the ACK at once; a message with id 0 goes to the plugin's ignored callback.
@@ -155,7 +175,7 @@ export class VimEditor implements Editor {
   }
 
   async paths(addressing: Addressing, args: Record<string, unknown>, signal: AbortSignal): Promise<string[]> {
-    return parsePaths(await this.#channel.call('vimrelay#call', ['paths', pathsParams(addressing, args)], signal));
+    return parsePaths(this.#blockedBy(await this.#channel.call('vimrelay#call', ['paths', pathsParams(addressing, args)], signal), VimBlocked));
   }
 
   ask(request: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
@@ -200,9 +220,35 @@ export class VimEditor implements Editor {
       this.#logger.debug('unexpected message from Vim', { editor: this.id });
       return;
     }
-    const next = wireVimEditor(this.id, this.#version, this.#name, info.data);
+    this.#setInfo(info.data);
+  }
+
+  /**
+   * `answer` as it came, once it says Vim could be asked (the waiting state cleared); throws
+   * EditorBlocked when it says, as `refusal` has it, that Vim waits for its user.
+   */
+  #blockedBy(answer: unknown, refusal: typeof VimBlocked | typeof VimAskBlocked): unknown {
+    const blocked = refusal.safeParse(answer);
+    if (!blocked.success) {
+      this.#wait.set(null);
+      return answer;
+    }
+    const waiting = 'error' in blocked.data ? blocked.data.error.waiting_for : blocked.data.waiting_for;
+    this.#wait.set(waiting);
+    throw new EditorBlocked(waiting);
+  }
+
+  #setInfo(info: VimInfo): void {
+    this.#vimInfo = info;
+    const next = wireVimEditor(this.id, this.#version, this.#name, info, this.#wait.current);
     if (JSON.stringify(next) === JSON.stringify(this.#info)) return;
     this.#info = next;
     for (const listener of this.#listeners) listener(this);
   }
+}
+
+/** What `vimrelay#waiting()` answered, or null ('' while Vim can be asked). */
+function waitingOf(raw: unknown): EditorWaiting | null {
+  const waiting = EditorWaiting.safeParse(raw);
+  return waiting.success ? waiting.data : null;
 }

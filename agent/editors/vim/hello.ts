@@ -3,7 +3,7 @@
  * handshake (handshake.ts), and info updates after DirChanged/BufEnter. Pure: schemas and shaping.
  */
 import { z } from 'zod';
-import type { WireEditor } from '../../../protocol/index.ts';
+import type { EditorWaiting, WireEditor } from '../../../protocol/index.ts';
 import { VimProof } from './handshake.ts';
 
 /** What the agent shows about a Vim, as the plugin reports it. */
@@ -40,8 +40,8 @@ export function vimVersion(versionlong: string): string {
   return `${Math.floor(n / 1_000_000)}.${Math.floor(n / 10_000) % 100}.${n % 10_000}`;
 }
 
-/** The WireEditor for a Vim, strings cut to the wire's limits. */
-export function wireVimEditor(id: string, version: string, name: string, info: VimInfo): WireEditor {
+/** The WireEditor for a Vim, strings cut to the wire's limits; `waiting`: what it waits for its user to answer. */
+export function wireVimEditor(id: string, version: string, name: string, info: VimInfo, waiting: EditorWaiting | null): WireEditor {
   return {
     id,
     kind: 'vim',
@@ -50,5 +50,6 @@ export function wireVimEditor(id: string, version: string, name: string, info: V
     cwd: info.cwd.slice(0, 4096),
     current_file: info.current_file === null ? null : info.current_file.slice(0, 4096),
     pid: info.pid,
+    waiting_for: waiting,
   };
 }

@@ -187,6 +187,9 @@ export class VimListener {
     this.#registry.add(editor);
     editor.onInfoChange(() => this.#registry.changed());
     this.#logger.info('Vim connected', { editor: editor.id, name });
+    // A Vim may connect while it waits for its user (its vimrc connects, and the swap-file
+    // question comes next): listed so at once.
+    editor.checkWaiting(AbortSignal.timeout(VIM_HELLO_TIMEOUT_MS)).catch((error: unknown) => this.#logger.debug('cannot ask a Vim whether it waits', { editor: editor.id, error: String(error) }));
     void editor.exited.then(() => {
       if (this.#editors.get(hello.instance) === editor) {
         this.#editors.delete(hello.instance);

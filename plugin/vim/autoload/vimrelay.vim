@@ -60,6 +60,16 @@ function! s:read_first_line(path, missing) abort
   return trim(get(readfile(a:path, '', 1), 0, ''))
 endfunction
 
+" What Vim waits for its user to answer, or '' (PROTOCOL.md "EDITOR_BLOCKED"): the hit-enter
+" prompt, "-- More --" or a question (the swap-file question E325 of a file open elsewhere, a
+" confirm() dialog). Vim reads its channel while it waits for that key, so a call would run, but
+" in the middle of what the user is answering: a listing paused at "-- More --", a buffer half
+" loaded at the swap-file question. Such a call answers EDITOR_BLOCKED, and nothing runs.
+function! vimrelay#waiting() abort
+  let mode = mode(1)
+  return mode ==# 'r' ? 'hit-enter' : mode ==# 'rm' ? 'more' : mode ==# 'r?' ? 'confirm' : ''
+endfunction
+
 " What the agent shows about this editor.
 function! vimrelay#info() abort
   let info = {'type': 'info', 'cwd': getcwd(), 'pid': getpid()}
@@ -202,22 +212,33 @@ endfunction
 " (the paths and addresses in its detail), :VimRelayStatus. From a callback (`drawn` false) Vim
 " draws no message by itself: the line goes to :messages and is drawn after a redraw.
 function! s:say(message, drawn) abort
-  let line = substitute(a:message, ' (.*$', '', '') . '; retrying, see :VimRelayStatus'
-  " Within the room left of the ruler and the partial command, whatever the characters' widths: a
-  " longer line would wrap, or stop at a hit-enter prompt.
-  let room = s:message_room()
-  if strdisplaywidth(line) >= room
-    while strdisplaywidth(line . '…') >= room && !empty(line)
-      let line = strcharpart(line, 0, strchars(line) - 1)
-    endwhile
-    let line .= '…'
-  endif
+  let line = s:fit(substitute(a:message, ' (.*$', '', ''), s:message_room())
   echomsg line
   if !a:drawn
     call vimrelay#util#redraw()
     echo line
   endif
   let s:error_shown = v:true
+endfunction
+
+" The first of these that is narrower than `room` (the room left of the ruler and the partial
+" command, whatever the characters' widths: a wider line would wrap, or stop at a hit-enter
+" prompt): `reason` with "; retrying, see :VimRelayStatus"; with " (:VimRelayStatus)"; the same
+" without its "vimrelay: " (the command names the plugin); that last one with its reason cut short.
+" 80 columns with 'ruler' and 'showcmd' (Vim 9.1's defaults) leave 52.
+function! s:fit(reason, room) abort
+  let bare = substitute(a:reason, '^vimrelay: ', '', '')
+  for line in [a:reason . '; retrying, see :VimRelayStatus', a:reason . ' (:VimRelayStatus)', bare . ' (:VimRelayStatus)']
+    if strdisplaywidth(line) < a:room
+      return line
+    endif
+  endfor
+  let tail = '… (:VimRelayStatus)'
+  let line = bare
+  while strdisplaywidth(line . tail) >= a:room && !empty(line)
+    let line = strcharpart(line, 0, strchars(line) - 1)
+  endwhile
+  return empty(line) ? strcharpart(bare, 0, a:room - 1) : line . tail
 endfunction
 
 " Ends the attempt under way as `message` says, and retries later.
@@ -441,7 +462,8 @@ endfunction
 " Runs one tool implementation, vimrelay#<impl>#run(params) in autoload/vimrelay/<impl>.vim (the
 " twin of the Neovim tool's lua/<impl>.lua; `paths` is not a catalog tool: the agent asks it which
 " files a call addresses): {'ok': v:true, 'data': ...} or {'ok': v:false, 'error': {code, message, ...}},
-" or {'ok': v:true, 'pending': v:true} when the tool deferred its answer (util/deferred.vim).
+" or {'ok': v:true, 'pending': v:true} when the tool deferred its answer (util/deferred.vim);
+" EDITOR_BLOCKED, running nothing, while Vim waits for its user (vimrelay#waiting()).
 " The optional `opts`: {'redraw': 1} for a tool that may change what is on screen (any that is
 " not read-only): Vim does not redraw after a channel call by itself, so the dispatcher does,
 " whether the tool succeeded or not (a command list may fail after changing things); nor does it
@@ -457,6 +479,12 @@ function! vimrelay#call(impl, params, ...) abort
   let opts = a:0 ? a:1 : {}
   if has_key(opts, 'now')
     call vimrelay#util#compat#saw_wall_clock(opts.now)
+  endif
+  let waiting = vimrelay#waiting()
+  if !empty(waiting)
+    " Nothing runs in the middle of what the user is answering (vimrelay#waiting()).
+    call s:unstage(a:params)
+    return {'ok': v:false, 'error': {'code': 'EDITOR_BLOCKED', 'message': 'Vim waits for its user (' . waiting . ').', 'waiting_for': waiting}}
   endif
   if has_key(opts, 'expect')
     let changed = s:paths_changed(opts.expect)

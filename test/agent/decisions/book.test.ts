@@ -5,7 +5,7 @@
 // review's files are claimed one by one (the editor) or all that are left (the page); the list the
 // relay publishes holds only what may be answered there, and fits the wire.
 import { describe, expect, it } from 'vitest';
-import { DECISION_LIMITS, LIMITS, type DecisionAnswer, type Surface, type WireDecision } from '../../../protocol/index.ts';
+import { DECISION_LIMITS, LIMITS, parseAgentMessage, type DecisionAnswer, type Surface, type WireDecision } from '../../../protocol/index.ts';
 import { DecisionBook, type DecisionSpec, type Said } from '../../../agent/decisions/book.ts';
 import { PUBLISH_BUDGET_BYTES, publishable } from '../../../agent/relay/decisions.ts';
 
@@ -155,6 +155,19 @@ describe('the surfaces', () => {
     expect(listed.map((d) => d.id)).toEqual([onPage.id]);
     expect(listed[0]).toMatchObject({ kind: 'prompt', editor: 'nvim-1', editor_name: 'work', client: 'claude', tool: 'run_command', klass: 'exec', offers: ['allow', 'deny'], expires_at: new Date(1_030_000).toISOString() });
     expect(book.list('editor')).toHaveLength(2);
+  });
+
+  it('name who asks within the wire limit: a long client id beside a shared name is cut, and the Hub takes the list', () => {
+    const book = new DecisionBook(clock().now);
+    // A Client ID Metadata Document URL beside the name a second client has too (client-names.ts).
+    const label = `MCP CLI Proxy (https://tools.example/${'a/'.repeat(150)}client.json)`;
+    book.open(spec({ client: label }));
+    book.open(spec({ client: `😀${'x'.repeat(DECISION_LIMITS.maxClientChars)}` }));
+    const listed = book.list('dashboard');
+    expect(listed[0]?.client).toBe(`${label.slice(0, DECISION_LIMITS.maxClientChars - 1)}…`);
+    // Cut at a character, never inside one: the emoji whole, the x's after it cut.
+    expect(listed[1]?.client).toBe(`😀${'x'.repeat(DECISION_LIMITS.maxClientChars - 3)}…`);
+    expect(parseAgentMessage(JSON.stringify({ type: 'decisions', decisions: listed, settled: [] })).ok).toBe(true);
   });
 });
 

@@ -53,6 +53,11 @@ describe.each(['Neovim', 'Vim'] as const)('every tool once on %s', (editor) => {
     lsp_hover: () => d.ok('lsp_hover', at(PYLSP.call)),
     lsp_symbols: () => d.ok('lsp_symbols', { buffer: PYLSP.call.file }),
     lsp_rename: () => d.ok('lsp_rename', { ...at(PYLSP.rename), new_name: PYLSP.renameTo }),
+    // pylsp (with no plugins) offers no code action, formats nothing, and has no hierarchies.
+    lsp_code_actions: () => d.ok('lsp_code_actions', at(PYLSP.call)),
+    lsp_format: () => d.ok('lsp_format', { buffer: PYLSP.call.file }),
+    lsp_calls: async () => expect(await d.call('lsp_calls', at(PYLSP.call))).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', reason: 'method' } }),
+    lsp_types: async () => expect(await d.call('lsp_types', at(PYLSP.member))).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', reason: 'method' } }),
   };
 
   it('has a call for every editor tool of the catalog', () => {

@@ -1,14 +1,14 @@
 // serve --stdio's transport (agent/local/stdio-transport.ts) on real Node streams: a message read
-// from a line, each answer written as one line of its JSON, back-pressure (a send settles only
-// once the channel drained), and the failures a send reports (a closed transport, a broken
-// channel).
+// from a line, each answer written as one line of its JSON, in pieces of at most 64 KiB whose
+// buffers the next answer reuses, back-pressure (a send settles only once the channel drained),
+// and the failures a send reports (a closed transport, a broken channel).
 import { PassThrough, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { EncodingStdioTransport } from '../../../agent/local/stdio-transport.ts';
 
 /** A channel that keeps what it is given and takes each write only when `release()` is called. */
-function heldChannel(highWaterMark: number): { stream: Writable; written: () => string; release: () => void } {
+function heldChannel(highWaterMark: number): { stream: Writable; chunks: Buffer[]; written: () => string; release: () => void } {
   const chunks: Buffer[] = [];
   const pending: (() => void)[] = [];
   const stream = new Writable({
@@ -20,6 +20,7 @@ function heldChannel(highWaterMark: number): { stream: Writable; written: () => 
   });
   return {
     stream,
+    chunks,
     written: () => Buffer.concat(chunks).toString('utf8'),
     release: () => {
       for (const done of pending.splice(0)) done();
@@ -42,9 +43,27 @@ describe('EncodingStdioTransport', () => {
     expect(received).toEqual([{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
 
     const text = 'héllo "wörld"\n日本語 😀'.repeat(5_000);
+    const expected = JSON.stringify(answer(1, text)) + '\n';
     await transport.send(answer(1, text));
+    // In pieces of at most 64 KiB (utf8.ts jsonChunks): the channel takes them one at a time.
+    for (let taken = 0; out.written() !== expected && taken < 16; taken++) {
+      out.release();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(out.written()).toBe(expected);
+    expect(out.chunks.length).toBeGreaterThan(1);
+    expect(Math.max(...out.chunks.map((c) => c.length))).toBeLessThanOrEqual(64 * 1024);
+    // The next answer, once those are written, is written from the same buffers: no garbage per message.
     out.release();
-    expect(out.written()).toBe(JSON.stringify(answer(1, text)) + '\n');
+    await new Promise((r) => setImmediate(r));
+    const buffers = new Set(out.chunks.map((c) => c.buffer));
+    const before = out.chunks.length;
+    await transport.send(answer(2, text));
+    for (let taken = 0; out.chunks.length - before < 3 && taken < 16; taken++) {
+      out.release();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(out.chunks.slice(before).every((c) => buffers.has(c.buffer))).toBe(true);
     await transport.close();
   });
 

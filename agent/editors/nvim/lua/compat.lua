@@ -54,6 +54,17 @@ function C.registered(client, method, b)
   return client.supports_method(method, { bufnr = b }) and true or false
 end
 
+--- The LSP Diagnostic a vim.diagnostic item was made from, when this Neovim keeps it whole in
+--- user_data.lsp (0.10+); nil where it keeps only some of its fields there (no range: 0.7 to 0.9),
+--- and the caller rebuilds it from the item.
+function C.lsp_diagnostic(d)
+  local lsp = type(d.user_data) == 'table' and d.user_data.lsp or nil
+  if type(lsp) == 'table' and type(lsp.range) == 'table' and type(lsp.message) == 'string' then
+    return lsp
+  end
+  return nil
+end
+
 --- The position encoding the client uses with its server: 'utf-8', 'utf-16' or 'utf-32' (0.11+
 --- negotiate it, and many servers choose UTF-8; before, what the server announced or UTF-16).
 function C.encoding(client)

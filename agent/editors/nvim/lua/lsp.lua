@@ -38,6 +38,11 @@ local PROVIDER = {
   ['textDocument/documentSymbol'] = 'documentSymbolProvider',
   ['workspace/symbol'] = 'workspaceSymbolProvider',
   ['textDocument/rename'] = 'renameProvider',
+  ['textDocument/codeAction'] = 'codeActionProvider',
+  ['textDocument/formatting'] = 'documentFormattingProvider',
+  ['textDocument/rangeFormatting'] = 'documentRangeFormattingProvider',
+  ['textDocument/prepareCallHierarchy'] = 'callHierarchyProvider',
+  ['textDocument/prepareTypeHierarchy'] = 'typeHierarchyProvider',
 }
 
 -- The hint of UNSUPPORTED for a method a server lacks.
@@ -151,6 +156,52 @@ function L.position_params(b, line, col, enc)
   return { textDocument = { uri = vim.uri_from_bufnr(b) }, position = { line = line - 1, character = L.units_of(text, col, enc) } }
 end
 
+--- The LSP range (in `enc`) of buffer b from (line, col) to (end_line, end_col), 1-based lines and
+--- character columns, end exclusive; the position alone (an empty range) without an end. Fails
+--- INVALID_ARGUMENT for a line past the buffer's end or an end before the start.
+function L.range_params(b, line, col, end_line, end_col, enc)
+  local start = L.position_params(b, line, col, enc).position
+  if end_line == nil then
+    return { start = start, ['end'] = start }
+  end
+  local finish = L.position_params(b, end_line, end_col, enc).position
+  if finish.line < start.line or (finish.line == start.line and finish.character < start.character) then
+    M.fail('INVALID_ARGUMENT', 'The range ends (line ' .. end_line .. ', column ' .. end_col .. ') before it starts (line ' .. line .. ', column ' .. col .. ').', {
+      hint = 'Pass end_line and end_col at or after line and col.',
+    })
+  end
+  return { start = start, ['end'] = finish }
+end
+
+--- The diagnostics of buffer b on the lines of LSP range `range`, as LSP Diagnostics in `enc`
+--- (for a code action request's context, LSP 3.17 "CodeActionContext"): every namespace's, as
+--- Neovim's own code action sends them; each the one its server sent where Neovim keeps it, else
+--- rebuilt from the item (its byte columns in `enc`).
+function L.context_diagnostics(b, range, enc)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(b)) do
+    local lsp = C.lsp_diagnostic(d)
+    if not lsp then
+      local function at(row, byte)
+        local text = api.nvim_buf_get_lines(b, row, row + 1, false)[1] or ''
+        return { line = row, character = L.units_of(text, M.char_col(text, math.min(byte, #text)), enc) }
+      end
+      local extra = type(d.user_data) == 'table' and type(d.user_data.lsp) == 'table' and d.user_data.lsp or {}
+      lsp = vim.tbl_extend('keep', {
+        range = { start = at(d.lnum, d.col), ['end'] = at(d.end_lnum or d.lnum, d.end_col or d.col) },
+        severity = d.severity,
+        message = d.message,
+        source = d.source,
+        code = d.code,
+      }, extra)
+    end
+    if lsp.range.start.line <= range['end'].line and lsp.range['end'].line >= range.start.line then
+      out[#out + 1] = lsp
+    end
+  end
+  return out
+end
+
 -- Files ---------------------------------------------------------------------------------------------
 
 --- A reader of lines by URI, for one answer: a loaded buffer's text (what the server was sent),
@@ -231,44 +282,82 @@ local function stopped(client)
   return vim.lsp.get_client_by_id(client.id) == nil or L.invoke(client, 'is_stopped')
 end
 
+-- What a request's shape returns to send another request under the same call (L.next).
+local Next = {}
+
+--- In a shape of L.request: send `method` with `params` next, under the same call, and shape its
+--- answer with `shape` (a code action's codeAction/resolve, a hierarchy's second step).
+function L.next(method, params, shape)
+  return setmetatable({ method = method, params = params, shape = shape }, Next)
+end
+
 --- Sends `method` to `client` and defers the call's answer (core.lua M.defer): when the server
---- answers, shape(result) is the tool's data (or the failure it raises). A server error becomes
---- UNSUPPORTED (method not found), CANCELLED or EDITOR_ERROR; a server that exits first,
---- EDITOR_ERROR. Cancelling the call sends $/cancelRequest. Returns what the tool returns.
-function L.request(p, client, method, params, shape)
+--- answers, shape(result) is the tool's data (or the failure it raises), or L.next(...), another
+--- request whose answer is shaped in turn. A server error becomes UNSUPPORTED (method not found),
+--- CANCELLED or EDITOR_ERROR, or, given `on_error`, what on_error(err) makes of it; a server that
+--- exits first, EDITOR_ERROR. Cancelling the call sends $/cancelRequest for the request then
+--- waiting. Returns what the tool returns.
+function L.request(p, client, method, params, shape, on_error)
   local token = p.answer_token
-  local watch -- started once the request is sent
+  local watch -- started once the first request is sent
+  local waiting = { method = method } -- the request the call waits on: its method and id
   local function unwatch()
     if watch and not watch:is_closing() then
       watch:close()
     end
   end
-  -- bufnr nil, not the buffer: flushes the debounced didChange of every buffer the client has,
-  -- so that an answer about other files sees their unsaved text too.
-  local sent, id = L.invoke(client, 'request', method, params, function(err, result)
-    unwatch()
-    M.settle(token, function()
-      if err then
+  local send
+  -- The server's answer to `m`, shaped; settles the call unless the shape sends another request.
+  local function answered(m, shape_fn, err, result)
+    if M.shared.deferred[token] == nil then
+      unwatch()
+      return
+    end
+    local ok, out = pcall(function()
+      if err and on_error and m == method then
+        return on_error(err)
+      elseif err then
         if err.code == METHOD_NOT_FOUND then
-          M.fail('UNSUPPORTED', client.name .. ' does not implement ' .. method .. '.', { reason = 'method', hint = METHOD_HINT })
+          M.fail('UNSUPPORTED', client.name .. ' does not implement ' .. m .. '.', { reason = 'method', hint = METHOD_HINT })
         elseif err.code == REQUEST_CANCELLED then
           -- Not the call's cancellation (its answer is dropped then): the server gave up on its own.
           M.fail('EDITOR_ERROR', client.name .. ' cancelled the request itself.', { hint = SERVER_CANCELLED_HINT })
         end
-        M.fail('EDITOR_ERROR', client.name .. ' answered ' .. method .. ' with an error: ' .. tostring(err.message or err.code), {
+        M.fail('EDITOR_ERROR', client.name .. ' answered ' .. m .. ' with an error: ' .. tostring(err.message or err.code), {
           hint = err.code == CONTENT_MODIFIED and 'The text changed while the server worked; retry.' or nil,
         })
       end
       if result == vim.NIL then
         result = nil
       end
-      return shape(result)
+      return shape_fn(result)
     end)
-  end, nil)
-  if not sent then
+    if ok and getmetatable(out) == Next then
+      ok, out = pcall(send, out.method, out.params, out.shape)
+      if ok then
+        return
+      end
+    end
     unwatch()
-    M.fail('EDITOR_ERROR', 'The language server ' .. client.name .. ' has stopped.', { hint = EXITED_HINT })
+    M.settle(token, function()
+      if not ok then
+        error(out, 0)
+      end
+      return out
+    end)
   end
+  -- bufnr nil, not the buffer: flushes the debounced didChange of every buffer the client has,
+  -- so that an answer about other files sees their unsaved text too.
+  send = function(m, prm, shape_fn)
+    local sent, id = L.invoke(client, 'request', m, prm, function(err, result)
+      answered(m, shape_fn, err, result)
+    end, nil)
+    if not sent then
+      M.fail('EDITOR_ERROR', 'The language server ' .. client.name .. ' has stopped.', { hint = EXITED_HINT })
+    end
+    waiting.method, waiting.id = m, id
+  end
+  send(method, params, shape)
   watch = C.uv.new_timer()
   watch:start(WATCH_MS, WATCH_MS, vim.schedule_wrap(function()
     if watch:is_closing() then
@@ -279,13 +368,13 @@ function L.request(p, client, method, params, shape)
     elseif stopped(client) then
       unwatch()
       M.settle(token, function()
-        M.fail('EDITOR_ERROR', 'The language server ' .. client.name .. ' exited before it answered ' .. method .. '.', { hint = EXITED_HINT })
+        M.fail('EDITOR_ERROR', 'The language server ' .. client.name .. ' exited before it answered ' .. waiting.method .. '.', { hint = EXITED_HINT })
       end)
     end
   end))
   return M.defer(p, function()
     unwatch()
-    L.invoke(client, 'cancel_request', id)
+    L.invoke(client, 'cancel_request', waiting.id)
   end)
 end
 
@@ -402,8 +491,8 @@ function L.edit_files(edit)
   if edit.documentChanges then
     for _, change in ipairs(edit.documentChanges) do
       if change.kind then
-        M.fail('UNSUPPORTED', 'The rename would also ' .. change.kind .. ' a file, which vimrelay does not do; nothing was changed.', {
-          hint = 'Rename the file yourself, or make the edits with other tools.',
+        M.fail('UNSUPPORTED', 'The edit would also ' .. change.kind .. ' a file, which vimrelay does not do; nothing was changed.', {
+          hint = 'Create, rename or delete the file yourself, or make the edits with other tools.',
         })
       end
       files[#files + 1] = { uri = change.textDocument.uri, edits = change.edits }
@@ -460,7 +549,7 @@ function L.byte_edits(read, uri, edits, enc)
       local line = read.line(uri, row) or ''
       parts[#parts + 1] = line:sub(row == sr and sc + 1 or 1, row == er and ec or #line)
     end
-    out[#out + 1] = { sr = sr, sc = sc, er = er, ec = ec, old = table.concat(parts, '\n'), new = new }
+    out[#out + 1] = { sr = sr, sc = sc, er = er, ec = ec, old = table.concat(parts, '\n'), new = new, i = #out + 1 }
   end
   for _, e in ipairs(edits) do
     local s, en = e.range.start, e.range['end']
@@ -495,12 +584,19 @@ function L.byte_edits(read, uri, edits, enc)
       add(sr, sc, er, ec, new)
     end
   end
+  -- In order of place; inserts at one place in the server's order (LSP 3.17 "TextEdit[]"), which
+  -- their order of making bottom-up, last first, keeps.
   table.sort(out, function(x, y)
     if x.sr ~= y.sr then
       return x.sr < y.sr
+    elseif x.sc ~= y.sc then
+      return x.sc < y.sc
     end
-    return x.sc < y.sc
+    return x.i < y.i
   end)
+  for _, e in ipairs(out) do
+    e.i = nil
+  end
   return out
 end
 
@@ -515,67 +611,6 @@ function L.edit_view(read, uri, e)
     old_text = e.old,
     new_text = e.new,
   }
-end
-
--- STALE_CHANGEDTICK for `path`: it changed since the server computed the rename. `tick` is the
--- position's buffer's, whichever file changed: the one the hint's next apply needs.
-local function rename_stale(path, tick)
-  M.fail('STALE_CHANGEDTICK', path .. ' changed since the language server computed the rename; nothing was changed.', {
-    current_changedtick = tick,
-    hint = 'Call lsp_rename again (read_buffer for the changedtick of the position\'s buffer), then apply that.',
-  })
-end
-
--- Whether two lists of lines are the same.
-local function same_lines(a, b)
-  if #a ~= #b then
-    return false
-  end
-  for i = 1, #a do
-    if a[i] ~= b[i] then
-      return false
-    end
-  end
-  return true
-end
-
--- The rename lsp_rename.lua kept under p.token (for lsp_rename_apply.lua and
--- lsp_rename_propose.lua), taken, after every check the apply makes before it changes anything:
--- p.start_by, the position's buffer at p.expected_changedtick and unchanged since, every buffer
--- that was loaded unchanged (its changedtick), and every other file (a buffer loaded since, or the
--- file on disk) still the text the edit was computed on. Returns it and each file's buffer now (nil
--- for none).
-function L.rename_kept(p)
-  M.check_start_by(p.start_by)
-  local kept = M.take(p.token)
-  if not kept then
-    M.fail('EDITOR_ERROR', 'The editor no longer holds this rename (another call replaced it, or the editor restarted); nothing was changed.', {
-      hint = 'Call lsp_rename with apply again.',
-    })
-  end
-  local tick = M.check_tick(kept.buf, p.expected_changedtick)
-  if tick ~= kept.tick then
-    rename_stale(M.buf_path(kept.buf), tick)
-  end
-  -- Each file's buffer now, found once for the check and the edit (a buffer wiped since is none).
-  local bufs = {}
-  for i, f in ipairs(kept.files) do
-    local b = (f.buf and api.nvim_buf_is_valid(f.buf)) and f.buf or M.find_by_path(f.path)
-    bufs[i] = b
-    if b and api.nvim_buf_is_loaded(b) then
-      M.check_modifiable(b)
-      local now = api.nvim_buf_get_changedtick(b)
-      if (kept.ticks[b] or now) ~= now or not same_lines(api.nvim_buf_get_lines(b, 0, -1, false), f.lines) then
-        rename_stale(f.path, tick)
-      end
-    else
-      local ok, lines = pcall(vim.fn.readfile, f.path)
-      if not ok or not same_lines(lines, f.lines) then
-        rename_stale(f.path, tick)
-      end
-    end
-  end
-  return kept, bufs
 end
 
 return L

@@ -64,10 +64,16 @@ function! s:since(start) abort
   return reltimefloat(reltime(a:start)) * 1000
 endfunction
 
-" Shows a prompt; returns its popup's window id, or 0 when this Vim has no popups.
+" Shows a prompt; returns its popup's window id, 0 when this Vim has no popups, or {waiting_for}
+" when Vim waits for its user (vimrelay#waiting()) and shows nothing.
 function! vimrelay#ask#open(id, lines, opts) abort
   if !exists('*popup_create')
     return 0
+  endif
+  let waiting = vimrelay#waiting()
+  if !empty(waiting)
+    " Not shown in the middle of what the user is answering: the agent says EDITOR_BLOCKED.
+    return {'waiting_for': waiting}
   endif
   let width = max([20, &columns - 6])
   let shown = []

@@ -1,11 +1,11 @@
 " lsp_rename, the twin of lua/lsp_rename.lua: the edits the buffer's language server (util/lsp.vim) would
 " make to rename the symbol at a position, as a deferred answer: every file, and its edits while the
-" byte budget lasts. With p.keep the edit is kept under the call's token (util/deferred.vim) for
-" lsp_rename_apply.vim, with the ticks of the buffers loaded now and the text of each file the edit
+" byte budget lasts. With p.keep the edit is kept under the call's token for lsp_edit_apply.vim
+" (util/lsp_edit.vim), with the ticks of the buffers loaded now and the text of each file the edit
 " was computed on. An edit to be applied writes the new name and nothing else (lsp_rename.lua).
 
 " Fails the call when edit `e` of `path` (a byte edit, util/lsp.vim) writes other text than `name`.
-function! s:writes_only(client, path, e, name) abort
+function! s:writes_only(client, name, path, e) abort
   if a:e.new ==# a:name
     return
   endif
@@ -20,39 +20,9 @@ function! s:shape(result, state) abort
     call vimrelay#util#fail('NO_MATCH', a:state.client.name . ' found nothing to rename at line ' . p.line . ', column ' . p.col . '.',
           \ {'hint': 'Put the position on the name itself (lsp_hover tells what is there).'})
   endif
-  let read = vimrelay#util#lsp#reader(a:state.client)
-  let [files, kept, cnt, truncated, used] = [[], [], 0, v:false, 0]
-  for f in vimrelay#util#lsp#edit_files(a:result)
-    let edits = vimrelay#util#lsp#byte_edits(read, f.uri, f.edits)
-    let b = read.buf(f.uri)
-    let entry = extend(vimrelay#util#lsp#file(read, f.uri), {'buf': b > 0 ? b : v:null, 'changedtick': v:null, 'edits': []})
-    if p.keep
-      for e in edits
-        call s:writes_only(a:state.client, entry.path, e, p.new_name)
-      endfor
-    endif
-    " Every file is listed (the agent vets them all before an apply); edits while they fit.
-    let used += vimrelay#util#json_size(entry)
-    for e in edits
-      let view = vimrelay#util#lsp#edit_view(read, f.uri, e)
-      let size = vimrelay#util#json_size(view)
-      if !truncated && used + size <= p.max_bytes
-        let used += size
-        call add(entry.edits, view)
-      else
-        let truncated = v:true
-      endif
-    endfor
-    let cnt += len(edits)
-    call add(files, entry)
-    call add(kept, {'path': entry.path, 'buf': read.buf(f.uri), 'edits': edits, 'lines': read.all(f.uri)})
-  endfor
-  let out = {'server': a:state.client.name, 'applied': v:false, 'files': files, 'edit_count': cnt, 'truncated': truncated, 'withheld': 0}
-  if p.keep
-    call vimrelay#util#deferred#keep(p.answer_token, {'buf': a:state.b, 'tick': a:state.tick, 'ticks': a:state.ticks, 'files': kept,
-          \ 'out': out, 'client': a:state.client, 'handle': a:state.handle})
-  endif
-  return out
+  let how = {'tool': 'lsp_rename', 'what': 'the rename', 'client': a:state.client, 'handle': a:state.handle, 'b': a:state.b, 'tick': a:state.tick,
+        \ 'ticks': a:state.ticks, 'Check': function('s:writes_only', [a:state.client, p.new_name])}
+  return vimrelay#util#lsp_edit#preview(p, a:result, how)
 endfunction
 
 function! vimrelay#lsp_rename#run(p) abort
@@ -60,10 +30,6 @@ function! vimrelay#lsp_rename#run(p) abort
   let tick = vimrelay#util#check_tick(b, get(a:p, 'expected_changedtick', v:null))
   let params = vimrelay#util#lsp#position_params(client, b, a:p.line, a:p.col)
   let params.newName = a:p.new_name
-  " Buffers as the server will see them: an edit computed on this text applies to this text only.
-  let ticks = {}
-  for info in filter(getbufinfo(), 'v:val.loaded')
-    let ticks[info.bufnr] = info.changedtick
-  endfor
-  return vimrelay#util#lsp#request(a:p, b, client, 'textDocument/rename', params, function('s:shape'), {'p': a:p, 'b': b, 'tick': tick, 'ticks': ticks})
+  let state = {'p': a:p, 'b': b, 'tick': tick, 'ticks': vimrelay#util#lsp_edit#ticks()}
+  return vimrelay#util#lsp#request(a:p, b, client, 'textDocument/rename', params, function('s:shape'), state)
 endfunction

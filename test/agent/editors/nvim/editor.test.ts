@@ -29,6 +29,7 @@ describe('NvimEditor', () => {
       cwd: f.nvim.cwd,
       current_file: join(f.nvim.cwd, 'main.c'),
       pid: f.nvim.pid,
+      waiting_for: null,
     });
   });
 

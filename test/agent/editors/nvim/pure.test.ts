@@ -57,7 +57,7 @@ describe('editor info', () => {
   });
 
   it('fits the wire limits', () => {
-    const info = wireEditor('nvim-1', '0.7.2', { name: 'n'.repeat(500), chosen: false, cwd: '/w', current_file: null, pid: 1 });
-    expect(info).toEqual({ id: 'nvim-1', kind: 'nvim', version: '0.7.2', name: 'n'.repeat(200), cwd: '/w', current_file: null, pid: 1 });
+    const info = wireEditor('nvim-1', '0.7.2', { name: 'n'.repeat(500), chosen: false, cwd: '/w', current_file: null, pid: 1 }, 'hit-enter');
+    expect(info).toEqual({ id: 'nvim-1', kind: 'nvim', version: '0.7.2', name: 'n'.repeat(200), cwd: '/w', current_file: null, pid: 1, waiting_for: 'hit-enter' });
   });
 });

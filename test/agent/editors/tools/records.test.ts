@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESSING } from '../../../../agent/editors/tools/tool.ts';
 import { EDITOR_IMPLS, EDITOR_TOOLS, editorTool } from '../../../../agent/editors/tools/index.ts';
-import { parseArgs, reviewStatus, TOOLS } from '../../../../protocol/index.ts';
+import { parseArgs, permissionFor, reviewStatus, TOOLS } from '../../../../protocol/index.ts';
 import { vimDriver, type Driver } from '../../../helpers/editors.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
@@ -43,6 +43,10 @@ const SAMPLES: Readonly<Record<string, Record<string, unknown>>> = {
   lsp_hover: { buffer: 'main.ts', line: 4, col: 39 },
   lsp_symbols: { query: 'totalArea' },
   lsp_rename: { buffer: 'main.ts', line: 4, col: 39, new_name: 'sumOfAreas', apply: true, expected_changedtick: 3 },
+  lsp_calls: { buffer: 'main.ts', line: 4, col: 39, direction: 'outgoing' },
+  lsp_types: { buffer: 'main.ts', line: 6, col: 14, direction: 'subtypes' },
+  lsp_code_actions: { buffer: 'main.ts', line: 5, col: 10, end_line: 5, end_col: 30, id: 'x2945264d:Extract to function in module scope', apply: true, expected_changedtick: 3 },
+  lsp_format: { buffer: 'main.ts', start_line: 3, end_line: 6, apply: true, expected_changedtick: 3 },
 };
 
 /** What the preview of each sample must contain: what the call would do or touch. */
@@ -70,6 +74,10 @@ const SHOWS: Readonly<Record<string, string>> = {
   lsp_hover: 'main.ts line 4, column 39',
   lsp_symbols: 'totalArea',
   lsp_rename: 'sumOfAreas',
+  lsp_calls: 'functions called by the function at main.ts line 4, column 39',
+  lsp_types: 'subtypes of the type at main.ts line 6, column 14',
+  lsp_code_actions: 'Extract to function in module scope',
+  lsp_format: 'format main.ts lines 3 to 6',
 };
 
 // review_status is routed to an editor, but the agent answers it from the reviews it holds (agent/reviews/).
@@ -107,12 +115,29 @@ describe('the editor tool records', () => {
 
   it('runs deferred tools as deferred, and a commit phase only when its arguments ask for one', () => {
     const deferred = EDITOR_TOOLS.filter((t) => t.answer === 'deferred').map((t) => t.spec.name);
-    expect(deferred).toEqual(['lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols', 'lsp_rename']);
-    const rename = editorTool('lsp_rename');
-    expect(rename?.commit?.impl).toBe('lsp_rename_apply');
-    expect(rename?.commit?.when({ apply: true })).toBe(true);
-    expect(rename?.commit?.when({})).toBe(false);
-    expect(EDITOR_TOOLS.filter((t) => t.commit).map((t) => t.spec.name)).toEqual(['lsp_rename']);
+    expect(deferred).toEqual(['lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols', 'lsp_calls', 'lsp_types', 'lsp_rename', 'lsp_code_actions', 'lsp_format']);
+    const edits = ['lsp_rename', 'lsp_code_actions', 'lsp_format'];
+    for (const name of edits) {
+      const record = editorTool(name);
+      expect(record?.commit?.impl, name).toBe('lsp_edit_apply');
+      expect(record?.commit?.when({ apply: true }), name).toBe(true);
+      expect(record?.commit?.when({}), name).toBe(false);
+      expect(record?.review, name).toEqual({ kind: 'commit', impl: 'lsp_edit_propose' });
+    }
+    expect(EDITOR_TOOLS.filter((t) => t.commit).map((t) => t.spec.name)).toEqual(edits);
+  });
+
+  it('takes the class of an lsp_code_actions call from its arguments: a command is exec, an edit write, a list or preview read', () => {
+    const spec = editorTool('lsp_code_actions')?.spec;
+    if (!spec) throw new Error('no lsp_code_actions');
+    const at = { buffer: 'main.ts', line: 5, col: 10 };
+    expect(permissionFor(spec, at)).toBe('read');
+    expect(permissionFor(spec, { ...at, id: 'x2945264d:Extract to function in module scope' })).toBe('read');
+    expect(permissionFor(spec, { ...at, id: 'x2945264d:Extract to function in module scope', apply: true, expected_changedtick: 3 })).toBe('exec');
+    expect(permissionFor(spec, { ...at, id: 'ef102935f:Organize Imports', apply: true, expected_changedtick: 3 })).toBe('write');
+    // A command cannot be reviewed: the call is refused before it runs.
+    expect(parseArgs(spec, { ...at, id: 'x2945264d:Extract', apply: true, expected_changedtick: 3, review: true })).toMatchObject({ ok: false });
+    expect(parseArgs(spec, { ...at, apply: true, expected_changedtick: 3 })).toMatchObject({ ok: false });
   });
 });
 

@@ -14,7 +14,15 @@
 "                         the method) or {fail: [code, message, details]}; may fail at once
 "   cancel(client, handle)      the agent stopped waiting: drop it, $/cancelRequest once sent
 "   running(client, handle)     whether the request's server may still answer it (not once it exited)
-"   changed(client, handle, b)  buffer b was edited (lsp_rename_apply.vim): tell the server
+"   changed(client, handle, b)  buffer b was edited (util/lsp_edit.vim): tell the server
+"   diagnostics(client, b)      the client's diagnostics of buffer b from this server, as LSP
+"                               Diagnostics (for a code action request's context)
+"   resolves(client, action)    whether to ask the server for code action `action`'s edit
+"                               (codeAction/resolve): it resolves them lazily (resolveProvider)
+" While a server command (workspace/executeCommand) waits, the server's own requests (the edits it
+" sends, workspace/applyEdit) are answered as for the user's own code action; one the client leaves
+" unanswered ends the wait (send answers OnAnswer({error}) then, saying so): the server would never
+" answer the command.
 function! s:op(client, name, ...) abort
   return call('vimrelay#util#lsp#' . a:client.impl . '#' . a:name, [a:client] + a:000)
 endfunction
@@ -96,6 +104,33 @@ function! vimrelay#util#lsp#position_params(client, b, line, col) abort
           \ {'hint': 'Pass a line of the buffer (read_buffer shows them).'})
   endif
   return {'textDocument': {'uri': vimrelay#util#lsp#uri(a:client, a:b)}, 'position': {'line': a:line - 1, 'character': vimrelay#util#lsp#units_of(text, a:col)}}
+endfunction
+
+" The LSP range (UTF-16) of buffer b from (line, col) to (end_line, end_col), 1-based lines and
+" character columns, end exclusive; the position alone (an empty range) when end_line is v:null.
+" Fails INVALID_ARGUMENT for a line past the buffer's end or an end before the start.
+function! vimrelay#util#lsp#range_params(client, b, line, col, end_line, end_col) abort
+  let start = vimrelay#util#lsp#position_params(a:client, a:b, a:line, a:col).position
+  if a:end_line is v:null
+    return {'start': start, 'end': start}
+  endif
+  let end = vimrelay#util#lsp#position_params(a:client, a:b, a:end_line, a:end_col).position
+  if end.line < start.line || (end.line == start.line && end.character < start.character)
+    call vimrelay#util#fail('INVALID_ARGUMENT', 'The range ends (line ' . a:end_line . ', column ' . a:end_col . ') before it starts (line '
+          \ . a:line . ', column ' . a:col . ').', {'hint': 'Pass end_line and end_col at or after line and col.'})
+  endif
+  return {'start': start, 'end': end}
+endfunction
+
+" Whether to ask `client`'s server for the edit of code action `action` (codeAction/resolve).
+function! vimrelay#util#lsp#resolves(client, action) abort
+  return s:op(a:client, 'resolves', a:action)
+endfunction
+
+" The client's diagnostics of buffer b on the lines of LSP range `range`, as LSP Diagnostics (for a
+" code action request's context, LSP 3.17 "CodeActionContext").
+function! vimrelay#util#lsp#context_diagnostics(client, b, range) abort
+  return filter(s:op(a:client, 'diagnostics', a:b), {_, d -> d.range.start.line <= a:range.end.line && d.range.end.line >= a:range.start.line})
 endfunction
 
 " Files --------------------------------------------------------------------------------------------
@@ -185,13 +220,15 @@ let s:exited_hint = 'Retry: the editor starts the server again. If it exits agai
 
 " Sends `method` with `params` to `client`'s language server for buffer b (the client starts it
 " if it is not running), and defers the call's answer: when the server answers, Shape(result,
-" state) is the tool's data (or the failure it raises), `state` holding `client` and `handle` (the
-" request's) besides what the tool put in. A server error becomes UNSUPPORTED (method not found),
-" CANCELLED or EDITOR_ERROR; a server that exits first, EDITOR_ERROR. Cancelling the call cancels
+" state) is the tool's data (or the failure it raises), or vimrelay#util#lsp#next(...), another
+" request whose answer is shaped in turn; `state` holds `client` and `handle` (the request's)
+" besides what the tool put in. A server error becomes UNSUPPORTED (method not found),
+" CANCELLED or EDITOR_ERROR, or with state.OnError, what OnError(error, state) makes of the first
+" request's; a server that exits first, EDITOR_ERROR. Cancelling the call cancels
 " the request. Returns what the tool returns.
 function! vimrelay#util#lsp#request(p, b, client, method, params, Shape, state) abort
   let token = a:p.answer_token
-  let request = {'method': a:method, 'Shape': a:Shape, 'state': extend(a:state, {'client': a:client})}
+  let request = {'method': a:method, 'first': a:method, 'Shape': a:Shape, 'state': extend(a:state, {'client': a:client}), 'b': a:b}
   let s:requests[token] = request
   " Deferred before the request is sent: a client may answer at once.
   let result = vimrelay#util#deferred#later(a:p, function('s:cancel', [token]))
@@ -229,6 +266,8 @@ function! s:on_answer(token, message) abort
     call s:answer(a:token, function('s:fail_with', a:message.fail), [])
   elseif has_key(a:message, 'lacks')
     call s:answer(a:token, function('s:fail_with', ['UNSUPPORTED', name . ' does not implement ' . request.method . '.', {'reason': 'method', 'hint': s:method_hint}]), [])
+  elseif has_key(a:message, 'error') && has_key(request.state, 'OnError') && request.method ==# request.first
+    call s:answer(a:token, request.state.OnError, [a:message.error, request.state])
   elseif has_key(a:message, 'error')
     let code = get(a:message.error, 'code', 0)
     let fail = code == s:method_not_found ? ['UNSUPPORTED', name . ' does not implement ' . request.method . '.', {'reason': 'method', 'hint': s:method_hint}]
@@ -237,8 +276,43 @@ function! s:on_answer(token, message) abort
           \    code == s:content_modified ? {'hint': 'The text changed while the server worked; retry.'} : {}]
     call s:answer(a:token, function('s:fail_with', fail), [])
   else
-    call s:answer(a:token, request.Shape, [get(a:message, 'result', v:null), request.state])
+    call s:shaped(a:token, get(a:message, 'result', v:null))
   endif
+endfunction
+
+" In a Shape of vimrelay#util#lsp#request: send `method` with `params` next, under the same call,
+" and shape its answer with Shape (a code action's codeAction/resolve, a hierarchy's second step).
+function! vimrelay#util#lsp#next(method, params, Shape) abort
+  return {'vimrelay_next': [a:method, a:params, a:Shape]}
+endfunction
+
+" The server's answer `result` to request `token`, shaped: the call's answer, unless the shape
+" sends another request.
+function! s:shaped(token, result) abort
+  let request = s:requests[a:token]
+  try
+    let out = call(request.Shape, [a:result, request.state])
+    if type(out) == v:t_dict && has_key(out, 'vimrelay_next')
+      let [request.method, params, request.Shape] = out.vimrelay_next
+      let request.state.handle = s:op(request.state.client, 'send', request.b, request.method, params, function('s:on_answer', [a:token]))
+      return
+    endif
+    let Fn = {-> out}
+  catch /^vimrelay-fail$/
+    let Fn = function('s:fail_again', [copy(vimrelay#util#failure())])
+  catch
+    let Fn = function('s:throw_again', [v:exception . ' (' . v:throwpoint . ')'])
+  endtry
+  call s:answer(a:token, Fn, [])
+endfunction
+
+" A failure caught from a shape, raised again for the call's answer.
+function! s:fail_again(failure) abort
+  call vimrelay#util#fail(a:failure.code, a:failure.message, filter(copy(a:failure), {k, v -> k !=# 'code' && k !=# 'message'}))
+endfunction
+
+function! s:throw_again(message) abort
+  throw a:message
 endfunction
 
 function! s:answer(token, Fn, args) abort
@@ -372,10 +446,10 @@ function! vimrelay#util#lsp#edit_files(edit) abort
   if has_key(a:edit, 'documentChanges')
     for change in a:edit.documentChanges
       if has_key(change, 'kind')
-        call vimrelay#util#fail('UNSUPPORTED', 'The rename would also ' . change.kind . ' a file, which vimrelay does not do; nothing was changed.',
-              \ {'hint': 'Rename the file yourself, or make the edits with other tools.'})
+        call vimrelay#util#fail('UNSUPPORTED', 'The edit would also ' . change.kind . ' a file, which vimrelay does not do; nothing was changed.',
+              \ {'hint': 'Create, rename or delete the file yourself, or make the edits with other tools.'})
       endif
-      call add(files, {'uri': change.textDocument.uri, 'edits': change.edits})
+      call add(files, {'uri': change.textDocument.uri, 'edits': get(change, 'edits', [])})
     endfor
   else
     for [uri, edits] in items(get(a:edit, 'changes', {}))

@@ -11,7 +11,18 @@
 let s:capability = {'textDocument/definition': 'definition', 'textDocument/declaration': 'declaration',
       \ 'textDocument/typeDefinition': 'type_definition', 'textDocument/implementation': 'implementation',
       \ 'textDocument/references': 'references', 'textDocument/hover': 'hover', 'textDocument/documentSymbol': 'document_symbol',
-      \ 'workspace/symbol': 'workspace_symbol', 'textDocument/rename': 'rename'}
+      \ 'workspace/symbol': 'workspace_symbol', 'textDocument/rename': 'rename', 'textDocument/codeAction': 'code_action',
+      \ 'textDocument/formatting': 'document_formatting', 'textDocument/rangeFormatting': 'document_range_formatting',
+      \ 'textDocument/prepareCallHierarchy': 'call_hierarchy', 'textDocument/prepareTypeHierarchy': 'type_hierarchy'}
+
+" The requests of a server vim-lsp answers (its s:on_request, and window/showMessageRequest while
+" g:lsp_show_message_request_enabled); it leaves others unanswered.
+let s:answered_requests = ['workspace/applyEdit', 'workspace/configuration', 'workspace/workspaceFolders', 'window/workDoneProgress/create']
+
+" Whether vim-lsp answers request `method` of a server.
+function! s:answers(method) abort
+  return index(s:answered_requests, a:method) >= 0 || (a:method ==# 'window/showMessageRequest' && get(g:, 'lsp_show_message_request_enabled', 0))
+endfunction
 
 " Whether vim-lsp is loaded.
 function! vimrelay#util#lsp#vim_lsp#loaded() abort
@@ -81,9 +92,10 @@ function! vimrelay#util#lsp#vim_lsp#send(client, b, method, params, OnAnswer) ab
     let s:watching = 1
   endif
   let request = lsp#request_with_context(name, {'method': a:method, 'params': a:params, 'bufnr': a:b})
-  let handle = {'ctx': request.ctx}
+  let handle = {'ctx': request.ctx, 'command': a:method ==# 'workspace/executeCommand'}
   let s:pending[name] = add(get(s:pending, name, []), handle)
   let Answer = {m -> s:answered(name, handle) || a:OnAnswer(m)}
+  let handle.Answer = Answer
   call lsp#callbag#pipe(request.callbag, lsp#callbag#subscribe({'next': {d -> Answer(d.response)},
         \ 'error': {e -> Answer({'fail': ['UNSUPPORTED', 'vim-lsp could not start ' . name . ' for buffer ' . a:b . ': '
         \   . get(get(get(e, 'response', {}), 'error', {}), 'message', string(e)) . '.',
@@ -115,7 +127,9 @@ endfunction
 " Requests sent and not yet answered, by server name: name -> list of handles.
 let s:pending = get(s:, 'pending', {})
 
-" vim-lsp's events: a server's exit marks the requests sent to it.
+" vim-lsp's events: a server's exit marks the requests sent to it; a request of a server that
+" vim-lsp leaves unanswered ends the wait of the commands sent to it (util/lsp.vim "Clients": the
+" server would never answer them; what it did until then, its edits, is done).
 function! s:on_event(x) abort
   let response = get(a:x, 'response', {})
   let server = get(get(response, 'params', {}), 'server', '')
@@ -124,6 +138,31 @@ function! s:on_event(x) abort
       let handle.exited = 1
     endfor
   endif
+  " A server's request comes alone; a response comes with the request it answers.
+  let request = has_key(a:x, 'response') ? {} : get(a:x, 'request', {})
+  if has_key(request, 'id') && !s:answers(get(request, 'method', ''))
+    for handle in filter(copy(get(s:pending, get(a:x, 'server', ''), [])), 'v:val.command')
+      call handle.Answer({'error': {'code': -32603, 'message': get(a:x, 'server', '') . ' asked vim-lsp for ' . get(request, 'method', '')
+            \ . ', which it does not answer, so the server will not answer the command'}})
+    endfor
+  endif
+endfunction
+
+" vim-lsp's diagnostics of buffer b from this client's server, as its server sent them.
+function! vimrelay#util#lsp#vim_lsp#diagnostics(client, b) abort
+  for [uri, servers] in items(lsp#internal#diagnostics#state#_get_all_diagnostics_grouped_by_uri_and_server())
+    if has_key(servers, a:client.name) && uri =~? '^file:' && vimrelay#util#find_by_path(lsp#utils#uri_to_path(uri)) == a:b
+      return copy(get(get(servers[a:client.name], 'params', {}), 'diagnostics', []))
+    endif
+  endfor
+  return []
+endfunction
+
+" Whether to resolve code action `action` (codeAction/resolve): its server resolves them lazily
+" (CodeActionOptions.resolveProvider).
+function! vimrelay#util#lsp#vim_lsp#resolves(client, action) abort
+  let provider = get(lsp#get_server_capabilities(a:client.name), 'codeActionProvider', v:null)
+  return type(provider) == v:t_dict && get(provider, 'resolveProvider', v:false) is v:true
 endfunction
 
 " Tells the server buffer b changed (opening it there first).
