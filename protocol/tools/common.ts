@@ -17,10 +17,10 @@ export function withoutNul(text: z.ZodString, why: string): z.ZodString {
 }
 
 /** `editor`: an id from list_editors, optional when one editor is online. */
-export const editorArg = serverGuard(z.string().min(1).max(200)).optional().describe('Id from list_editors; optional when one editor is online.');
+export const editorArg = serverGuard(z.string().min(1).max(200)).optional().describe('Editor id (list_editors); optional if one is online.');
 
 /** What a `buffer` argument takes. */
-const BUFFER_TEXT = "Buffer number, or file path (absolute or relative to the editor's cwd)";
+const BUFFER_TEXT = "Buffer number, or a file path (relative: to the editor's cwd)";
 
 export const bufferRef = z
   .union([

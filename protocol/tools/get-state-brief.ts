@@ -51,7 +51,7 @@ export const TerminalSummary = z.object({
 export const StateBrief = z.object({
   mode: z.string().describe('mode() short name: n, i, v, V, c, t, ...'),
   cwd: z.string(),
-  buffers: z.array(BufferSummary).describe('Listed first, then unlisted, each by number.'),
+  buffers: z.array(BufferSummary).describe('listed ones first, by number'),
   /** buffers, modified_buffers or terminals were cut (the tool's description says where). */
   buffers_truncated: z.boolean().describe('a list was cut at its cap'),
   modified_buffers: z.array(z.number().int().positive()).describe('numbers of those with unsaved changes'),

@@ -108,12 +108,12 @@ export const getState = defineTool({
     tabs_truncated: z.boolean().describe(`more than ${STATE_LIMITS.tabs}`),
     marks: z.array(Mark).describe('lowercase marks, by buffer and letter'),
     marks_truncated: z.boolean().describe(`more than ${STATE_LIMITS.marks}`),
-    selection: Selection.nullable().describe('Null outside visual and select mode.'),
-    diagnostics: DiagnosticsSummary.nullable().describe('Null: no diagnostics support.'),
+    selection: Selection.nullable().describe('null outside visual mode'),
+    diagnostics: DiagnosticsSummary.nullable().describe('null: not supported here'),
     decorations: z.array(Decoration).describe('By buffer and position.'),
     decorations_truncated: z.boolean().describe(`more than ${STATE_LIMITS.decorations}`),
     reviews: z
-      .array(z.object({ id: z.string().describe('for review_status'), buf: z.number().int().positive(), path: z.string().nullable(), shown: z.boolean().describe('in its tab; else waiting for the user to stop typing') }))
-      .describe('edits waiting for the user\'s review (review_status)'),
+      .array(z.object({ id: z.string().describe('for review_status'), buf: z.number().int().positive(), path: z.string().nullable(), shown: z.boolean().describe('in its tab; else once the user pauses') }))
+      .describe('edits awaiting review (review_status)'),
   }),
 });

@@ -16,11 +16,9 @@ import { parseToolset, TOOLSET_NAMES, WHOLE_CATALOG, type Toolset } from '../../
 /**
  * The budget of the `tools` array as served, in bytes of UTF-8 JSON per tool, on average: a
  * catalog grows with its tools, but each new tool pays for its descriptions with lean structure
- * (it was 1,752 bytes a tool for 27 tools, before reviews and self-standing descriptions). An
- * editor then said what it waits for its user to answer (`waiting_for`, EDITOR_BLOCKED) in
- * list_editors and connect_editor: about 6 bytes a tool, hence 1,910.
+ * (it was 1,752 bytes a tool for 27 tools, before reviews and self-standing descriptions).
  */
-const TOOLS_LIST_BYTES_PER_TOOL = 1_910;
+const TOOLS_LIST_BYTES_PER_TOOL = 1_900;
 
 const bytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).byteLength;
 
