@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'REVIEW_CONFLICT',
   'REVIEW_EXPIRED',
   'REVIEW_NOT_FOUND',
+  'DECISION_PENDING',
+  'DECISION_REFUSED',
   'FORGED',
   'REPLAYED',
   'NOT_PENDING',
@@ -51,14 +53,18 @@ export const ToolError = z
   .catchall(z.unknown());
 export type ToolError = z.infer<typeof ToolError>;
 
-/** What a tool returns before it is shaped into an MCP result: data, or an error. */
+/**
+ * What a tool returns before it is shaped into an MCP result: data, or an error. `meta` becomes
+ * the result's `_meta`, which a host gives the tool's app and not the model (protocol/app/card.ts).
+ */
 export type ToolOutcome =
-  | { readonly ok: true; readonly data: Record<string, unknown> }
-  | { readonly ok: false; readonly error: ToolError };
+  | { readonly ok: true; readonly data: Record<string, unknown>; readonly meta?: Record<string, unknown> }
+  | { readonly ok: false; readonly error: ToolError; readonly meta?: Record<string, unknown> };
 
+const OutcomeMeta = z.record(z.string(), z.unknown()).optional();
 export const ToolOutcomeSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), data: z.record(z.string(), z.unknown()) }),
-  z.object({ ok: z.literal(false), error: ToolError }),
+  z.object({ ok: z.literal(true), data: z.record(z.string(), z.unknown()), meta: OutcomeMeta }),
+  z.object({ ok: z.literal(false), error: ToolError, meta: OutcomeMeta }),
 ]);
 
 /** Default hints, so that every code has an actionable next step even when a caller adds none. */
@@ -84,6 +90,9 @@ const DEFAULT_HINTS: { readonly [C in ErrorCode]: string } = {
   REVIEW_REJECTED: 'The user rejected the edit in their editor; nothing changed. Follow their reason (review.reason), or ask them what they want.',
   REVIEW_CONFLICT: 'The user changed the same lines while reviewing; nothing changed. Call read_buffer, then propose the edit again on the current text.',
   REVIEW_EXPIRED: 'Nobody decided on the review in time; nothing changed. Ask the user whether they still want the edit, then propose it again.',
+  DECISION_PENDING:
+    'Nothing ran yet: the user decides in the card shown in the chat, or in their editor. Tell them, then call review_status with `editor` and decision.id (wait_ms up to 25000) for the outcome.',
+  DECISION_REFUSED: 'Only the user decides, in the card the assistant shows them; `refusal` says why this answer was refused.',
   REVIEW_NOT_FOUND: 'No review has that id in this editor (it ended long ago, or the editor restarted). Call read_buffer to see whether the edit landed.',
   FORGED: 'This answer was not made for this decision: answer the form the call asked with, in a retry of that same call.',
   REPLAYED: 'This answer was taken once already: each is taken once. Call the tool anew if the user still wants it.',

@@ -12,6 +12,7 @@ export * from './wire.ts';
 export * from './decisions.ts';
 export * from './elicitation.ts';
 export * from './visible.ts';
+export * from './app/card.ts';
 export * from './tools/common.ts';
 export * from './tools/index.ts';
 export * from './scopes.ts';

@@ -31,9 +31,10 @@ import { DECISION_INPUT_KEY, elicitsForm, type AssistantChannel, type InputRequi
 import { fail, type ToolOutcome } from './errors.ts';
 import { LIMITS } from './limits.ts';
 import { classRefusal, listedFor, servedTool, WHOLE_VIEW, type CatalogView } from './catalog-view.ts';
-import { callToolResult, parseArgs, type ListedTool } from './result.ts';
+import { callToolResult, listedTool, parseArgs, type ListedTool } from './result.ts';
 import type { ToolSpec } from './tool.ts';
-import { toolByName, TOOLS } from './tools/index.ts';
+import { APP_TOOLS, toolByName, TOOLS } from './tools/index.ts';
+import { CARD_TOOL_META, cardResources, readCard, uiDeclared } from './app/card.ts';
 import { MAX_CLIENT_NAME_CHARS } from './wire.ts';
 
 /**
@@ -134,6 +135,11 @@ export interface McpCallRequest {
    */
   readonly clientName?: string;
   /**
+   * The client declared MCP Apps (protocol/app/card.ts `uiDeclared`): the decision card may be
+   * shown with the call's result, so the user may be asked there too.
+   */
+  readonly ui: boolean;
+  /**
    * How the user can be asked through the client (protocol/elicitation.ts), when the client
    * declared form elicitation and the request can carry it: a 2026-07-28 request (and its retry,
    * which carries a `requestState`), or a 2025-era connection whose transport carries server
@@ -192,7 +198,7 @@ export function buildMcpServer(forward: ForwardCall, era: McpEra, serving: McpSe
     {
       // No `listChanged`: a list changes only with the grant, which is a new token, and a
       // private cache is per token; or with an update of vimrelay (PROTOCOL.md "Toolsets").
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, resources: {} },
       instructions: instructionsFor(view.toolset.tools.map((t) => t.name)),
       // The same validator in workerd (where it is the SDK's default) and Node (where ajv would be).
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
@@ -201,16 +207,39 @@ export function buildMcpServer(forward: ForwardCall, era: McpEra, serving: McpSe
       cacheHints: {
         'tools/list': { ttlMs: CATALOG_TTL_MS, cacheScope: serving.perGrant ? 'private' : 'public' },
         'server/discover': { ttlMs: CATALOG_TTL_MS, cacheScope: 'public' },
+        // The decision card is the same for everyone, and changes only with vimrelay.
+        'resources/list': { ttlMs: CATALOG_TTL_MS, cacheScope: 'public' },
       },
     },
   );
 
   // Served from the catalog and the grant alone: works with no editor online (hosted assistants
   // list tools when a connector is added).
-  server.setRequestHandler('tools/list', () => ({ tools: listedFor(view) }));
+  // What the client declared: each 2026-07-28 request carries it; in the 2025 era `initialize`
+  // did (none on stateless HTTP, where that came in another request).
+  const declaresUi = (envelope: Record<string, unknown> | undefined): boolean => uiDeclared(envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities());
+
+  server.setRequestHandler('tools/list', (_request, ctx) => {
+    const tools = listedFor(view);
+    if (!declaresUi(ctx.mcpReq.envelope)) return { tools };
+    return { tools: [...tools.map((t) => (askable(t.name) ? { ...t, _meta: CARD_TOOL_META } : t)), ...APP_TOOLS.map((t) => ({ ...listedTool(t), _meta: { ui: { visibility: ['app'] } } }))] };
+  });
+
+  // The decision card, to every client (it is inert without the app-only tool it calls).
+  server.setRequestHandler('resources/list', () => cardResources());
+  server.setRequestHandler('resources/read', (request) => {
+    const read = readCard(request.params.uri);
+    // SEP-2164: an unknown resource is -32602 naming the URI in `data.uri`.
+    if (!read) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`, { uri: request.params.uri });
+    return read;
+  });
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const spec = servedTool(view.toolset, request.params.name);
+    // 2026-07-28: the request's own envelope; 2025: what `initialize` said (none on stateless HTTP).
+    const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope;
+    const ui = declaresUi(envelope);
+    // An app-only tool exists only for a client whose host keeps it from the model.
+    const spec = servedTool(view.toolset, request.params.name) ?? (ui ? APP_TOOLS.find((t) => t.name === request.params.name) : undefined);
     // Spec 2025-11-25 and 2026-07-28 "server/tools", Error Handling: an unknown tool is a
     // protocol error (-32602); invalid arguments are a tool result the model can act on. A tool
     // outside the endpoint's toolset is unknown there.
@@ -219,13 +248,11 @@ export function buildMcpServer(forward: ForwardCall, era: McpEra, serving: McpSe
     if (refused) return callToolResult(refused);
     const parsed = parseArgs(spec, request.params.arguments);
     if (!parsed.ok) return callToolResult(parsed.outcome);
-    // 2026-07-28: the request's own envelope; 2025: what `initialize` said (none on stateless HTTP).
-    const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope;
     const clientName = clientNameOf((envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown; title?: unknown } | undefined) ?? server.getClientVersion());
     const assistant = assistantChannel(era, ctx, server, options);
     const outcome = await forward(
       { spec, args: parsed.args },
-      { requestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal, era, ...(clientName ? { clientName } : {}), ...(assistant ? { assistant } : {}) },
+      { requestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal, era, ui, ...(clientName ? { clientName } : {}), ...(assistant ? { assistant } : {}) },
     );
     // Spec 2026-07-28 "basic/patterns/mrtr": the client asks the user, then retries this call
     // with the answer under the same key and the requestState echoed.
@@ -250,6 +277,12 @@ export function clientNameOf(info: { name?: unknown; title?: unknown } | undefin
   const pick = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
   const name = pick(info?.title) || pick(info?.name);
   return name ? [...name].slice(0, MAX_CLIENT_NAME_CHARS).join('') : undefined;
+}
+
+/** Whether a call of tool `name` may wait for the user (a prompt or a review): any that can do more than read. */
+function askable(name: string): boolean {
+  const spec = toolByName(name);
+  return spec !== undefined && (spec.permission !== 'read' || spec.permissionOf !== undefined);
 }
 
 /** The factory the serving entries call, once per HTTP request or stdio connection, for its era. */

@@ -127,9 +127,11 @@ export interface CallToolResultShape {
 }
 
 export function callToolResult(outcome: ToolOutcome): CallToolResultShape {
+  // `_meta` goes to the tool's app, never into the text the model reads (protocol/app/card.ts).
+  const meta = outcome.meta === undefined ? {} : { _meta: outcome.meta };
   if (outcome.ok) {
-    return { content: [{ type: 'text', text: JSON.stringify(outcome.data) }], structuredContent: outcome.data };
+    return { content: [{ type: 'text', text: JSON.stringify(outcome.data) }], structuredContent: outcome.data, ...meta };
   }
   // No structuredContent on errors: clients validate it against the tool's outputSchema.
-  return { content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }], isError: true };
+  return { content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }) }], isError: true, ...meta };
 }

@@ -116,6 +116,8 @@ export const Call = z.object({
   scopes: z.array(z.string()),
   client: z.string(),
   client_name: z.string().min(1).max(MAX_CLIENT_NAME_CHARS).optional(),
+  /** The client declared MCP Apps: its user may be asked in the decision card (protocol/app/card.ts). Absent: no. */
+  ui: z.literal(true).optional(),
   deadline_ms: z.number().int().positive(),
   /**
    * The client can be asked by elicitation rounds (2026-07-28; protocol/elicitation.ts): the

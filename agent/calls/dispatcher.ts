@@ -18,7 +18,9 @@
  * call runs (CallControl.expectPaths). When they changed (the user switched buffers, renamed a
  * file), nothing ran: the call is decided again on the files it addresses now, and run on those.
  */
-import { checkScope, fail, LIMITS, parseArgs, permissionFor, reviewStatus, toolByName, type Surface, type ToolOutcome } from '../../protocol/index.ts';
+import { anyToolByName, checkScope, decide, fail, LIMITS, parseArgs, permissionFor, REVIEW_LIMITS, reviewStatus, toolByName, type Surface, type ToolOutcome } from '../../protocol/index.ts';
+import { CardKeys, type CardHolder } from '../decisions/card.ts';
+import { answerFromCard, cardMeta, promptPending, type Deferred } from './card.ts';
 import type { AuditDecision } from '../audit/log.ts';
 import type { AssistantAsk } from '../decisions/book.ts';
 import { abortedOutcome, CallCancelled, CallDeadline, NeedsReview, PathsChanged, type CallControl } from '../editors/call.ts';
@@ -47,6 +49,8 @@ export interface CallRequest {
   readonly client_name?: string;
   /** How long the call may take from now (ms); 0 or less: it arrived too late, and is not run. */
   readonly deadline_ms: number;
+  /** The client renders the decision card (protocol/app/card.ts): the user may be asked there. */
+  readonly ui?: true;
 }
 
 /** The editors a dispatcher runs calls on: a lookup, or the whole source (for agent-level tools too). */
@@ -68,12 +72,20 @@ export class Dispatcher {
   readonly #reviews: ReviewBook;
   /** The clients seen, by name: how prompts name each (calls/client-names.ts). */
   readonly #clients = new ClientNames();
+  /** The decision card's secrets (decisions/card.ts). */
+  readonly #card: CardKeys;
+  /** Calls whose prompt answered pending in the card, by decision id, the oldest first (calls/card.ts). */
+  readonly #deferred = new Map<string, Deferred>();
 
-  /** `options.reviewExpiryMs`: how long a review waits for the user (default REVIEW_LIMITS.expiryMs). */
-  constructor(editors: DispatcherEditors, guard: CallGuard, options: { reviewExpiryMs?: number } = {}) {
+  /**
+   * `options.reviewExpiryMs`: how long a review waits for the user (default REVIEW_LIMITS.expiryMs);
+   * `options.cardHolder`: the account and device the decision card's secrets name (decisions/card.ts).
+   */
+  constructor(editors: DispatcherEditors, guard: CallGuard, options: { reviewExpiryMs?: number; cardHolder?: () => CardHolder } = {}) {
     this.#editors = editors;
     this.#guard = guard;
     this.#reviews = new ReviewBook((rec) => guard.record(rec), guard.decisions, options.reviewExpiryMs);
+    this.#card = new CardKeys(options.cardHolder ?? (() => ({ account: '', device: '' })));
   }
 
   /**
@@ -97,20 +109,49 @@ export class Dispatcher {
     }
     const controller = new AbortController();
     this.#running.set(call.id, controller);
-    const control: CallControl = { signal: controller.signal, deadline: Date.now() + call.deadline_ms, ...(extras.assistant ? { assistant: extras.assistant } : {}) };
-    const timer = setTimeout(() => controller.abort(new CallDeadline()), call.deadline_ms);
+    const control: { signal: AbortSignal; deadline: number; assistant?: AssistantAsk } = { signal: controller.signal, deadline: Date.now() + call.deadline_ms, ...(extras.assistant ? { assistant: extras.assistant } : {}) };
+    let timer = setTimeout(() => controller.abort(new CallDeadline()), call.deadline_ms);
     const startedAt = Date.now();
     const audit: Audited = { decision: 'none' };
-    try {
-      const outcome = await this.#run(call, client, control, audit, startedAt);
-      const by = audit.decidedBy === undefined ? {} : { decidedBy: audit.decidedBy };
-      this.#guard.record({ client, editor: call.editor, tool: call.tool, args: call.args, decision: audit.decision, outcome, startedAt, ...by });
-      if (changes(call)) this.#remember(call.id, outcome);
-      return outcome;
-    } finally {
-      clearTimeout(timer);
-      this.#running.delete(call.id);
-    }
+    // Asked in the decision card, the call answers pending at once and runs on until the user
+    // decides (calls/card.ts): its deadline then counts from the question's.
+    let answerPending: (outcome: ToolOutcome) => void = () => undefined;
+    const pending = new Promise<ToolOutcome>((resolve) => (answerPending = resolve));
+    let deferred: ((outcome: Promise<ToolOutcome>) => void) | undefined;
+    // A client that can be asked by elicitation is asked within the call (decisions/elicit.ts); the
+    // card is for one that renders MCP Apps and cannot.
+    const card = call.ui && !extras.assistant
+      ? (decision: string): void => {
+          clearTimeout(timer);
+          control.deadline = Date.now() + REVIEW_LIMITS.expiryMs + call.deadline_ms;
+          timer = setTimeout(() => controller.abort(new CallDeadline()), control.deadline - Date.now());
+          deferred = (outcome) => this.#defer(decision, { tool: call.tool, editor: call.editor, outcome });
+          answerPending(promptPending(call.tool, decision, cardMeta(this.#guard.decisions, this.#card, decision)));
+        }
+      : undefined;
+    const done = (async (): Promise<ToolOutcome> => {
+      try {
+        const outcome = await this.#run(call, client, control, audit, startedAt, card);
+        const by = audit.decidedBy === undefined ? {} : { decidedBy: audit.decidedBy };
+        this.#guard.record({ client, editor: call.editor, tool: call.tool, args: call.args, decision: audit.decision, outcome, startedAt, ...by });
+        if (changes(call)) this.#remember(call.id, outcome);
+        return outcome;
+      } finally {
+        clearTimeout(timer);
+        this.#running.delete(call.id);
+      }
+    })();
+    // Once it answered pending, nobody awaits `done` but review_status, which hears of a failure as INTERNAL.
+    done.catch(() => undefined);
+    const first = await Promise.race([done, pending]);
+    deferred?.(done.catch((error: unknown) => fail('INTERNAL', `${call.tool} failed after the user decided: ${String(error)}`)));
+    return first;
+  }
+
+  /** Keeps `entry` for review_status under decision id `id`, for as long as settled reviews are kept. */
+  #defer(id: string, entry: Deferred): void {
+    this.#deferred.set(id, entry);
+    if (this.#deferred.size > LIMITS.rememberedCallIds) this.#deferred.delete(this.#deferred.keys().next().value as string);
   }
 
   /** Aborts a running call; its outcome becomes CANCELLED (or TIMEOUT past the deadline). */
@@ -124,8 +165,8 @@ export class Dispatcher {
   }
 
   /** Runs the call; sets `audit` to how the policy treated it, and where the user decided. */
-  async #run(call: CallRequest, client: Caller, control: CallControl, audit: Audited, startedAt: number): Promise<ToolOutcome> {
-    const spec = toolByName(call.tool);
+  async #run(call: CallRequest, client: Caller, control: CallControl, audit: Audited, startedAt: number, card: ((decision: string) => void) | undefined): Promise<ToolOutcome> {
+    const spec = anyToolByName(call.tool);
     if (!spec) return fail('UNSUPPORTED', `This agent has no tool named ${call.tool}.`, { hint: 'Update the agent (vimrelay) to match the relay.' });
     // The token's scopes are an upper bound, checked before the policy.
     const denied = checkScope(spec, call.scopes, call.args);
@@ -136,12 +177,20 @@ export class Dispatcher {
     const parsed = parseArgs(spec, call.args);
     if (!parsed.ok) return parsed.outcome;
     const args = parsed.args;
+    if (spec.name === decide.name) {
+      // The user's answer from the card, which only its secret lets through; no policy applies.
+      audit.decision = 'allow';
+      return answerFromCard(this.#guard.decisions, this.#card, args);
+    }
     if (spec.name === reviewStatus.name) {
       // It reads what the model's own edit proposed, in the editor it proposed it in.
       const editor = this.#editors.get(call.editor);
       if (!editor) return fail('EDITOR_OFFLINE', `Editor ${call.editor} is no longer attached to this agent.`);
       audit.decision = 'allow';
-      return this.#reviews.status(editor, String(args.id), typeof args.wait_ms === 'number' ? args.wait_ms : 0, control.signal);
+      const waitMs = typeof args.wait_ms === 'number' ? args.wait_ms : 0;
+      const prompt = this.#deferred.get(String(args.id));
+      if (prompt?.editor === call.editor) return this.#promptStatus(String(args.id), prompt, waitMs, control.signal);
+      return this.#reviews.status(editor, String(args.id), waitMs, control.signal);
     }
     let run: (control: CallControl) => Promise<ToolOutcome>;
     let target: GuardedCall['target'] = null;
@@ -159,7 +208,7 @@ export class Dispatcher {
       addressing = JSON.stringify(pathsParams(tool.addresses(args), args));
       run = (c) => editor.run(tool, args, c);
     }
-    const guarded: GuardedCall = { client, spec, args, target, control };
+    const guarded: GuardedCall = { client, spec, args, target, control, ...(card ? { card } : {}) };
     const known = target ? this.#knownPaths.get(target.editor)?.get(addressing) : undefined;
     let verdict = (known && (await this.#guard.checkKnown(guarded, known))) || (await this.#guard.check(guarded));
     const { signal } = control;
@@ -192,7 +241,7 @@ export class Dispatcher {
       const runControl: CallControl = { ...control, ...(vetEdits ? { vetEdits } : {}), ...(verdict.paths ? { expectPaths: verdict.paths } : {}), ...(withheldPaths ? { withheldPaths } : {}) };
       const review = verdict.review && target ? target : null;
       const started = review
-        ? this.#reviews.start({ editor: review.editor, tool: review.tool, args, control: runControl, client, startedAt, surfaces: verdict.surfaces ?? [] }).then((r) => {
+        ? this.#reviews.start({ editor: review.editor, tool: review.tool, args, control: runControl, client, startedAt, surfaces: verdict.surfaces ?? [], ...(card ? { cardMeta: (id: string) => cardMeta(this.#guard.decisions, this.#card, id) } : {}) }).then((r) => {
             audit.decision = r.decision;
             if (r.decidedBy) audit.decidedBy = r.decidedBy;
             return r.outcome;
@@ -217,6 +266,22 @@ export class Dispatcher {
         }
         verdict = (await this.#guard.checkKnown(guarded, error.paths)) ?? (await this.#guard.check(guarded));
       }
+    }
+  }
+
+  /** What the call whose prompt answered pending under `id` answered, within `waitMs`; pending again until then. */
+  async #promptStatus(id: string, prompt: Deferred, waitMs: number, signal: AbortSignal): Promise<ToolOutcome> {
+    let timer: NodeJS.Timeout | undefined;
+    const still = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), waitMs);
+      signal.addEventListener('abort', () => resolve(null), { once: true });
+    });
+    try {
+      const outcome = await Promise.race([prompt.outcome, still]);
+      if (!outcome) return promptPending(prompt.tool, id, undefined);
+      return outcome.ok ? { ok: true, data: { tool: prompt.tool, ...outcome.data } } : outcome;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -10,6 +10,7 @@
  * local mode (no relay, no `vimrelay agent`). A local client is the user at this machine (stdio:
  * a process the user started; HTTP: a holder of the local token), so it holds every scope.
  */
+import { userInfo } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { ALL_SCOPES, fail, LIMITS, onlineEditor, routeCall, type AssistantChannel, type InputRequiredOutcome, type OnlineEditor, type ToolOutcome } from '../../protocol/index.ts';
 import type { McpToolCall } from '../../protocol/mcp-server.ts';
@@ -49,6 +50,8 @@ export interface RunControl {
   readonly key?: string;
   /** The name the client gives itself (McpCallRequest.clientName), for prompts and the audit log. */
   readonly clientName?: string;
+  /** The client renders the decision card (McpCallRequest.ui). */
+  readonly ui?: boolean;
   /** Asks the client's user about what the call opens (CallControl.assistant). */
   readonly ask?: AssistantAsk;
 }
@@ -65,7 +68,9 @@ export class LocalForwarder {
 
   constructor(opts: LocalForwarderOptions) {
     this.#opts = opts;
-    this.#dispatcher = new Dispatcher(opts.editors, opts.guard);
+    // The decision card's secrets name this machine's account and this agent (decisions/card.ts).
+    const account = `local ${userInfo().uid}`;
+    this.#dispatcher = new Dispatcher(opts.editors, opts.guard, { cardHolder: () => ({ account, device: opts.device }) });
     this.#rounds = new ElicitRounds(opts.guard.decisions);
     const ready = (): void => void (this.#ready = true);
     opts.editors.ready.then(ready, ready);
@@ -131,7 +136,7 @@ export class LocalForwarder {
   }
 
   /** Runs the call through the Dispatcher on editor `localId` ('' for a call to the agent itself) until `signal` aborts. */
-  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, signal: AbortSignal, { clientName, ask }: RunControl): Promise<ToolOutcome> {
+  async #dispatch(call: McpToolCall, localId: string, args: Record<string, unknown>, signal: AbortSignal, { clientName, ask, ui }: RunControl): Promise<ToolOutcome> {
     const id = randomUUID();
     const cancel = (): void => this.#dispatcher.cancel(id);
     signal.addEventListener('abort', cancel, { once: true });
@@ -145,6 +150,7 @@ export class LocalForwarder {
         scopes: ALL_SCOPES,
         client: this.#opts.client,
         ...(clientName === undefined ? {} : { client_name: clientName }),
+        ...(ui ? { ui: true as const } : {}),
         deadline_ms: this.#opts.deadlineMs ?? LIMITS.callDeadlineMs,
       }, ask ? { assistant: ask } : {});
       // Undefined only for an id already running, which a fresh UUID never is.

@@ -122,6 +122,7 @@ function localMcpLayer(forwarder: LocalForwarder, serving: McpServing): { serve:
             signal: requestInfo === undefined ? request.signal : AbortSignal.any([request.signal, requestInfo.signal]),
             ...(era === 'legacy' ? { key: JSON.stringify(request.requestId) } : {}),
             ...(request.clientName === undefined ? {} : { clientName: request.clientName }),
+            ui: request.ui,
           },
           // 2026-07-28 rounds only: a 2025-era POST is answered with JSON, with no stream for a server request.
           request.assistant,

@@ -41,7 +41,7 @@ export interface LocalStdio {
 export async function startLocalStdio(opts: LocalStdioOptions): Promise<LocalStdio> {
   // The SDK aborts the request's signal on `notifications/cancelled` for that request.
   const factory = mcpServerFactory(
-    (call, request) => opts.forwarder.serve(call, { signal: request.signal, ...(request.clientName === undefined ? {} : { clientName: request.clientName }) }, request.assistant),
+    (call, request) => opts.forwarder.serve(call, { signal: request.signal, ui: request.ui, ...(request.clientName === undefined ? {} : { clientName: request.clientName }) }, request.assistant),
     opts.serving ?? WHOLE_SERVING,
     // One client per connection, which can carry `elicitation/create` to a 2025-era client.
     { serverRequests: true },

@@ -31,6 +31,8 @@ export interface Asking {
   callSignal: AbortSignal;
   /** When the question closes unanswered (epoch ms). */
   deadline: number;
+  /** Told the decision's id once it is open, when the assistant's card is among `surfaces` (calls/card.ts). */
+  onCard?: (decision: string) => void;
   /** Asks in the calling client's assistant too, when `surfaces` has it (CallControl.assistant). */
   assistant?: AssistantAsk;
 }
@@ -42,7 +44,7 @@ export interface Asked {
 }
 
 /** Asks as the module header says. */
-export async function askUser({ editor, request, surfaces, book, callSignal, deadline, assistant }: Asking): Promise<Asked> {
+export async function askUser({ editor, request, surfaces, book, callSignal, deadline, assistant, onCard }: Asking): Promise<Asked> {
   const unanswered = (): Asked => ({ answer: callSignal.aborted && !isDeadline(callSignal.reason) ? { kind: 'cancelled' } : { kind: 'timeout' } });
   const left = deadline - Date.now();
   if (left <= 0 || callSignal.aborted) return unanswered();
@@ -74,6 +76,7 @@ export async function askUser({ editor, request, surfaces, book, callSignal, dea
       return Promise.resolve(said);
     },
   });
+  if (surfaces.includes('assistant')) onCard?.(decision.id);
   let onEnd = (): void => {};
   const ended = new Promise<Asked>((resolve) => {
     onEnd = () => resolve(unanswered());

@@ -43,7 +43,7 @@
  * an answer at a prompt covers the files it showed, never those an edit reaches beyond them.
  * What it decided becomes the call's audit line.
  */
-import { fail, LIMITS, permissionFor, SURFACES, type PermissionClass, type Surface, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
+import { fail, LIMITS, permissionFor, REVIEW_LIMITS, SURFACES, type PermissionClass, type Surface, type ToolOutcome, type ToolSpec } from '../../protocol/index.ts';
 import { argsDigest, type AuditDecision, type AuditLog } from '../audit/log.ts';
 import { DecisionBook } from '../decisions/book.ts';
 import { where } from '../decisions/elsewhere.ts';
@@ -86,6 +86,11 @@ export interface GuardedCall {
   target: { editor: Editor; tool: EditorTool } | null;
   /** The call's signal (aborts at its deadline, or when it is cancelled) and deadline. */
   control: CallControl;
+  /**
+   * Present for a call whose client renders the decision card (calls/card.ts): the user may be
+   * asked there too, and this is told the decision's id once the question is open.
+   */
+  card?: (decision: string) => void;
 }
 
 /** The guard's answer: `refusal` null lets the call run, and its outcome then goes through `after`. */
@@ -147,12 +152,13 @@ export class CallGuard {
   /**
    * Where the user may be asked now: the policy's `ask_via` (every surface when it names none),
    * among the surfaces that reach them (the editor, the relay's page while linked to a relay, and
-   * the assistant of a call whose client can be asked: `control.assistant`).
+   * the assistant of a call whose client can be asked: `control.assistant` by elicitation, or
+   * `card`, the decision card of a client that renders MCP Apps).
    */
-  surfaces(policy: Policy = this.#opts.policy.current(), control?: CallControl): Surface[] {
+  surfaces(policy: Policy = this.#opts.policy.current(), control?: CallControl, card = false): Surface[] {
     const wanted = policy.askVia ?? SURFACES;
     const reach = this.decisions.available();
-    if (control?.assistant && !reach.includes('assistant')) reach.push('assistant');
+    if ((control?.assistant || card) && !reach.includes('assistant')) reach.push('assistant');
     return reach.filter((s) => wanted.includes(s));
   }
 
@@ -217,7 +223,7 @@ export class CallGuard {
     if (verdict.decision === 'deny') return mayAsk ? { decision: 'deny', refusal: policyDenied(call, editorName, verdict) } : null;
     const after = filterOf(before);
     // The review is the user's answer for every file it shows: none is asked about again.
-    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, surfaces: this.surfaces(policy, call.control), ...after, vetEdits: (p) => this.#vetEdits(call, p, [], true), ...on };
+    if (verdict.decision === 'review') return { decision: 'review', refusal: null, review: true, surfaces: this.surfaces(policy, call.control, call.card !== undefined), ...after, vetEdits: (p) => this.#vetEdits(call, p, [], true), ...on };
     if (verdict.decision === 'allow') return { decision: 'allow', refusal: null, ...after, vetEdits: (p) => this.#vetEdits(call, p, [], false), ...on };
     // A session allowance is the user's answer for this class in this editor: of the files the call
     // finds it would edit, only those with an `ask` rule of their own are asked about (vetEdits).
@@ -331,7 +337,7 @@ export class CallGuard {
         }),
       };
     }
-    const surfaces = this.surfaces(policy, call.control);
+    const surfaces = this.surfaces(policy, call.control, call.card !== undefined);
     if (surfaces.length === 0) {
       return {
         decision: 'deny',
@@ -345,9 +351,11 @@ export class CallGuard {
     const request: AskRequest = { client: call.client.label, tool: call.spec.name, klass, editor: editorName, chosenName, preview: preview.text, previewChars: preview.chars, paths };
     let asked: Asked;
     const askedAt = Date.now();
-    const promptDeadline = promptDeadlineOf(call.control.deadline, askedAt);
+    // Asked in the card, the call answers pending at once and the question waits as long as a review.
+    const inCard = call.card !== undefined && surfaces.includes('assistant');
+    const promptDeadline = inCard ? askedAt + REVIEW_LIMITS.expiryMs : promptDeadlineOf(call.control.deadline, askedAt);
     try {
-      asked = await askUser({ editor, request, surfaces, book: this.decisions, callSignal: call.control.signal, deadline: promptDeadline, ...(call.control.assistant ? { assistant: call.control.assistant } : {}) });
+      asked = await askUser({ editor, request, surfaces, book: this.decisions, callSignal: call.control.signal, deadline: promptDeadline, ...(call.control.assistant ? { assistant: call.control.assistant } : {}), ...(inCard && call.card ? { onCard: call.card } : {}) });
     } catch (err) {
       if (err instanceof EditorGone) return editorGone(call, editorName);
       // Nothing to decide: the call cannot run (and nobody is asked to allow it).

@@ -132,11 +132,15 @@ export class RelayLink {
   /** The relay's Pending page as a surface of the agent's decisions, while the link runs. */
   #page: PagePublisher | undefined;
   #stopped = false;
+  /** The relay's id of this device, from its welcome ('' before one). */
+  #deviceId = '';
   #end: ((end: LinkEnd) => void) | undefined;
 
   constructor(opts: RelayLinkOptions) {
     this.#opts = opts;
-    this.#dispatcher = new Dispatcher(opts.editors, opts.guard);
+    // The decision card's secrets name this relay and this device (decisions/card.ts).
+    const account = `relay ${new URL(opts.relayUrl).origin}`;
+    this.#dispatcher = new Dispatcher(opts.editors, opts.guard, { cardHolder: () => ({ account, device: this.#deviceId }) });
     this.#rounds = new ElicitRounds(opts.guard.decisions);
     this.#tokens = new DeviceTokens({ relayUrl: opts.relayUrl, credential: opts.deviceCredential });
   }
@@ -290,6 +294,7 @@ export class RelayLink {
         }
         this.#attempt = 0;
         this.#device = msg.device.name;
+        this.#deviceId = msg.device.id;
         this.#opts.logger.info('connected to relay', { device: msg.device.name });
         if (msg.took_over) this.#tookOver(msg.took_over);
         this.#setState('connected', { device: msg.device.name });

@@ -87,6 +87,11 @@ export interface ReviewCall {
   startedAt: number;
   /** Where the user may decide (the policy's ask_via, among the surfaces that reach them now). */
   surfaces: readonly Surface[];
+  /**
+   * The decision card's `_meta` for the review's decision (calls/card.ts), for a call whose client
+   * renders it: the call then answers pending at once, so that the card shows.
+   */
+  cardMeta?: (decision: string) => Record<string, unknown> | undefined;
 }
 
 interface Entry {
@@ -158,13 +163,15 @@ export class ReviewBook {
     }
     entry.decision = this.#pending(entry);
     this.#follow(entry);
-    const waitMs = Math.min(typeof args.timeout_ms === 'number' ? args.timeout_ms : REVIEW_LIMITS.maxWaitMs, control.deadline - LIMITS.promptMarginMs - Date.now());
+    // The card shows only with the call's result: a call whose client renders it answers at once.
+    const card = call.cardMeta && call.surfaces.includes('assistant') ? call.cardMeta(entry.decision.id) : undefined;
+    const waitMs = card ? 0 : Math.min(typeof args.timeout_ms === 'number' ? args.timeout_ms : REVIEW_LIMITS.maxWaitMs, control.deadline - LIMITS.promptMarginMs - Date.now());
     // Settled just as the wait ended: its outcome is still this call's.
     const outcome = (await within(entry.settled, waitMs, control.signal)) ?? entry.outcome;
     entry.answered = true;
     const decidedBy = entry.decision.decidedBy();
     if (outcome) return { outcome, decision: auditOf(outcome), ...(decidedBy === null ? {} : { decidedBy }) };
-    return { outcome: pendingOutcome(entry, this.#decisions), decision: 'review:pending' };
+    return { outcome: { ...pendingOutcome(entry, this.#decisions), ...(card ? { meta: card } : {}) }, decision: 'review:pending' };
   }
 
   /** `entry` as a pending decision of the agent, answerable on the call's surfaces (see the module header). */

@@ -1,4 +1,5 @@
 /** The catalog: every tool, in the order tools/list shows them. Explicit list, no scanning. */
+import { decide } from './decide.ts';
 import type { ToolSpec } from '../tool.ts';
 import { findAndReplace } from './find-and-replace.ts';
 import { getStateBrief } from './get-state-brief.ts';
@@ -42,6 +43,7 @@ export { GREP_LIMITS } from './grep-buffers.ts';
 export { DECORATION_COLORS, DecorationColor, DecorationId, VIRTUAL_TEXT_LIMITS } from './decorations.ts';
 export { connectEditor, runCommand, sendKeys, sendToTerminal };
 export { REVIEW_LIMITS, ReviewResult, reviewStatus } from './review.ts';
+export { CARD_REFUSALS, decide, type CardRefusal } from './decide.ts';
 export { CONNECT_EDITOR_LIMITS, EditorCandidate } from './connect-editor.ts';
 export { PROMPT_TIMEOUT_HINT, RUN_COMMAND_LIMITS } from './run-command.ts';
 export { SEND_KEYS_LIMITS } from './send-keys.ts';
@@ -68,4 +70,15 @@ const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 /** The catalog entry for `name`, or undefined for an unknown tool. */
 export function toolByName(name: string): ToolSpec | undefined {
   return BY_NAME.get(name);
+}
+
+/**
+ * The app-only tools (protocol/app/card.ts): outside the catalog, listed and served only to
+ * clients that declared MCP Apps.
+ */
+export const APP_TOOLS: readonly ToolSpec[] = [decide];
+
+/** The catalog entry or app-only tool named `name`: what the relay routes and the agent runs. */
+export function anyToolByName(name: string): ToolSpec | undefined {
+  return BY_NAME.get(name) ?? APP_TOOLS.find((t) => t.name === name);
 }

@@ -89,14 +89,14 @@ export const reviewStatus = defineTool({
   input: z
     .object({
       editor: editorArg,
-      id: z.string().min(1).max(100).describe('review.id from the edit\'s result.'),
+      id: z.string().min(1).max(100).describe('review.id of the edit, or decision.id of a DECISION_PENDING.'),
       wait_ms: z.number().int().min(0).max(L.maxWaitMs).optional().describe('How long to wait for the user\'s decision (ms); default 0: answer at once.'),
     })
     .strict(),
   output: z
     .object({
-      tool: z.string().describe('The edit tool that was reviewed; the other fields are that tool\'s result.'),
-      review: ReviewResult,
+      tool: z.string().describe('The tool reviewed or asked about; the other fields are its result.'),
+      review: ReviewResult.optional(),
     })
     .catchall(z.unknown()),
 });

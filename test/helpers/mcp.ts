@@ -13,7 +13,7 @@
 import { Validator, type Schema } from '@cfworker/json-schema';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { jsonSchemaOf, LIMITS, toolByName, ToolError } from '../../protocol/index.ts';
+import { anyToolByName, jsonSchemaOf, LIMITS, ToolError } from '../../protocol/index.ts';
 import type { McpEra } from '../../protocol/mcp-server.ts';
 
 /** The eras every behaviour suite runs through. */
@@ -111,7 +111,8 @@ export async function resultOf(client: Client, name: string, res: CallToolResult
   const schema = await outputSchemaOf(client, name);
   if (schema === undefined) throw new Error(`${name} has no outputSchema in tools/list`);
   assertMatchesSchema(schema, content, `${name}'s structuredContent`);
-  const spec = toolByName(name);
+  // The catalog's, or an app-only tool's (protocol/app/card.ts).
+  const spec = anyToolByName(name);
   if (!spec) throw new Error(`${name} is not in the catalog`);
   assertMatchesSchema(jsonSchemaOf(spec.output, 'output'), content, `${name}'s structuredContent (full schema)`);
   const text = res.content[0]?.type === 'text' ? res.content[0].text : undefined;

@@ -16,7 +16,7 @@
  * with a 401, never as a tool result. Trust: the Hub enforces the token's scopes but does not speak
  * for the agent, which applies its own policy on top. Nothing is ever retried.
  */
-import { fail, LIMITS, routeCall, toolByName, type PermissionClass, type ToolOutcome, type ToolSpec, type WireRounds } from '../../protocol/index.ts';
+import { anyToolByName, fail, LIMITS, routeCall, type PermissionClass, type ToolOutcome, type ToolSpec, type WireRounds } from '../../protocol/index.ts';
 import type { Rejection } from '../auth/claims.ts';
 import { callDeadlineMs, type Vars } from '../config.ts';
 import type { AgentSockets } from './agent-sockets.ts';
@@ -43,6 +43,8 @@ export interface HubCall {
   requestKey?: string;
   /** The jti of the personal access token the call came with, checked against its record first. */
   pat?: string;
+  /** The client declared MCP Apps: the agent may ask the user in the decision card (protocol/app/card.ts). */
+  ui?: true;
   /** The client can be asked by elicitation rounds (wire `call.rounds`): the Hub carries it, and the agent's INPUT_REQUIRED back. */
   rounds?: WireRounds;
 }
@@ -122,7 +124,7 @@ export class CallRouter {
   }
 
   async #route(call: HubCall): Promise<{ outcome: ToolOutcome; target: string }> {
-    const spec = toolByName(call.tool);
+    const spec = anyToolByName(call.tool);
     if (!spec) return { outcome: fail('INVALID_ARGUMENT', `Unknown tool: ${call.tool}`), target: '' };
     const now = Date.now();
     this.#d.sockets.dropSilent(now);
@@ -172,6 +174,7 @@ export class CallRouter {
       scopes: call.scopes,
       client: call.client,
       ...(call.clientName === undefined ? {} : { client_name: call.clientName }),
+      ...(call.ui ? { ui: true } : {}),
       deadline_ms: deadlineMs,
       ...(call.rounds === undefined ? {} : { rounds: call.rounds }),
     });

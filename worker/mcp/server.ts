@@ -94,6 +94,7 @@ async function forward(context: McpContext, call: McpToolCall, request: McpCallR
       callKey,
       ...(request.era === 'legacy' ? { requestKey: requestKeyOf(principal.jti, request.requestId) } : {}),
       ...(principal.kind === 'pat' ? { pat: principal.jti } : {}),
+      ...(request.ui ? { ui: true as const } : {}),
       ...(request.assistant?.kind === 'rounds' ? { rounds: wireRounds(request.assistant) } : {}),
     });
     if ('tokenRefused' in answer) {
