@@ -10,17 +10,17 @@ import { silentLogger } from '../log.ts';
 import type { Editor, EditorSource } from './editor.ts';
 import { NotAttachable, NvimWatcher, type NvimWatcherOptions } from './nvim/watcher.ts';
 import { EditorRegistry } from './registry.ts';
-import { VimListener } from './vim/listener.ts';
+import { VimListener, type VimListenerOptions } from './vim/listener.ts';
 
 /**
  * Options of the Neovim watcher (dirs, sockets, tcpEditors, skipDirs, env, intervalMs, maxEntries,
  * probeTimeoutMs, logger), and `vim`: whether to listen for Vims (default false: on the user's Vim
- * socket, vim/rendezvous.ts), and `{ port }` to listen on that TCP port of 127.0.0.1 too;
+ * socket, vim/rendezvous.ts), and `{ port }` to listen on that TCP port of 127.0.0.1 too, `{ holder }` to follow vim/holder.ts's rule;
  * `namedOnly`: list and reach only the editors the user named. Without `tcpEditors`, the config
  * file (agent-config.ts) of `env` gives it, and the defaults of `dirs`, `skipDirs` and `namedOnly`;
  * with it, the file is not read.
  */
-export type EditorSourceOptions = NvimWatcherOptions & { vim?: boolean | { port?: number }; namedOnly?: boolean };
+export type EditorSourceOptions = NvimWatcherOptions & { vim?: boolean | { port?: number; holder?: VimListenerOptions['holder'] }; namedOnly?: boolean };
 
 /**
  * Starts discovering editors at once; `list()` fills as they are attached, `onChange` tells when.
@@ -44,6 +44,7 @@ export function createEditorSource(options: EditorSourceOptions = {}): EditorSou
         logger,
         ...(options.env ? { env: options.env } : {}),
         ...(typeof options.vim === 'object' && options.vim.port !== undefined ? { port: options.vim.port } : {}),
+        ...(typeof options.vim === 'object' && options.vim.holder !== undefined ? { holder: options.vim.holder } : {}),
       }).catch((error: unknown) => {
         logger.error('cannot listen for Vim', { error: String(error) });
         return undefined;
