@@ -18,13 +18,17 @@ export interface OnlineEditor {
   readonly localId: string;
   /** As list_editors shows it; `info.id` is the public id. */
   readonly info: EditorInfo;
+  /** When its process started (Unix seconds), for `info.uptime_s` as of each list. */
+  readonly startedAt: number | null;
 }
 
 /** An editor as a device's agent reported it on the wire, named account-wide. */
-export function onlineEditor(deviceId: string, deviceName: string, wire: WireEditor): OnlineEditor {
+export function onlineEditor(deviceId: string, deviceName: string, wire: WireEditor, nowMs: number = Date.now()): OnlineEditor {
+  const startedAt = wire.started_at ?? null;
   return {
     deviceId,
     localId: wire.id,
+    startedAt,
     info: {
       id: publicEditorId(deviceName, wire.id),
       device: deviceName,
@@ -35,8 +39,15 @@ export function onlineEditor(deviceId: string, deviceName: string, wire: WireEdi
       current_file: wire.current_file,
       pid: wire.pid,
       waiting_for: wire.waiting_for ?? null,
+      ui: wire.ui ?? null,
+      uptime_s: uptime(startedAt, nowMs),
     },
   };
+}
+
+/** Whole seconds from `startedAt` (Unix seconds) to `nowMs`, never negative (clocks differ); null when unknown. */
+export function uptime(startedAt: number | null, nowMs: number): number | null {
+  return startedAt === null ? null : Math.max(0, Math.floor(nowMs / 1000) - startedAt);
 }
 
 /** The account-wide id of an editor: `<device name>/<agent's local id>`, e.g. `laptop/nvim-4242`. */
@@ -96,8 +107,8 @@ export function resolveEditor(online: readonly OnlineEditor[], requested: string
 }
 
 /** The list_editors result (answered by the Hub, no editor involved). */
-export function listEditorsOutcome(online: readonly OnlineEditor[]): ToolOutcome {
-  return { ok: true, data: { editors: online.map((e) => e.info), count: online.length } };
+export function listEditorsOutcome(online: readonly OnlineEditor[], nowMs: number = Date.now()): ToolOutcome {
+  return { ok: true, data: { editors: online.map((e) => ({ ...e.info, uptime_s: uptime(e.startedAt, nowMs) })), count: online.length } };
 }
 
 /*

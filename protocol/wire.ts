@@ -46,6 +46,13 @@ export const WireEditor = z.object({
    * asked. Optional: an agent older than the field never sends it.
    */
   waiting_for: EditorWaiting.nullable().optional(),
+  /**
+   * Whether a UI is attached (Neovim: `nvim_list_uis()`; Vim: a terminal or GUI, not `-es`), null
+   * when unknown. Optional, like `started_at`: an agent older than the fields sends neither.
+   */
+  ui: z.boolean().nullable().optional(),
+  /** When the editor's process started (Unix seconds), null when the system does not say. */
+  started_at: z.number().int().nonnegative().nullable().optional(),
 });
 export type WireEditor = z.infer<typeof WireEditor>;
 

@@ -9,7 +9,7 @@
  * Neovim this agent may attach. A client with the read scope learns nothing about the machine's
  * files, ports or other accounts from it.
  */
-import { CONNECT_EDITOR_LIMITS, fail, type connectEditor, type ToolInput, type ToolOutcome } from '../../protocol/index.ts';
+import { CONNECT_EDITOR_LIMITS, fail, uptime, type connectEditor, type ToolInput, type ToolOutcome } from '../../protocol/index.ts';
 import type { Editor, EditorSource } from '../editors/editor.ts';
 import { ancestry, serverAddressesOf, type ProcessReader, readProcess } from './process-tree.ts';
 
@@ -103,6 +103,12 @@ async function attachByProcess(source: ConnectSource, pid: number, signal: Abort
   });
 }
 
+/** An editor as connect_editor shows it: list_editors' fields but `device`. */
+function shown(editor: Editor) {
+  const { started_at: startedAt, ...info } = editor.info();
+  return { ...info, waiting_for: info.waiting_for ?? null, ui: info.ui ?? null, uptime_s: uptime(startedAt ?? null, Date.now()) };
+}
+
 function result(source: ConnectSource, action: 'listed' | 'attached' | 'already_attached', editor: Editor | null): ToolOutcome {
   const all = source.candidates();
   const candidates = all.slice(0, L.maxCandidates).map((c, i) => ({ index: i + 1, ...c, error: c.error === null ? null : c.error.slice(0, L.errorChars) }));
@@ -110,7 +116,7 @@ function result(source: ConnectSource, action: 'listed' | 'attached' | 'already_
     ok: true,
     data: {
       action,
-      editor: editor === null ? null : editor.info(),
+      editor: editor === null ? null : shown(editor),
       candidates,
       candidates_total: all.length,
       candidates_truncated: all.length > candidates.length,

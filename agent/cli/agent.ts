@@ -7,6 +7,7 @@
  * Otherwise: 1 refused or revoked, 4 replaced, 5 refused for another agent.
  */
 import { defaultRelay, relayCredentials } from '../config/credentials.ts';
+import { readAgentConfig } from '../config/agent-config.ts';
 import { paths } from '../config/paths.ts';
 import { ensurePrivateDir } from '../config/private-file.ts';
 import { normaliseRelayUrl, requireSecureRelay } from '../config/relay-url.ts';
@@ -38,8 +39,8 @@ export async function agentCommand(opts: { relay?: string; insecure?: boolean; '
   const guard = openCallGuard(p, ownPlaces(process.env));
   ensurePrivateDir(p.stateDir);
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
-  const dirs = opts['discover-dir'] ?? defaultSocketDirs();
-  const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), dirs });
+  const dirs = opts['discover-dir'] ?? readAgentConfig(p.config).socketDirs ?? defaultSocketDirs();
+  const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port'], { role: 'agent', relay }), dirs });
   const takeoverProof = loadTakeoverProof(p.takeoverKey, relay);
   const agent = startAgent({ relayUrl: relay, deviceCredential: credential, takeoverProof, editors, guard, logger, statusFile: p.status, watching: dirs });
   const end = await Promise.race([agent.done, stopped]);

@@ -1,5 +1,6 @@
 /** Port options of the CLI: `--port` of `serve --http`, and `--vim-port` of `agent` and `serve`. */
 import type { EditorSourceOptions } from '../editors/source.ts';
+import type { VimHolderRole } from '../editors/vim/holder.ts';
 
 /** `text` as a TCP port (0 picks a free one); throws naming `flag` otherwise. */
 export function parsePort(text: string, flag: string): number {
@@ -10,8 +11,9 @@ export function parsePort(text: string, flag: string): number {
 
 /**
  * The Vim listener option for `--vim-port`: Vims always connect on the user's Vim socket; with
- * the flag, on that port of 127.0.0.1 too (for a Vim whose vimrc sets g:vimrelay_port).
+ * the flag, on that port of 127.0.0.1 too (for a Vim whose vimrc sets g:vimrelay_port). `holder`:
+ * what this process is, for the rule of who serves Vims (vim/holder.ts).
  */
-export function vimListenerOption(vimPort: string | undefined): EditorSourceOptions['vim'] {
-  return vimPort === undefined ? true : { port: parsePort(vimPort, '--vim-port') };
+export function vimListenerOption(vimPort: string | undefined, holder: { role: VimHolderRole; relay?: string }): EditorSourceOptions['vim'] {
+  return vimPort === undefined ? { holder } : { port: parsePort(vimPort, '--vim-port'), holder };
 }

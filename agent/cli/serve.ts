@@ -6,6 +6,7 @@
  * read+lsp` lists and serves those toolsets only, as the relay's `/mcp/read+lsp` does.
  */
 import { hostname } from 'node:os';
+import { readAgentConfig } from '../config/agent-config.ts';
 import { paths } from '../config/paths.ts';
 import { ensurePrivateDir } from '../config/private-file.ts';
 import { announceEditors } from '../editors/announce.ts';
@@ -52,8 +53,8 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   const guard = openCallGuard(p, ownPlaces(process.env));
   ensurePrivateDir(p.stateDir);
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
-  const dirs = opts['discover-dir'] ?? defaultSocketDirs();
-  const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port']), dirs });
+  const dirs = opts['discover-dir'] ?? readAgentConfig(p.config).socketDirs ?? defaultSocketDirs();
+  const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port'], { role: 'serve' }), dirs });
   const unannounce = announceEditors(editors, logger);
   const forwarder = new LocalForwarder({ editors, guard, device: hostname(), client: channel ? 'local:stdio' : 'local:http' });
   try {

@@ -4,8 +4,21 @@
  */
 import { paths } from '../config/paths.ts';
 import { liveStatus, readStatus } from '../config/status.ts';
+import { describeHolder, holderFile, readHolder } from '../editors/vim/holder.ts';
 import { pendingPageUrl } from '../relay/decisions.ts';
 import { printable } from './printable.ts';
+
+/**
+ * Who serves the user's Vims (vim/holder.ts), and, when that is not the running agent `agentPid`,
+ * that its relay does not see them.
+ */
+function vimsLine(agentPid: number | null): string {
+  const holder = readHolder(holderFile());
+  if (!holder) return 'vims: no vimrelay process says it serves Vims';
+  const who = printable(describeHolder(holder));
+  if (agentPid === null || holder.pid === agentPid) return `vims: served by ${who}`;
+  return `vims: served by ${who}; the agent (pid ${agentPid}) does not see them until serve yields the Vim socket to it (within seconds)`;
+}
 
 export function statusCommand(): number {
   const status = readStatus(paths().status);
@@ -18,7 +31,9 @@ export function statusCommand(): number {
   }
   const live = liveStatus(status);
   if (!live) {
-    process.stdout.write('agent: not running\n');
+    // Vims may still be served, by serve.
+    const vims = readHolder(holderFile()) ? `${vimsLine(null)}\n` : '';
+    process.stdout.write(`agent: not running\n${vims}`);
     return 3;
   }
   const out = [
@@ -26,6 +41,7 @@ export function statusCommand(): number {
     `relay: ${printable(live.relay_url)} — ${printable(live.state)}${live.device ? ` as ${printable(live.device)}` : ''}${live.reason ? ` (${printable(live.reason)})` : ''}`,
     `editors: ${live.editors.length}`,
     ...live.editors.map((e) => `  ${[e.id, e.kind, e.name, e.cwd].map(printable).join('  ')}`),
+    vimsLine(live.pid),
     // Prompts and reviews can be answered on the relay's Pending page (README "Deciding from elsewhere").
     `pending: ${live.pending ?? 0} waiting; answer them in the editor or at ${printable(pendingPageUrl(live.relay_url))}`,
     ...(live.warnings ?? []).map((w) => `warning (${printable(w.at)}): ${printable(w.message)}`),

@@ -1,6 +1,8 @@
 /**
  * The set of attached editors, whoever attached them, with change notification. Holds and
- * announces; it never attaches, probes or closes an editor.
+ * announces; it never attaches, probes or closes an editor. With `admit`, it lists and gives out
+ * only the editors `admit` accepts as of now (config.json's `named_only`): one whose info changes
+ * (a name chosen later) comes or goes with the announcement of that change.
  */
 import { silentLogger, type Logger } from '../log.ts';
 import type { Editor } from './editor.ts';
@@ -10,17 +12,20 @@ export class EditorRegistry {
   readonly #editors = new Map<string, Editor>();
   readonly #listeners = new Set<(editors: readonly Editor[]) => void>();
   readonly #logger: Logger;
+  readonly #admit: (editor: Editor) => boolean;
 
-  constructor(logger: Logger = silentLogger) {
+  constructor(logger: Logger = silentLogger, admit: (editor: Editor) => boolean = () => true) {
     this.#logger = logger;
+    this.#admit = admit;
   }
 
   list(): readonly Editor[] {
-    return [...this.#editors.values()];
+    return [...this.#editors.values()].filter(this.#admit);
   }
 
   get(id: string): Editor | undefined {
-    return this.#editors.get(id);
+    const editor = this.#editors.get(id);
+    return editor && this.#admit(editor) ? editor : undefined;
   }
 
   /** Calls `listener` with the full list after every change. Returns the unsubscribe function. */

@@ -60,11 +60,13 @@ export const EditorInfo = z.object({
   device: z.string().describe('the machine'),
   kind: EditorKind.describe('Neovim or Vim'),
   version: z.string(),
-  name: z.string().describe('servername, or the cwd\'s last component'),
+  name: z.string().describe('g:vimrelay_name or cwd tail'),
   cwd: z.string(),
   current_file: z.string().nullable().describe('in its current window'),
   pid: z.number().int().nullable(),
-  waiting_for: EditorWaiting.nullable().describe('set while calls answer EDITOR_BLOCKED'),
+  waiting_for: EditorWaiting.nullable().describe('while calls get EDITOR_BLOCKED'),
+  ui: z.boolean().nullable().describe('UI attached'),
+  uptime_s: z.number().int().nullable().describe('seconds running'),
 });
 export type EditorInfo = z.infer<typeof EditorInfo>;
 

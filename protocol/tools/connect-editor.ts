@@ -35,7 +35,7 @@ export const connectEditor = defineTool({
     'Make a machine\'s vimrelay agent attach a Neovim that list_editors does not show, by socket_path, terminal_pid or index; ' +
     `with none of them, list the candidates it knows, at most ${L.maxCandidates}. ` +
     'TCP needs the agent\'s tcp_editors; an address it may not attach (another user\'s, unconfigured, nothing there) is EDITOR_NOT_FOUND. ' +
-    'Returns the editor, whose id works as `editor`.',
+    'Returns the editor.',
   permission: 'read',
   routing: 'agent',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

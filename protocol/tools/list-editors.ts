@@ -7,14 +7,14 @@ export const listEditors = defineTool({
   title: 'List editors',
   description:
     'List the Neovims and Vims online on every connected machine, with the ids other tools take as `editor`. ' +
-    'Call it first, and when a tool says the editor is ambiguous or offline; get_state_brief then shows one editor. ' +
-    'Not paginated: each machine reports at most 200 editors.',
+    'Call it first, and when a tool says the editor is ambiguous or offline; get_state_brief then shows one. ' +
+    'At most 200 a machine.',
   permission: 'read',
   routing: 'hub',
   annotations: READ_ONLY,
   input: z.object({}).strict(),
   output: z.object({
-    editors: z.array(EditorInfo).describe('online now, on every machine'),
+    editors: z.array(EditorInfo).describe('those online'),
     count: z.number().int().nonnegative(),
   }),
 });

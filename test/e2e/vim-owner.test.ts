@@ -62,7 +62,8 @@ afterAll(async () => {
 
 it('a serve --stdio started and stopped meanwhile leaves the Vim with the agent', async () => {
   const stdio = await connectStdio(process.execPath, [CLI, 'serve', '--stdio'], env);
-  await waitFor(() => (stdio.stderr().includes('another vimrelay process serves Vims') ? true : undefined), 10_000, () => `serve to see the agent's socket; stderr:\n${stdio.stderr()}`);
+  // Serve leaves Vims to a running agent (agent/editors/vim/holder.ts), and says so.
+  await waitFor(() => (stdio.stderr().includes('vimrelay agent serves Vims, not this serve') ? true : undefined), 10_000, () => `serve to see the agent; stderr:\n${stdio.stderr()}`);
   // It serves no Vim: the agent does.
   const listed = (await callOk(stdio.client, 'list_editors')).editors as { kind: string }[];
   expect(listed.filter((e) => e.kind === 'vim')).toEqual([]);

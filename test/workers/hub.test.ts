@@ -76,7 +76,7 @@ describe('hello and the registry', () => {
     expect(await listEditors()).toEqual({
       count: 1,
       editors: [
-        { id: 'laptop/nvim-4242', device: 'laptop', kind: 'nvim', version: '0.7.2', name: 'nvim-4242', cwd: '/src/app', current_file: '/src/app/main.ts', pid: 4242, waiting_for: null },
+        { id: 'laptop/nvim-4242', device: 'laptop', kind: 'nvim', version: '0.7.2', name: 'nvim-4242', cwd: '/src/app', current_file: '/src/app/main.ts', pid: 4242, waiting_for: null, ui: null, uptime_s: null },
       ],
     });
   });

@@ -12,7 +12,8 @@ function online(device: string, localId: string): OnlineEditor {
   return {
     deviceId: `id-${device}`,
     localId,
-    info: { id, device, kind: 'nvim', version: '0.7.2', name: localId, cwd: '/', current_file: null, pid: 1, waiting_for: null },
+    startedAt: null,
+    info: { id, device, kind: 'nvim', version: '0.7.2', name: localId, cwd: '/', current_file: null, pid: 1, waiting_for: null, ui: null, uptime_s: null },
   };
 }
 

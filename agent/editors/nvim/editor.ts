@@ -34,6 +34,7 @@ import { parseAddress, socketPid } from './address.ts';
 import { NvimConnection } from './connection.ts';
 import { LuaInfo, parseApiInfo, wireEditor, type ApiSummary } from './info.ts';
 import { ASK_LUA, CALL_LUA, CANCEL_LUA, CORE_LUA, HELPER_SOURCES, INFO_LUA, INSTALL_KEY, PROPOSE_LUA, REVIEW_LUA, TOOL_SOURCES } from './lua.ts';
+import { processStartedAt } from '../process-start.ts';
 import { processCwd, socketOwner } from './process-of.ts';
 
 /** What `nvim_get_mode` answers (`:help nvim_get_mode()`); one of the requests Neovim answers while it waits for its user. */
@@ -72,6 +73,8 @@ export class NvimEditor implements Editor {
   /** What its Lua last said of it (or, before it could be installed, what the system said). */
   #lua: LuaInfo;
   #info: WireEditor;
+  /** When its process started (process-start.ts), read once. */
+  readonly #startedAt: number | null;
   /** Whether this agent's Lua is installed in it; the install under way, if any. */
   #installed: boolean;
   #installing: Promise<void> | null = null;
@@ -132,7 +135,8 @@ export class NvimEditor implements Editor {
       },
       () => this.#setInfo(this.#lua),
     );
-    this.#info = wireEditor(this.id, api.version, lua, null);
+    this.#startedAt = processStartedAt(lua.pid);
+    this.#info = wireEditor(this.id, api.version, lua, null, this.#startedAt);
     this.#wait.set(waiting);
     this.exited = connection.closed;
     void connection.closed.then(() => {
@@ -277,9 +281,12 @@ export class NvimEditor implements Editor {
   }
 
   #setInfo(lua: LuaInfo): void {
+    // Named or not (chosenName) is no field of the wire, yet a change of it is one to announce:
+    // named_only lists an editor by it (source.ts).
+    const renamed = lua.chosen !== this.#lua.chosen;
     this.#lua = lua;
-    const next = wireEditor(this.id, this.#api.version, lua, this.#wait.current);
-    if (JSON.stringify(next) === JSON.stringify(this.#info)) return;
+    const next = wireEditor(this.id, this.#api.version, lua, this.#wait.current, this.#startedAt);
+    if (!renamed && JSON.stringify(next) === JSON.stringify(this.#info)) return;
     this.#info = next;
     for (const listener of this.#listeners) listener(this);
   }

@@ -51,11 +51,16 @@ export const LuaInfo = z.object({
   cwd: z.string(),
   current_file: z.string().nullable(),
   pid: z.number().int(),
+  /** Whether a UI is attached (`nvim_list_uis()`); absent where it was not asked (a Neovim that waits). */
+  ui: z.boolean().optional(),
 });
 export type LuaInfo = z.infer<typeof LuaInfo>;
 
-/** The WireEditor for a Neovim, strings cut to the wire's limits; `waiting`: what it waits for its user to answer. */
-export function wireEditor(id: string, version: string, info: LuaInfo, waiting: EditorWaiting | null): WireEditor {
+/**
+ * The WireEditor for a Neovim, strings cut to the wire's limits; `waiting`: what it waits for its
+ * user to answer; `startedAt`: when its process started (process-start.ts).
+ */
+export function wireEditor(id: string, version: string, info: LuaInfo, waiting: EditorWaiting | null, startedAt: number | null): WireEditor {
   return {
     id,
     kind: 'nvim',
@@ -65,5 +70,7 @@ export function wireEditor(id: string, version: string, info: LuaInfo, waiting: 
     current_file: info.current_file === null ? null : info.current_file.slice(0, 4096),
     pid: info.pid,
     waiting_for: waiting,
+    ui: info.ui ?? null,
+    started_at: startedAt,
   };
 }

@@ -28,7 +28,7 @@
  * level; `attach` rejects it with NotAttachable, whose message says nothing of why.
  */
 import { lstat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { loopbackAddress } from '../../config/agent-config.ts';
 import { checkTrusted, type TrustVerdict } from '../../config/trusted-path.ts';
 import { silentLogger, type Logger } from '../../log.ts';
@@ -55,6 +55,8 @@ export interface NvimWatcherOptions {
   sockets?: readonly string[];
   /** The TCP addresses the user configured (agent-config.ts, canonical): the only ones ever attached, and attached like `sockets`. Default none. */
   tcpEditors?: readonly string[];
+  /** Directories under which no socket is attached, found or requested (config.json `discovery.skip`). Default none. */
+  skipDirs?: readonly string[];
   /** The environment the defaults come from. Default: process.env. */
   env?: NodeJS.ProcessEnv;
   /** Longest time between two full scans and info refreshes (ms), whatever the watches say. Default 30,000. */
@@ -82,6 +84,7 @@ export class NvimWatcher {
   readonly #dirs: readonly string[];
   readonly #sockets: readonly string[];
   readonly #tcpEditors: ReadonlySet<string>;
+  readonly #skipDirs: readonly string[];
   readonly #intervalMs: number;
   readonly #pollMs: number;
   readonly #maxEntries: number;
@@ -124,6 +127,7 @@ export class NvimWatcher {
     this.#registry = registry;
     this.#dirs = options.dirs ?? defaultSocketDirs(env);
     this.#tcpEditors = new Set(options.tcpEditors ?? []);
+    this.#skipDirs = (options.skipDirs ?? []).map((d) => resolve(d));
     this.#sockets = [...new Set([...(options.sockets ?? defaultSocketAddresses(env)), ...this.#tcpEditors])];
     this.#intervalMs = options.intervalMs ?? 30_000;
     this.#pollMs = Math.min(options.pollMs ?? 1_000, this.#intervalMs);
@@ -268,7 +272,10 @@ export class NvimWatcher {
   }
 
   #verdict(address: string): Promise<TrustVerdict> | TrustVerdict {
-    if ('path' in parseAddress(address)) return checkTrusted(address, 'socket');
+    if ('path' in parseAddress(address)) {
+      if (this.#skipDirs.some((dir) => isUnder(address, dir))) return { ok: false, reason: 'in a directory config.json skips' };
+      return checkTrusted(address, 'socket');
+    }
     return this.#tcpEditors.has(address) ? { ok: true, path: address } : { ok: false, reason: 'a TCP address not listed in tcp_editors' };
   }
 
@@ -334,6 +341,12 @@ export class NvimWatcher {
 /** A socket path made absolute (from the agent's cwd); a loopback host:port in its canonical form, another as given. */
 function normalize(address: string): string {
   return 'path' in parseAddress(address) ? resolve(address) : (loopbackAddress(address) ?? address);
+}
+
+/** Whether the absolute `path` is `dir` or below it. */
+function isUnder(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel));
 }
 
 /** Tells a socket file from a later one at the same path; '' for TCP or a missing file. */

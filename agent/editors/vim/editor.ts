@@ -19,6 +19,7 @@ import { silentLogger, type Logger } from '../../log.ts';
 import type { AskAnswer, AskRequest } from '../../policy/types.ts';
 import type { Hunk } from '../../reviews/diff.ts';
 import { EditorBlocked, WaitWatch } from '../blocked.ts';
+import { processStartedAt } from '../process-start.ts';
 import { applyReviewed, DeferredAnswers, proposeTool, runTool, type Applied, type CallControl, type EditorLink, type InvokeOptions, type Proposal } from '../call.ts';
 import type { Editor } from '../editor.ts';
 import { parsePaths, pathsParams } from '../paths.ts';
@@ -70,6 +71,8 @@ export class VimEditor implements Editor {
   readonly #wait: WaitWatch;
   #vimInfo: VimInfo;
   #info: WireEditor;
+  /** When its process started (process-start.ts), read once. */
+  readonly #startedAt: number | null;
   /** The name the user chose (before any `#2` suffix), or null when it is the cwd's tail. */
   readonly #chosenName: string | null;
   #staged = 0;
@@ -82,7 +85,8 @@ export class VimEditor implements Editor {
     this.instance = hello.instance;
     this.id = `vim-${hello.pid}`;
     this.#vimInfo = hello;
-    this.#info = wireVimEditor(this.id, this.#version, name, hello, null);
+    this.#startedAt = processStartedAt(hello.pid);
+    this.#info = wireVimEditor(this.id, this.#version, name, hello, null, this.#startedAt);
     this.#wait = new WaitWatch(async (signal) => waitingOf(await channel.expr('vimrelay#waiting()', signal)), () => this.#setInfo(this.#vimInfo));
     this.#chosenName = hello.chosen ? hello.name : null;
     this.exited = channel.closed;
@@ -240,7 +244,7 @@ export class VimEditor implements Editor {
 
   #setInfo(info: VimInfo): void {
     this.#vimInfo = info;
-    const next = wireVimEditor(this.id, this.#version, this.#name, info, this.#wait.current);
+    const next = wireVimEditor(this.id, this.#version, this.#name, info, this.#wait.current, this.#startedAt);
     if (JSON.stringify(next) === JSON.stringify(this.#info)) return;
     this.#info = next;
     for (const listener of this.#listeners) listener(this);

@@ -11,6 +11,8 @@ export const VimInfo = z.object({
   cwd: z.string(),
   current_file: z.string().nullable(),
   pid: z.number().int().positive(),
+  /** Whether it has a terminal or a GUI (not `vim -es`); absent from a plugin older than the field. */
+  ui: z.boolean().optional(),
 });
 export type VimInfo = z.infer<typeof VimInfo>;
 
@@ -40,8 +42,11 @@ export function vimVersion(versionlong: string): string {
   return `${Math.floor(n / 1_000_000)}.${Math.floor(n / 10_000) % 100}.${n % 10_000}`;
 }
 
-/** The WireEditor for a Vim, strings cut to the wire's limits; `waiting`: what it waits for its user to answer. */
-export function wireVimEditor(id: string, version: string, name: string, info: VimInfo, waiting: EditorWaiting | null): WireEditor {
+/**
+ * The WireEditor for a Vim, strings cut to the wire's limits; `waiting`: what it waits for its
+ * user to answer; `startedAt`: when its process started (process-start.ts).
+ */
+export function wireVimEditor(id: string, version: string, name: string, info: VimInfo, waiting: EditorWaiting | null, startedAt: number | null): WireEditor {
   return {
     id,
     kind: 'vim',
@@ -51,5 +56,7 @@ export function wireVimEditor(id: string, version: string, name: string, info: V
     current_file: info.current_file === null ? null : info.current_file.slice(0, 4096),
     pid: info.pid,
     waiting_for: waiting,
+    ui: info.ui ?? null,
+    started_at: startedAt,
   };
 }

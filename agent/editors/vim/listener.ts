@@ -10,7 +10,10 @@
  * challenge, the agent's proof, Vim's hello with its proof; anything else, or a wrong proof,
  * closes the channel. An accepted Vim is answered `{ok, name}` (names.ts: unique, kept on
  * reconnect) and added to the registry as a VimEditor; it is removed when its channel closes.
- * Never logs the token, and never sends it.
+ * Never logs the token, and never sends it. With a `holder` role it follows holder.ts's rule: it
+ * says who it is in the holder file while it holds the socket, and as `serve` it neither takes
+ * the socket while a `vimrelay agent` runs nor keeps it once one does (its Vims reconnect to the
+ * agent), checked every VIM_CLAIM_RETRY_MS.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { loadOrCreateLocalToken } from '../../local/token.ts';
@@ -20,6 +23,7 @@ import { VimChannel } from './channel.ts';
 import { VimEditor } from './editor.ts';
 import { answerChallenge, proof, proofMatches, VimChallenge } from './handshake.ts';
 import { VimHello } from './hello.ts';
+import { agentToYieldTo, describeHolder, holderFile, readHolder, removeHolder, writeHolder, type VimHolderRole } from './holder.ts';
 import { VimNames } from './names.ts';
 import { claimVimSocket, vimFiles, type ClaimedSocket } from './rendezvous.ts';
 
@@ -38,6 +42,8 @@ export interface VimListenerOptions {
   env?: NodeJS.ProcessEnv;
   /** Also listen on this TCP port of 127.0.0.1 (0: any free one), for a Vim with g:vimrelay_port. Default: no TCP. */
   port?: number;
+  /** What this process is, for holder.ts's rule and the holder file; `relay` for an agent. Default: neither (no rule, no file). */
+  holder?: { role: VimHolderRole; relay?: string };
   logger?: Logger;
 }
 
@@ -54,11 +60,14 @@ export class VimListener {
   readonly #logger: Logger;
   readonly #env: NodeJS.ProcessEnv;
   #claimed: ClaimedSocket | null = null;
-  #heldBy: string | null = null;
+  /** What was last logged of who serves Vims instead of this process, to log each change once. */
+  #toldOf: string | null = null;
+  readonly #holder: { role: VimHolderRole; relay?: string } | undefined;
   #retry: NodeJS.Timeout | undefined;
   #stopped = false;
 
-  private constructor(opts: { tcp: Server | null; port: number | null; token: string; registry: EditorRegistry; logger: Logger; env: NodeJS.ProcessEnv }) {
+  private constructor(opts: { tcp: Server | null; port: number | null; token: string; registry: EditorRegistry; logger: Logger; env: NodeJS.ProcessEnv; holder: { role: VimHolderRole; relay?: string } | undefined }) {
+    this.#holder = opts.holder;
     this.#tcp = opts.tcp;
     this.port = opts.port;
     this.#token = opts.token;
@@ -72,7 +81,7 @@ export class VimListener {
    * and accepts Vims until `stop`. Rejects when the socket's directory is not the user's alone, or
    * the TCP port cannot be had.
    */
-  static async start({ registry, env = process.env, port, logger = silentLogger }: VimListenerOptions): Promise<VimListener> {
+  static async start({ registry, env = process.env, port, logger = silentLogger, holder }: VimListenerOptions): Promise<VimListener> {
     const token = loadOrCreateLocalToken(vimFiles(env).token);
     let tcp: Server | null = null;
     let tcpPort: number | null = null;
@@ -90,7 +99,7 @@ export class VimListener {
       if (address === null || typeof address === 'string') throw new Error('the Vim listener has no TCP address');
       tcpPort = address.port;
     }
-    const listener = new VimListener({ tcp, port: tcpPort, token, registry, logger, env });
+    const listener = new VimListener({ tcp, port: tcpPort, token, registry, logger, env, holder });
     if (tcp && tcpPort !== null) {
       const address = `127.0.0.1:${tcpPort}`;
       tcp.on('connection', (socket) => listener.#accept(socket, address));
@@ -115,16 +124,53 @@ export class VimListener {
     this.#stopped = true;
     clearTimeout(this.#retry);
     const tcpClosed = this.#tcp ? new Promise<void>((resolve) => this.#tcp?.close(() => resolve())) : Promise.resolve();
-    const released = this.#claimed?.release();
+    await Promise.all([tcpClosed, this.#release()]);
+  }
+
+  /** Gives the unix socket up (and the holder file) and closes every Vim channel on it. */
+  async #release(): Promise<void> {
+    const claimed = this.#claimed;
     this.#claimed = null;
+    if (claimed && this.#holder) removeHolder(holderFile(this.#env), process.pid);
     for (const socket of this.#sockets) socket.destroy();
     await Promise.all([...this.#editors.values()].map((e) => e.close()));
-    await Promise.all([tcpClosed, released]);
+    await claimed?.release();
+  }
+
+  /** Tries again in VIM_CLAIM_RETRY_MS: to claim the socket, or (holding it, as serve) whether to yield it. */
+  #later(): void {
+    this.#retry = setTimeout(() => {
+      const next = this.#claimed ? this.#yieldIfAsked() : this.#claim();
+      next.catch((error: unknown) => this.#logger.error('cannot listen for Vim', { error: String(error) }));
+    }, VIM_CLAIM_RETRY_MS);
+    this.#retry.unref();
+  }
+
+  /** As serve, holding the socket: gives it up once a `vimrelay agent` runs (holder.ts), else looks again later. */
+  async #yieldIfAsked(): Promise<void> {
+    const agent = this.#holder?.role === 'serve' ? agentToYieldTo(this.#env) : undefined;
+    if (!agent) return this.#later();
+    this.#logger.info('handing Vims to the agent of a paired relay: serve yields the Vim socket to it', { agent_pid: agent.pid, relay: agent.relay });
+    await this.#release();
+    await this.#claim();
+  }
+
+  /** Logs once per change who serves Vims instead of this process, and why. */
+  #tell(what: string, fields: Record<string, unknown>): void {
+    const key = JSON.stringify([what, fields]);
+    if (this.#toldOf === key) return;
+    this.#toldOf = key;
+    this.#logger.info(what, fields);
   }
 
   /** Claims the Vim socket, or waits for the process that holds it to go (a retry timer). */
   async #claim(): Promise<void> {
     if (this.#stopped) return;
+    const agent = this.#holder?.role === 'serve' ? agentToYieldTo(this.#env) : undefined;
+    if (agent) {
+      this.#tell('vimrelay agent serves Vims, not this serve: serve yields the Vim socket to a running agent', { agent_pid: agent.pid, relay: agent.relay });
+      return this.#later();
+    }
     const claim = await claimVimSocket(vimFiles(this.#env));
     if (this.#stopped) {
       if ('claimed' in claim) await claim.claimed.release();
@@ -132,18 +178,20 @@ export class VimListener {
     }
     if ('claimed' in claim) {
       this.#claimed = claim.claimed;
-      this.#heldBy = null;
       const address = claim.claimed.address;
       claim.claimed.server.on('connection', (socket) => this.#accept(socket, address));
+      this.#toldOf = null;
+      if (this.#holder) writeHolder(holderFile(this.#env), { pid: process.pid, role: this.#holder.role, relay: this.#holder.relay ?? null });
       this.#logger.info('listening for Vim', { address });
+      // As serve: asked again and again whether an agent has started since.
+      if (this.#holder?.role === 'serve') this.#later();
       return;
     }
-    if (this.#heldBy !== claim.heldBy) this.#logger.info('another vimrelay process serves Vims; this one takes over when it stops', { address: claim.heldBy });
-    this.#heldBy = claim.heldBy;
-    this.#retry = setTimeout(() => {
-      this.#claim().catch((error: unknown) => this.#logger.error('cannot listen for Vim', { error: String(error) }));
-    }, VIM_CLAIM_RETRY_MS);
-    this.#retry.unref();
+    const holder = readHolder(holderFile(this.#env));
+    if (holder === undefined) this.#tell('another vimrelay process serves Vims, not this one; this one takes over when it stops', { address: claim.heldBy });
+    else if (holder.role === 'serve' && this.#holder?.role === 'agent') this.#tell(`${describeHolder(holder)} serves Vims, not this agent, until it yields the Vim socket (it does within seconds)`, { holder_pid: holder.pid });
+    else this.#tell(`${describeHolder(holder)} serves Vims, not this process; this one takes over when it stops`, { holder_pid: holder.pid, role: holder.role });
+    this.#later();
   }
 
   /** One new channel on the listener at `address`: the handshake, then the Vim is admitted. */

@@ -72,7 +72,8 @@ endfunction
 
 " What the agent shows about this editor.
 function! vimrelay#info() abort
-  let info = {'type': 'info', 'cwd': getcwd(), 'pid': getpid()}
+  " ui: a terminal or a GUI; `vim -es` has neither (its 'term' is empty).
+  let info = {'type': 'info', 'cwd': getcwd(), 'pid': getpid(), 'ui': has('gui_running') || !empty(&term) ? v:true : v:false}
   let info.current_file = empty(&buftype) && !empty(bufname('%')) ? fnamemodify(bufname('%'), ':p') : v:null
   return info
 endfunction

@@ -47,7 +47,7 @@ describe('LocalForwarder', () => {
     expect(outcome).toEqual({
       ok: true,
       data: {
-        editors: [{ id: `box/${info.id}`, device: 'box', kind: 'nvim', version: info.version, name: info.name, cwd: info.cwd, current_file: info.current_file, pid: info.pid, waiting_for: null }],
+        editors: [{ id: `box/${info.id}`, device: 'box', kind: 'nvim', version: info.version, name: info.name, cwd: info.cwd, current_file: info.current_file, pid: info.pid, waiting_for: null, ui: false, uptime_s: expect.any(Number) }],
         count: 1,
       },
     });

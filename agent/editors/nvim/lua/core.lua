@@ -280,6 +280,7 @@ function M.info_now()
     cwd = cwd,
     current_file = vim.bo[current].buftype == '' and M.buf_path(current) or vim.NIL,
     pid = vim.fn.getpid(),
+    ui = #api.nvim_list_uis() > 0,
   }
 end
 
@@ -318,6 +319,13 @@ end
 api.nvim_create_autocmd({ 'DirChanged', 'BufEnter', 'BufFilePost', 'WinEnter', 'TabEnter' }, { group = group, callback = announce_info })
 -- :VimRelayName (plugin/nvim) renames the editor: `User VimRelayName` says so at once.
 api.nvim_create_autocmd('User', { group = group, pattern = 'VimRelayName', callback = announce_info })
+-- A UI attached or gone: UILeave runs while the UI is still listed, hence after it (vim.schedule).
+api.nvim_create_autocmd({ 'UIEnter', 'UILeave' }, {
+  group = group,
+  callback = function()
+    vim.schedule(announce_info)
+  end,
+})
 api.nvim_create_autocmd('VimLeavePre', {
   group = group,
   callback = function()

@@ -30,6 +30,8 @@ describe('NvimEditor', () => {
       current_file: join(f.nvim.cwd, 'main.c'),
       pid: f.nvim.pid,
       waiting_for: null,
+      ui: false,
+      started_at: expect.any(Number),
     });
   });
 

@@ -57,7 +57,18 @@ describe('editor info', () => {
   });
 
   it('fits the wire limits', () => {
-    const info = wireEditor('nvim-1', '0.7.2', { name: 'n'.repeat(500), chosen: false, cwd: '/w', current_file: null, pid: 1 }, 'hit-enter');
-    expect(info).toEqual({ id: 'nvim-1', kind: 'nvim', version: '0.7.2', name: 'n'.repeat(200), cwd: '/w', current_file: null, pid: 1, waiting_for: 'hit-enter' });
+    const info = wireEditor('nvim-1', '0.7.2', { name: 'n'.repeat(500), chosen: false, cwd: '/w', current_file: null, pid: 1 }, 'hit-enter', 1_700_000_000);
+    expect(info).toEqual({
+      id: 'nvim-1',
+      kind: 'nvim',
+      version: '0.7.2',
+      name: 'n'.repeat(200),
+      cwd: '/w',
+      current_file: null,
+      pid: 1,
+      waiting_for: 'hit-enter',
+      ui: null,
+      started_at: 1_700_000_000,
+    });
   });
 });

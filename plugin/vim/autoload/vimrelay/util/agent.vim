@@ -48,6 +48,12 @@ function! vimrelay#util#agent#serve() abort
   return !empty(status) && s:alive(get(status, 'pid', 0)) ? status : {}
 endfunction
 
+" The process that holds the Vim socket ({pid, role, relay}, vim-holder.json) while it runs, or {}.
+function! vimrelay#util#agent#holder() abort
+  let holder = s:read_json(vimrelay#util#agent#state_dir() . '/vim-holder.json')
+  return !empty(holder) && s:alive(get(holder, 'pid', 0)) ? holder : {}
+endfunction
+
 " Whether `status` lists this Vim (by its pid).
 function! vimrelay#util#agent#lists_me(status) abort
   for e in get(a:status, 'editors', [])
@@ -87,7 +93,16 @@ function! vimrelay#util#agent#report() abort
       call add(lines, '  why: ' . agent.reason)
     endif
   endif
-  let serving = !empty(agent) && agent.running ? agent : serve
+  " Vims go to whichever process holds the Vim socket: serve yields it to a running agent.
+  let holder = vimrelay#util#agent#holder()
+  if !empty(holder)
+    let relay = type(get(holder, 'relay', v:null)) == v:t_string ? holder.relay : 'a relay'
+    call add(lines, 'vims: served by ' . (get(holder, 'role', '') ==# 'serve' ? 'serve' : 'the agent of ' . relay) . ' (pid ' . holder.pid . ')')
+    if get(holder, 'role', '') ==# 'serve' && !empty(agent) && agent.running
+      call add(lines, '  the agent (pid ' . agent.pid . ') does not see this Vim until serve yields (seconds)')
+    endif
+  endif
+  let serving = !empty(holder) && get(holder, 'role', '') ==# 'serve' && !empty(serve) ? serve : !empty(agent) && agent.running ? agent : serve
   if !empty(serving)
     call add(lines, vimrelay#util#agent#lists_me(serving) ? 'this Vim: listed' : 'this Vim: not listed yet')
   endif
