@@ -110,7 +110,9 @@ export class LocalForwarder {
     const untrack = this.#track(control.key, controller);
     try {
       // Awaited only until the first discovery pass settles (a failed one lists what it found).
-      if (!this.#ready) await this.#opts.editors.ready.catch(() => undefined);
+      // A cancellation ends that wait at once, however long the pass takes (a Neovim that does
+      // not answer holds it for the probe's timeout).
+      if (!this.#ready) await Promise.race([this.#opts.editors.ready.catch(() => undefined), abortedOf(controller.signal)]);
       if (controller.signal.aborted) return fail('CANCELLED', 'The call was cancelled before it reached the editor.');
       const device = this.#opts.device;
       const route = routeCall(call.spec, call.args, ALL_SCOPES, { editors: this.online(), devices: [{ deviceId: device, name: device }], noEditor: NO_LOCAL_EDITOR });
@@ -170,4 +172,9 @@ export class LocalForwarder {
       if (running.size === 0) this.#byKey.delete(key);
     };
   }
+}
+
+/** Resolves when `signal` aborts (at once if it has). */
+function abortedOf(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 }
