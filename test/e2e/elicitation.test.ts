@@ -132,6 +132,12 @@ async function promptArmed(): Promise<void> {
   await waitFor(async () => ((await promptStates({ kind: 'nvim', expr: (e: string) => direct.eval(e) as Promise<never> }))[0]?.armed ? true : undefined), 20_000, 'the prompt to take keys');
 }
 
+/** Waits until the Neovim shows no prompt: the one it had was answered there (its answer went out before it closed). */
+async function promptGone(): Promise<void> {
+  // Object.keys: no prompt may come back as an empty list or an empty dictionary.
+  await waitFor(async () => (Object.keys(await promptStates({ kind: 'nvim', expr: (e: string) => direct.eval(e) as Promise<never> })).length === 0 ? true : undefined), 20_000, 'the prompt to close');
+}
+
 /** The newest audit line for `tool` matching `decision`. */
 function audited(tool: string, decision: RegExp): Promise<Record<string, unknown>> {
   return waitFor(() => readAudit(paths(env).audit, 20).reverse().find((l) => l.tool === tool && decision.test(String(l.decision))), 10_000, `${tool} in the audit log`);
@@ -285,7 +291,8 @@ for (const transport of [stdio('legacy'), http, stdio('modern'), relayed]) {
         await waitFor(() => (form.withdrawn.aborted ? true : undefined), 10_000, 'the form withdrawn');
         expect(errorOf(await call)).toMatchObject({ code: 'PERMISSION_DENIED' });
       } else {
-        // Rounds cannot take a form back: its answer comes, and is refused naming the editor.
+        // Rounds cannot take a form back: its answer comes after the editor's, and is refused naming the editor.
+        await promptGone();
         form.answer({ action: 'accept', content: { answer: 'allow' } });
         expect(errorOf(await call)).toMatchObject({ code: 'ALREADY_DECIDED', by: 'editor', outcome: { error: { code: 'PERMISSION_DENIED' } } });
       }
