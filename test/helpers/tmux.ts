@@ -30,6 +30,8 @@ export interface TmuxScreen {
   key(name: string): void;
   /** Resolves with the screen once `test` holds for it; fails with the last screen otherwise. */
   until(test: (rows: string[]) => boolean, what: string, timeoutMs?: number): Promise<string[]>;
+  /** The pid of the pane's first process: the command itself, when given as a command and its arguments. */
+  pid(): number;
   stop(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export function startTmux({ command, cwd, env, cols = 120, rows = 40 }: StartTmu
         throw new Error(`${String(err)}; the screen:\n${last.join('\n')}`);
       });
     },
+    pid: () => Number(tmux('display-message', '-p', '#{pane_pid}').stdout.trim()),
     stop: async () => {
       // Each pane is a session of its own, led by the pane's first process.
       const sessions = tmux('list-panes', '-a', '-F', '#{pane_pid}').stdout.split('\n').map(Number).filter((pid) => pid > 0);

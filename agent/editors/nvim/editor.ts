@@ -292,10 +292,15 @@ export class NvimEditor implements Editor {
   }
 }
 
-/** What the Neovim on `connection` waits for its user to answer now (`nvim_get_mode`), or null. */
+/**
+ * What the Neovim on `connection` waits for its user to answer now (`nvim_get_mode`), or null: a
+ * request it would queue (`blocking`), or one of the prompts of `r` modes (hit-enter, more, a
+ * question), at which Neovim 0.10+ answers requests (`blocking` false at the swap-file question)
+ * though a buffer may be half loaded: it waits for its user all the same.
+ */
 async function waitingOf(connection: NvimConnection, signal: AbortSignal): Promise<EditorWaiting | null> {
   const mode = Mode.parse(await connection.request('nvim_get_mode', [], signal));
-  return mode.blocking ? waitingFor(mode.mode) : null;
+  return mode.blocking || mode.mode.startsWith('r') ? waitingFor(mode.mode) : null;
 }
 
 /** Installs lua/core.lua, its helpers and the tools (ONE nvim_exec_lua; see the module header): the info it answers. */

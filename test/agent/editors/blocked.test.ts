@@ -1,7 +1,9 @@
 // An editor that waits for its user answers at once (agent/editors/blocked.ts): Neovim and Vim each
 // run in a terminal (tmux), the test is the person at the keyboard, and each prompt is a real one:
 // - "Press ENTER" after a two-line :echo, "-- More --" after a long listing, the swap-file
-//   question (E325) of a file another editor has open, and (Neovim) a command half typed: a read,
+//   question (E325) of a file whose swap file an editor that crashed left (Neovim 0.10+ asks no
+//   question for a running editor's: its nvim.swapfile autocommand edits anyway), and (Neovim) a
+//   command half typed: a read,
 //   an edit and a call through the Dispatcher and its policy answer EDITOR_BLOCKED saying what the
 //   editor waits for, at once, not TIMEOUT at the deadline; the edit never runs, not even once the
 //   user has answered (Neovim would have queued it); the editor lists `waiting_for` until it can
@@ -10,7 +12,7 @@
 //   own layout), is found, listed with its pid, cwd and `waiting_for`, and attached with the
 //   agent's Lua as soon as the user answers; before, it was found only after they answered.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type ToolOutcome } from '../../../protocol/index.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
@@ -50,12 +52,19 @@ function writeFiles(cwd: string): void {
   writeFileSync(join(cwd, 'b.txt'), 'the other file\n');
 }
 
+/**
+ * Neovim 0.10+ answers the swap-file question itself ("edit anyway", W325) for a swap file of the
+ * same user, by a default autocommand that a user's configuration may remove, as here (its group
+ * is nvim_swapfile on 0.10, nvim.swapfile from 0.11; neither exists on older versions).
+ */
+const ASKS_SWAP = ['--cmd', 'silent! autocmd! nvim_swapfile', '--cmd', 'silent! autocmd! nvim.swapfile'];
+
 async function nvimOnScreen(): Promise<OnScreen> {
   const { home, env } = isolatedHome('vimrelay-blocked-');
   const cwd = join(home, 'work');
   writeFiles(cwd);
   const socket = join(home, 'nvim.sock');
-  const term = startTmux({ command: ['nvim', '--clean', '--listen', socket, 'a.txt'], env, cwd });
+  const term = startTmux({ command: ['nvim', '--clean', ...ASKS_SWAP, '--listen', socket, 'a.txt'], env, cwd });
   await listeningOn(socket, 10_000, 'Neovim to listen');
   const editor = await NvimEditor.attach(socket, { signal: AbortSignal.timeout(10_000) });
   const others: TmuxScreen[] = [];
@@ -180,9 +189,10 @@ describe.each([
     await refusesAtThePrompt('more', () => on.term.type('q'));
   });
 
-  it('at the swap-file question of a file another editor has open answers EDITOR_BLOCKED (confirm), and runs nothing after the user answers', async () => {
+  it('at the swap-file question of a file a crashed editor left answers EDITOR_BLOCKED (confirm), and runs nothing after the user answers', async () => {
     const other = on.beside(on.kind === 'nvim' ? ['nvim', '--clean', 'b.txt'] : ['vim', '-N', '-u', 'NONE', '-i', 'NONE', 'b.txt']);
     await showing('the other file', other);
+    await crash(other);
     on.term.type(':edit b.txt');
     on.term.key('Enter');
     await showing('already exists');
@@ -223,18 +233,45 @@ describe('Neovim in the middle of a command the user types', () => {
   });
 });
 
-/** The pid of the Neovim whose command line names `socket` (tmux's own names it too). */
+/**
+ * Ends the editor in `term` as a crash would (SIGKILL) with a change unsaved, kept in its swap
+ * file by :preserve (an unchanged one's swap file the next editor would delete without asking).
+ */
+async function crash(term: TmuxScreen): Promise<void> {
+  term.type('Aunsaved');
+  term.key('Escape');
+  term.type(':preserve');
+  term.key('Enter');
+  await term.until((rows) => rows.some((r) => r.includes('preserved')), 'the change in the swap file');
+  const pid = term.pid();
+  process.kill(pid, 'SIGKILL');
+  await waitFor(() => {
+    try {
+      process.kill(pid, 0);
+      return undefined;
+    } catch {
+      return true;
+    }
+  }, 10_000, 'the editor to end');
+}
+
+/**
+ * The pid of the Neovim that serves `socket`: the one whose command line names it (tmux's own
+ * names it too), or, where the TUI starts its server as a child (0.10+), that child (`--embed`).
+ */
 function pidNaming(socket: string): number | undefined {
+  const named: { pid: number; embedded: boolean }[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (argv[0] === 'nvim' && argv.includes(socket)) return Number(entry);
+      // argv[0] is a path where a wrapper runs another Neovim than the machine's.
+      if (basename(argv[0] ?? '') === 'nvim' && argv.includes(socket)) named.push({ pid: Number(entry), embedded: argv.includes('--embed') });
     } catch {
       // Gone meanwhile.
     }
   }
-  return undefined;
+  return (named.find((n) => n.embedded) ?? named[0])?.pid;
 }
 
 describe('a Neovim that starts at the swap-file question', () => {
@@ -252,7 +289,8 @@ describe('a Neovim that starts at the swap-file question', () => {
     let second: TmuxScreen | undefined;
     try {
       await waitFor(() => (squeezed(first.screen()).includes('theotherfile') ? true : undefined), 10_000, 'the first Neovim');
-      second = startTmux({ command: ['nvim', '--clean', '--listen', socket, 'b.txt'], env, cwd });
+      await crash(first);
+      second = startTmux({ command: ['nvim', '--clean', ...ASKS_SWAP, '--listen', socket, 'b.txt'], env, cwd });
       const screen = second;
       await waitFor(() => (squeezed(screen.screen()).includes('alreadyexists') ? true : undefined), 10_000, 'the swap-file question');
       const pid = await waitFor(() => pidNaming(socket), 10_000, 'its process');
