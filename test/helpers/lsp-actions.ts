@@ -72,3 +72,12 @@ export function linesOf(text: string): string[] {
 export async function diagnosed(d: Driver, file: string, n: number): Promise<void> {
   await waitFor(async () => (((await d.ok('get_diagnostics', { buffer: file })).total as number) >= n ? true : undefined), 30_000, `${n} diagnostics of ${file}`);
 }
+
+/**
+ * Waits until the server offers an action at `at`, which it does once it has analysed the file;
+ * resolves with the first one's id. Not by its diagnostics: a Neovim that pulls them (0.11+) may
+ * have asked before the analysis, and then has none until the buffer changes.
+ */
+export async function offered(d: Driver, at: Record<string, unknown>): Promise<string> {
+  return waitFor(async () => ((await d.ok('lsp_code_actions', at)).actions as Action[])[0]?.id, 30_000, `an action at ${JSON.stringify(at)}`);
+}

@@ -20,7 +20,7 @@ import { permissivePolicy, testGuard } from '../../../helpers/policy.ts';
 import { answerPrompt, shown } from '../../../helpers/prompt-view.ts';
 import { DRIVERS, waitFor, type Driver } from '../../../helpers/editors.ts';
 import { lspDriver } from '../../../helpers/lsp.ts';
-import { ACTIONS_TS, diagnosed, linesOf, PYRIGHT, STUB_FILES, TSLS, type Action } from '../../../helpers/lsp-actions.ts';
+import { ACTIONS_TS, diagnosed, linesOf, offered, PYRIGHT, STUB_FILES, TSLS, type Action } from '../../../helpers/lsp-actions.ts';
 
 const SECRET = 'sk-live-lsp-0123456789';
 /** A module never_read covers (`secret_*.ts`), whose `hidden` the other imports though it is not exported. */
@@ -55,8 +55,7 @@ describe.each(DRIVERS)('the policy around lsp_code_actions on %s', (editor) => {
     beforeAll(async () => {
       // A Vim in Normal mode, as a user has it: its prompt takes the user's key.
       d = await lspDriver(editor === 'Neovim' ? 'nvim' : 'ale', { ...PYRIGHT, open: [file] }, { files: STUB_FILES, vimNormal: true, name: '' });
-      await diagnosed(d, file, 1);
-      id = ((await d.ok('lsp_code_actions', at)).actions as Action[])[0]?.id ?? '';
+      id = await offered(d, at);
       expect(id).toMatch(/^x[0-9a-f]{8}:Create Type Stub For "plainlib"$/);
     }, 90_000);
     afterAll(() => d?.stop());

@@ -18,7 +18,7 @@ import type { ToolOutcome } from '../../../../protocol/index.ts';
 import { controlWithin } from '../../../../agent/editors/call.ts';
 import { replaceLines, waitFor, type Driver, type NvimDriver } from '../../../helpers/editors.ts';
 import { clientOf, LSP_EDITORS, lspDriver } from '../../../helpers/lsp.ts';
-import { ACTIONS_C, ACTIONS_TS, CLANGD, diagnosed, linesOf, PYLSP, PYRIGHT, STUB_FILES, TSLS, type Action, type FileEdits } from '../../../helpers/lsp-actions.ts';
+import { ACTIONS_C, ACTIONS_TS, CLANGD, diagnosed, linesOf, offered, PYLSP, PYRIGHT, STUB_FILES, TSLS, type Action, type FileEdits } from '../../../helpers/lsp-actions.ts';
 
 describe.each(LSP_EDITORS)('lsp_code_actions on %s', (editor) => {
   describe('with typescript-language-server', () => {
@@ -168,7 +168,7 @@ describe.each(LSP_EDITORS)('lsp_code_actions on %s', (editor) => {
 
     beforeAll(async () => {
       d = await lspDriver(clientOf(editor), { ...PYRIGHT, open: [file] }, { files: STUB_FILES });
-      await diagnosed(d, file, 1);
+      await offered(d, { buffer: file, line: 1, col: 8 });
     }, 90_000);
     afterAll(() => d?.stop());
 
