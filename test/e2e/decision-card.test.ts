@@ -17,12 +17,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { attach, type NeovimClient } from 'neovim';
+import type { NeovimClient } from 'neovim';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readAudit } from '../../agent/audit/log.ts';
 import { paths } from '../../agent/config/paths.ts';
 import { writePolicy } from '../../agent/policy/file.ts';
-import { CARD_META_KEY, CARD_MIME, CARD_URI, PERMISSION_CLASSES, UI_EXTENSION, type CardMeta } from '../../protocol/index.ts';
+import { CARD_META_KEY, CARD_MIME, CARD_URI, UI_EXTENSION, type CardMeta } from '../../protocol/index.ts';
 import { ROOT } from '../../scripts/local-relay.ts';
 import { CLI, isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
 import { hostCard } from '../helpers/app-host.ts';
@@ -31,6 +31,7 @@ import { callOk, MODERN_VERSION } from '../helpers/mcp.ts';
 import { promptStates } from '../helpers/prompt-view.ts';
 import { withRelay, type TestRelay } from '../helpers/relay.ts';
 import { startServeHttp, type ServeHttpProcess } from '../helpers/serve-process.ts';
+import { DESK_RULES, startDesk } from '../helpers/desk.ts';
 import { startTmux, type TmuxScreen } from '../helpers/tmux.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -112,26 +113,13 @@ async function render(input: Record<string, unknown>, result: Result, size: { wi
 
 beforeAll(async () => {
   relay = await withRelay();
-  env = isolatedEnv({ VIMRELAY_OWNER_SECRET: relay.ownerSecret });
-  const sockets = join(String(env.HOME), 'sockets');
-  mkdirSync(sockets);
-  const rules = PERMISSION_CLASSES.map((klass) => ({ klass, decision: klass === 'exec' ? ('ask' as const) : ('allow' as const) }));
-  writePolicy(paths(env).policy, { rules, never_read: [] });
-  expect(runCli(['enroll', '--relay', relay.url, '--name', 'desk'], env).status).toBe(0);
-  const cwd = join(String(env.HOME), 'work');
-  mkdirSync(cwd);
-  writeFileSync(join(cwd, 'a.txt'), 'one\ntwo\nthree\n');
-  const socket = join(sockets, 'nvim.desk.0');
-  nvim = startTmux({ command: ['nvim', '--clean', '-n', '--listen', socket, '-c', 'let g:vimrelay_name = "desk"', 'a.txt'], env, cwd });
-  agent = startAgentProcess(['--relay', relay.url, '--discover-dir', sockets], env);
-  await agent.waitFor('connected to relay');
-  direct = attach({ socket, options: { logger: { level: 'error', info() {}, warn() {}, error() {}, debug() {} } as never } });
+  ({ env, agent, nvim, direct } = await startDesk(relay));
 
   // A second device of the account, with an editor of its own.
   const lapEnv = isolatedEnv({ VIMRELAY_OWNER_SECRET: relay.ownerSecret });
   const lapSockets = join(String(lapEnv.HOME), 'sockets');
   mkdirSync(lapSockets);
-  writePolicy(paths(lapEnv).policy, { rules, never_read: [] });
+  writePolicy(paths(lapEnv).policy, { rules: DESK_RULES, never_read: [] });
   expect(runCli(['enroll', '--relay', relay.url, '--name', 'laptop'], lapEnv).status).toBe(0);
   const lapNvim = startTmux({ command: ['nvim', '--clean', '-n', '--listen', join(lapSockets, 'nvim.lap.0'), '-c', 'let g:vimrelay_name = "lap"'], env: lapEnv, cwd: String(lapEnv.HOME) });
   stops.push(() => lapNvim.stop());
@@ -142,7 +130,7 @@ beforeAll(async () => {
   const localEnv = isolatedEnv();
   const localSockets = join(String(localEnv.HOME), 'sockets');
   mkdirSync(localSockets);
-  writePolicy(paths(localEnv).policy, { rules, never_read: [] });
+  writePolicy(paths(localEnv).policy, { rules: DESK_RULES, never_read: [] });
   localNvim = startTmux({ command: ['nvim', '--clean', '-n', '--listen', join(localSockets, 'nvim.loc.0'), '-c', 'let g:vimrelay_name = "loc"'], env: localEnv, cwd: String(localEnv.HOME) });
   stops.push(() => localNvim.stop());
   serve = await startServeHttp(['--port', '0', '--discover-dir', localSockets], localEnv);

@@ -13,21 +13,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { attach, type NeovimClient } from 'neovim';
+import type { NeovimClient } from 'neovim';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readAudit } from '../../agent/audit/log.ts';
 import { paths } from '../../agent/config/paths.ts';
-import { writePolicy } from '../../agent/policy/file.ts';
-import { PERMISSION_CLASSES } from '../../protocol/index.ts';
 import { ROOT } from '../../scripts/local-relay.ts';
-import { isolatedEnv, runCli, startAgentProcess, type AgentProcess } from '../helpers/agent-process.ts';
+import { runCli, type AgentProcess } from '../helpers/agent-process.ts';
 import { launchBrowser, layoutWidth, PHONE, type TestBrowser } from '../helpers/browser.ts';
 import { callOk, connectMcp } from '../helpers/mcp.ts';
 import { withOwnerSecret } from '../helpers/page-site.ts';
 import { promptStates } from '../helpers/prompt-view.ts';
 import { ownerBasic, withRelay, type TestRelay } from '../helpers/relay.ts';
-import { startTmux, type TmuxScreen } from '../helpers/tmux.ts';
+import { startDesk } from '../helpers/desk.ts';
+import type { TmuxScreen } from '../helpers/tmux.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 let relay: TestRelay;
@@ -89,22 +88,7 @@ async function clickAndWatch(what: string, button: ReturnType<Page['locator']>, 
 
 beforeAll(async () => {
   relay = await withRelay();
-  env = isolatedEnv({ VIMRELAY_OWNER_SECRET: relay.ownerSecret });
-  const sockets = join(String(env.HOME), 'sockets');
-  mkdirSync(sockets);
-  const rules = PERMISSION_CLASSES.map((klass) => ({ klass, decision: klass === 'exec' ? ('ask' as const) : ('allow' as const) }));
-  writePolicy(paths(env).policy, { rules, never_read: [] });
-  const enrolled = runCli(['enroll', '--relay', relay.url, '--name', 'desk'], env);
-  expect(enrolled.status, enrolled.stderr).toBe(0);
-  const cwd = join(String(env.HOME), 'work');
-  mkdirSync(cwd);
-  writeFileSync(join(cwd, 'a.txt'), 'one\ntwo\nthree\n');
-  const socket = join(sockets, 'nvim.desk.0');
-  nvim = startTmux({ command: ['nvim', '--clean', '-n', '--listen', socket, '-c', 'let g:vimrelay_name = "desk"', 'a.txt'], env, cwd });
-  agent = startAgentProcess(['--relay', relay.url, '--discover-dir', sockets], env);
-  await agent.waitFor('connected to relay');
-  // `as never`: the option is typed as winston's Logger; the client only calls these methods.
-  direct = attach({ socket, options: { logger: { level: 'error', info() {}, warn() {}, error() {}, debug() {} } as never } });
+  ({ env, agent, nvim, direct } = await startDesk(relay));
   client = await connectMcp(relay.mcpUrl, await relay.mint({ kind: 'access', name: 'phone-claude' }), 'modern');
   editor = await waitFor(async () => ((await callOk(client, 'list_editors')).editors as { id: string; name: string }[]).find((e) => e.name === 'desk')?.id, 20_000, 'the editor');
   browser = await launchBrowser();
