@@ -1,6 +1,7 @@
 // Tests that run on Node against real nvim, a real relay in local workerd and a real MCP client.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './setup/sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -16,5 +17,7 @@ export default defineConfig({
     // at 2 workers on 2 cores the suite used 1.07 cores and took 370 s, at 4 it used 1.57 and took
     // 273 s. Two per core, at most 4: each end-to-end file starts its own workerd and editors.
     maxWorkers: Math.min(4, 2 * availableParallelism()),
+    // The longest files first (test/timings.json when Vitest has no timings of its own).
+    sequence: { sequencer: LongestFirst },
   },
 });
