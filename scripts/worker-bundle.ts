@@ -13,11 +13,11 @@
  * memory already; a relay starting on one has long read it).
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { WorkerOptions } from 'miniflare';
+import { inputsDigest } from './inputs-digest.mjs';
 
 /**
  * The Worker as Miniflare runs it. `options.bindings` holds wrangler.toml's `[vars]` only: the
@@ -38,20 +38,6 @@ const BUNDLE_DIR = /^[0-9a-f]{16}(-[\w]{6})?$/;
 /** How old a bundle of other sources must be to be removed. */
 const STALE_MS = 10 * 60_000;
 
-/** A digest of every file under BUNDLE_INPUTS: their paths and contents, in a fixed order. */
-function inputsDigest(root: string): string {
-  const hash = createHash('sha256');
-  const add = (path: string): void => {
-    const stat = lstatSync(path, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) {
-      for (const entry of readdirSync(path).sort()) add(join(path, entry));
-    } else if (stat?.isFile()) {
-      hash.update(relative(root, path)).update('\0').update(readFileSync(path)).update('\0');
-    }
-  };
-  for (const input of BUNDLE_INPUTS) add(join(root, input));
-  return hash.digest('hex').slice(0, 16);
-}
 
 /** Builds the bundle and its options for the project at `root` into `outdir`. */
 async function build(root: string, outdir: string): Promise<void> {
@@ -69,7 +55,7 @@ async function build(root: string, outdir: string): Promise<void> {
 /** The project's Worker, built first unless a bundle of the same sources is kept. */
 export async function localWorker(root: string): Promise<LocalWorker> {
   const dir = join(root, '.wrangler', 'bundles');
-  const digest = inputsDigest(root);
+  const digest = inputsDigest(root, BUNDLE_INPUTS).slice(0, 16);
   const kept = join(dir, digest);
   const options = join(kept, 'options.json');
   if (!existsSync(options)) {
