@@ -24,7 +24,8 @@ const stamp = join(root, '.tsbuild', 'build-inputs');
 const digest = inputsDigest(root, BUILD_INPUTS);
 const built = existsSync(join(root, 'dist/agent/cli/main.js')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === digest;
 if (built) {
-  process.stdout.write('dist/ is up to date\n');
+  // On stderr: `npm pack --json` runs this (prepare) and prints its JSON on stdout.
+  process.stderr.write('dist/ is up to date\n');
   process.exit(0);
 }
 rmSync(stamp, { force: true });
