@@ -5,8 +5,8 @@
 // editor. The installed package runs dist/ with Node alone: no TypeScript loader at run time.
 // Plain JavaScript itself, so that it needs nothing but the TypeScript compiler to run.
 // It builds only when what dist/ is made from changed since the last build (a digest of BUILD_INPUTS
-// kept in .tsbuild/build-inputs): a rebuild empties dist/ first, and CI's newer passes run the
-// CLI from it while `npm test` starts.
+// kept in .tsbuild/build-inputs): a rebuild empties dist/ first, under whatever runs the CLI from
+// it meanwhile (another test run in the checkout), and `npm test` saves the compile.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

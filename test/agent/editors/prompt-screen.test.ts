@@ -122,9 +122,10 @@ describe.each(ON_SCREEN)('the exec prompt on the screen of %s', (_kind, start) =
     const hidden = `call writefile(['hidden'], '${marker}-hidden')`;
     const command = `echo "formatting done"${' '.repeat(4_000)}| ${hidden}${' '.repeat(4_000)}| " end of command`;
     const outcome = run(command);
-    const rows = await showing('asks to run run_command (exec)');
-    const inside = insideBorders(rows);
-    expect(inside).toContain(`"formattingdone"⟨4,000spaces⟩|${hidden.replace(/\s/g, '')}⟨4,000spaces⟩|"endofcommand`);
+    // The whole command inside the prompt's borders, on one screen: waited for, as a capture taken
+    // while the editor draws may hold the header but not yet the rest.
+    const whole = `"formattingdone"⟨4,000spaces⟩|${hidden.replace(/\s/g, '')}⟨4,000spaces⟩|"endofcommand`;
+    await waitFor(() => (insideBorders(on.term.screen()).includes(whole) ? true : undefined), 10_000, () => `the prompt to show ${whole}; the screen shows:\n${on.term.screen().join('\n')}`);
     await promptArmed(on);
     on.term.type('d');
     expect(await outcome).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
