@@ -32,6 +32,7 @@ import { ReviewBook } from '../reviews/book.ts';
 import type { Caller } from '../policy/types.ts';
 import { ClientNames } from './client-names.ts';
 import { runAgentTool, servesAgentTools, type AgentEditors } from '../agent-tools/index.ts';
+import { callEnded } from './quiet-collect.ts';
 
 /** One call as the agent runs it; the relay's wire `call` message carries exactly these fields. */
 export interface CallRequest {
@@ -139,6 +140,7 @@ export class Dispatcher {
       } finally {
         clearTimeout(timer);
         this.#running.delete(call.id);
+        callEnded();
       }
     })();
     // Once it answered pending, nobody awaits `done` but review_status, which hears of a failure as INTERNAL.

@@ -21,6 +21,7 @@ import { startAgent } from '../run.ts';
 import { vimListenerOption } from './ports.ts';
 import { interrupted } from './signals.ts';
 import { printable } from './printable.ts';
+import { reportCollections } from '../calls/quiet-collect.ts';
 
 export async function agentCommand(opts: { relay?: string; insecure?: boolean; 'discover-dir'?: string[]; 'vim-port'?: string; verbose?: boolean; service?: boolean }): Promise<number> {
   const stopped = interrupted();
@@ -39,6 +40,7 @@ export async function agentCommand(opts: { relay?: string; insecure?: boolean; '
   const guard = openCallGuard(p, ownPlaces(process.env));
   ensurePrivateDir(p.stateDir);
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
+  reportCollections((fields) => logger.debug('calls went quiet: collected what they left', fields));
   const dirs = opts['discover-dir'] ?? readAgentConfig(p.config).socketDirs ?? defaultSocketDirs();
   const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port'], { role: 'agent', relay }), dirs });
   const takeoverProof = loadTakeoverProof(p.takeoverKey, relay);

@@ -25,6 +25,7 @@ import { ownPlaces } from '../policy/own-files.ts';
 import { interrupted } from './signals.ts';
 import { parseToolsOption } from './tools-option.ts';
 import { WHOLE_SERVING, type McpServing } from '../../protocol/mcp-server.ts';
+import { reportCollections } from '../calls/quiet-collect.ts';
 
 export interface ServeOptions {
   stdio?: boolean;
@@ -53,6 +54,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   const guard = openCallGuard(p, ownPlaces(process.env));
   ensurePrivateDir(p.stateDir);
   const logger = createLogger({ level: opts.verbose ? 'debug' : 'info', file: p.log });
+  reportCollections((fields) => logger.debug('calls went quiet: collected what they left', fields));
   const dirs = opts['discover-dir'] ?? readAgentConfig(p.config).socketDirs ?? defaultSocketDirs();
   const editors = createEditorSource({ logger, vim: vimListenerOption(opts['vim-port'], { role: 'serve' }), dirs });
   const unannounce = announceEditors(editors, logger);
