@@ -1,15 +1,17 @@
 /**
  * Gives back what a burst of calls left behind once the calls go quiet: a full garbage collection
- * QUIET_MS after the last call ended, when the JS heap grew by GROWTH_BYTES or more since the last
- * one of ours. The dispatcher reports the end of every call (`callEnded`).
+ * QUIET_MS after the last call ended, when the JS heap holds GROWTH_BYTES or more than after the
+ * last one of ours. The dispatcher reports the end of every call (`callEnded`). What counts is the
+ * memory the heap holds (`total_heap_size`), garbage and pages not handed back included, not what
+ * is in use: V8 may have collected on its own near the end of a burst and still hold the pages.
  *
  * Why the agent collects itself: V8 collects when the program allocates, and an idle agent hardly
  * does. Node gives V8 no idle notifications (a browser does), and V8's own memory reducer may or
  * may not run: after 5,750 reads by 32 callers, `serve --stdio` sat 106-122 MiB above its collected
  * size, in one trial for 20 s, in another for all of 30 idle seconds, while a forced collection
  * showed it kept 2-4 MiB. A user's long-running agent is what `top` shows, not what a collection
- * would leave. The collection takes a few milliseconds for the agent's 20-30 MiB of live heap, and
- * runs only after a burst, never while calls keep coming.
+ * would leave. The collection takes 30-40 ms on Node 20 and 140-160 ms on Node 24 (which compacts
+ * and hands pages back as it goes), once after a burst, never while calls keep coming.
  *
  * The collector is V8's own `gc`, taken from a fresh context with `--expose-gc` set for that moment
  * only (`v8.setFlagsFromString`), so that nothing else in the process sees a `gc` global.
@@ -19,14 +21,14 @@ import { runInNewContext } from 'node:vm';
 
 /** How long no call may have ended before collecting. */
 export const QUIET_MS = 5_000;
-/** How much the heap in use must have grown since our last collection: a few calls never trigger one. */
+/** How much more the heap must hold than after our last collection: a few calls never trigger one. */
 export const GROWTH_BYTES = 16 * 1024 * 1024;
 
-/** A debug line for the log: what a collection gave back. */
-export type CollectedReport = (fields: { before_mib: number; after_mib: number; ms: number }) => void;
+/** A debug line for the log: what the heap held before and after a collection, and in use after it. */
+export type CollectedReport = (fields: { before_mib: number; after_mib: number; in_use_mib: number; ms: number }) => void;
 
 let timer: NodeJS.Timeout | undefined;
-/** The heap in use after our last collection (or when the first call ended). */
+/** What the heap held after our last collection (or when the first call ended). */
 let baseline: number | undefined;
 let collector: (() => void) | null | undefined;
 let report: CollectedReport = () => undefined;
@@ -38,7 +40,7 @@ export function reportCollections(to: CollectedReport): void {
 
 /** One call ended: the quiet wait starts again from now. */
 export function callEnded(): void {
-  baseline ??= getHeapStatistics().used_heap_size;
+  baseline ??= getHeapStatistics().total_heap_size;
   if (timer) {
     timer.refresh();
     return;
@@ -50,14 +52,16 @@ export function callEnded(): void {
 
 function collectIfGrown(): void {
   timer = undefined;
-  const before = getHeapStatistics().used_heap_size;
+  const before = getHeapStatistics().total_heap_size;
   if (before - (baseline ?? before) < GROWTH_BYTES) return;
   collector ??= v8Collector();
   if (!collector) return;
   const started = performance.now();
   collector();
-  baseline = getHeapStatistics().used_heap_size;
-  report({ before_mib: mib(before), after_mib: mib(baseline), ms: Math.round(performance.now() - started) });
+  const ms = Math.round(performance.now() - started);
+  const after = getHeapStatistics();
+  baseline = after.total_heap_size;
+  report({ before_mib: mib(before), after_mib: mib(after.total_heap_size), in_use_mib: mib(after.used_heap_size), ms });
 }
 
 /**

@@ -102,7 +102,8 @@ describe('a stolen device credential', () => {
     await restarted.waitFor('connected to relay');
     expect(await agent.exited).toBe(4);
     expect(agent.output()).toMatch(/replaced this one \(the relay said: replaced by a newer connection of this same agent from \S+\)/);
-    expect(restarted.output()).toContain('took the device over from an earlier connection of this agent (a restart)');
+    // The line after "connected to relay", written separately: it may reach this process a read later.
+    await restarted.waitFor('took the device over from an earlier connection of this agent (a restart)');
     agent = restarted;
     await waitFor(async () => (((await callOk(client, 'list_editors')).editors as unknown[]).length === 1 ? true : undefined), 20_000, 'the editor to be listed again');
     expect((await callOk(client, 'read_buffer', {})).lines).toEqual(['still mine']);
