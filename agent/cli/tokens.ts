@@ -4,7 +4,8 @@
  * creates this machine's device without the pairing dance, for scripts and the owner's own machine.
  */
 import { hostname } from 'node:os';
-import { ALL_SCOPES, PERMISSION_CLASSES, PermissionClass } from '../../protocol/index.ts';
+import { ALL_SCOPES } from '../../protocol/scopes.ts';
+import { PERMISSION_CLASSES, PermissionClass } from '../../protocol/tool.ts';
 import { saveRelayCredentials } from '../config/credentials.ts';
 import { paths } from '../config/paths.ts';
 import { normaliseRelayUrl, requireSecureRelay } from '../config/relay-url.ts';

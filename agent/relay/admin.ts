@@ -7,7 +7,7 @@
  * throttled, no secret configured, an answer that is not the relay's.
  */
 import { z } from 'zod';
-import { PermissionClass } from '../../protocol/index.ts';
+import { PermissionClass } from '../../protocol/tool.ts';
 import { localServerRefusal } from '../local/not-a-relay.ts';
 import { readRelayAnswer, relayErrorText, relayFetch } from './fetch-failure.ts';
 
