@@ -20,9 +20,9 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** How long no call may have ended before collecting. */
-export const QUIET_MS = 5_000;
+const QUIET_MS = 5_000;
 /** How much more the heap must hold than after our last collection: a few calls never trigger one. */
-export const GROWTH_BYTES = 16 * 1024 * 1024;
+const GROWTH_BYTES = 16 * 1024 * 1024;
 
 /** A debug line for the log: what the heap held before and after a collection, and in use after it. */
 export type CollectedReport = (fields: { before_mib: number; after_mib: number; in_use_mib: number; ms: number }) => void;
@@ -68,7 +68,7 @@ function collectIfGrown(): void {
  * V8's full collection, or null where this runtime will not hand it out: an ordinary one (`gc()`,
  * full and synchronous on every version), then one with the `gc` extension's options synchronous,
  * major and "last-resort", which compacts and hands the young generation's pages back on V8 12 and
- * later (Node 22+); V8 11 (Node 20) gives those back at its memory reducer's next turn, some 8-14 s
+ * later (Node 22+); V8 11 (Node 20) gives those back at its memory reducer's next turn, some 8-20 s
  * after a full collection. The options are built inside the new context: from another context
  * they are not read.
  */
