@@ -38,7 +38,6 @@ const BUNDLE_DIR = /^[0-9a-f]{16}(-[\w]{6})?$/;
 /** How old a bundle of other sources must be to be removed. */
 const STALE_MS = 10 * 60_000;
 
-
 /** Builds the bundle and its options for the project at `root` into `outdir`. */
 async function build(root: string, outdir: string): Promise<void> {
   const config = join(root, 'wrangler.toml');
