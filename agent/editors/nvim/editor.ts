@@ -13,9 +13,10 @@
  * A Neovim that waits for its user (blocked.ts) answers only `nvim_get_mode` and the like: every
  * request that runs Lua in it (a tool, the files a call addresses, a prompt, a refresh) is asked
  * after `nvim_get_mode` says it does not block, and is not sent otherwise (EditorBlocked, the
- * call's EDITOR_BLOCKED), so that nothing runs later behind the caller's back. One found waiting
- * as it is attached (at the swap-file question as it starts) is listed at once, with what the
- * system tells of it (process-of.ts), and installed as soon as it can be asked.
+ * call's EDITOR_BLOCKED), and runs only if Neovim starts it in time (in-time.ts), so that nothing
+ * runs later behind the caller's back. One found waiting as it is attached (at the swap-file
+ * question as it starts) is listed at once, with what the system tells of it (process-of.ts), and
+ * installed as soon as it can be asked.
  */
 import { LIMITS, type ToolOutcome, type WireEditor } from '../../../protocol/index.ts';
 import { basename } from 'node:path';
@@ -32,6 +33,7 @@ import { EditorReviews, type OpenReview, type ReviewSpec } from '../reviews.ts';
 import type { Addressing, EditorTool } from '../tools/tool.ts';
 import { parseAddress, socketPid } from './address.ts';
 import { NvimConnection } from './connection.ts';
+import { IN_TIME_MS, InTime, LATE } from './in-time.ts';
 import { LuaInfo, parseApiInfo, wireEditor, type ApiSummary } from './info.ts';
 import { ASK_LUA, CALL_LUA, CANCEL_LUA, CORE_LUA, HELPER_SOURCES, INFO_LUA, INSTALL_KEY, PROPOSE_LUA, REVIEW_LUA, TOOL_SOURCES } from './lua.ts';
 import { processStartedAt } from '../process-start.ts';
@@ -58,6 +60,7 @@ export class NvimEditor implements Editor {
   /** Settles when the editor is gone (exited, or detached by `close`). */
   readonly exited: Promise<void>;
   readonly #connection: NvimConnection;
+  readonly #inTime: InTime;
   readonly #api: ApiSummary;
   readonly #logger: Logger;
   readonly #listeners = new Set<(editor: NvimEditor) => void>();
@@ -86,17 +89,16 @@ export class NvimEditor implements Editor {
   private constructor(connection: NvimConnection, address: string, api: ApiSummary, lua: LuaInfo, installed: boolean, waiting: EditorWaiting | null, logger: Logger) {
     const channel = api.channel;
     this.#connection = connection;
+    this.#inTime = new InTime(connection, (signal) => this.#waitingNow(signal));
     this.#prompts = new EditorPrompts({
       open: async (id, lines, options, signal) => {
-        await this.#askable(signal);
-        await connection.request('nvim_exec_lua', [ASK_LUA, ['open', channel, id, lines, editorPromptOptions(options)]], signal);
+        await this.#runLua(ASK_LUA, ['open', channel, id, lines, editorPromptOptions(options)], signal);
       },
       close: async (id, notice, signal) => void (await connection.request('nvim_exec_lua', [ASK_LUA, ['close', channel, id, [], { notice }]], signal)),
     });
     this.#reviews = new EditorReviews({
       open: async (id, spec, signal) => {
-        await this.#askable(signal);
-        await connection.request('nvim_exec_lua', [REVIEW_LUA, ['open', channel, id, spec]], signal);
+        await this.#runLua(REVIEW_LUA, ['open', channel, id, spec], signal);
       },
       close: async (id, message, signal) => void (await connection.request('nvim_exec_lua', [REVIEW_LUA, ['close', channel, id, { message }]], signal)),
       expire: async (id, signal) => void (await connection.request('nvim_exec_lua', [REVIEW_LUA, ['expire', channel, id, {}]], signal)),
@@ -106,9 +108,8 @@ export class NvimEditor implements Editor {
       // Neovim redraws after a call by itself: `redraw` is Vim's (and says the tool is not read-only).
       invoke: async (impl, params, signal, opts) => {
         if (opts.propose) {
-          await this.#askable(signal);
           const args = opts.expect === undefined ? [impl, params, opts.propose] : [impl, params, opts.propose, opts.expect];
-          return fromJson(await connection.request('nvim_exec_lua', [PROPOSE_LUA, args], signal));
+          return fromJson(await this.#runLua(PROPOSE_LUA, args, signal));
         }
         const raw = await this.#request(impl, params, signal, channel, opts.expect);
         // A read capped in bytes whose answer grew past the cap here (`outgrew`) is asked once
@@ -191,8 +192,7 @@ export class NvimEditor implements Editor {
 
   /** Re-reads the info (catches what no event announces, such as a new g:vimrelay_name). */
   async refresh(signal: AbortSignal): Promise<void> {
-    await this.#askable(signal);
-    this.#setInfo(LuaInfo.parse(await this.#connection.request('nvim_exec_lua', [INFO_LUA, []], signal)));
+    this.#setInfo(LuaInfo.parse(await this.#runLua(INFO_LUA, [], signal)));
   }
 
   run(tool: EditorTool, args: Record<string, unknown>, call: CallControl): Promise<ToolOutcome> {
@@ -220,10 +220,27 @@ export class NvimEditor implements Editor {
    * asked: its raw answer; `channel` (this connection's) is where a deferred answer goes; `expect`,
    * see InvokeOptions.
    */
-  async #request(impl: string, params: Record<string, unknown>, signal: AbortSignal, channel?: number, expect?: InvokeOptions['expect']): Promise<unknown> {
-    await this.#askable(signal);
+  #request(impl: string, params: Record<string, unknown>, signal: AbortSignal, channel?: number, expect?: InvokeOptions['expect']): Promise<unknown> {
     const args = channel === undefined ? [impl, params] : expect === undefined ? [impl, params, channel] : [impl, params, channel, expect];
-    return this.#connection.request('nvim_exec_lua', [CALL_LUA, args], signal);
+    return this.#runLua(CALL_LUA, args, signal);
+  }
+
+  /**
+   * Runs the Lua chunk `code` with `args` (one nvim_exec_lua) once Neovim can be asked, and only
+   * if Neovim starts it in time (in-time.ts): one started late is asked again, with a window
+   * twice as long; one held by a user who started typing a command is EditorBlocked.
+   */
+  async #runLua(code: string, args: readonly unknown[], signal: AbortSignal): Promise<unknown> {
+    for (let windowMs = IN_TIME_MS; ; windowMs *= 2) {
+      await this.#askable(signal);
+      try {
+        const answer = await this.#inTime.request(code, args, windowMs, signal);
+        if (answer !== LATE) return answer;
+      } catch (error) {
+        if (error instanceof EditorBlocked) this.#wait.set(error.waitingFor);
+        throw error;
+      }
+    }
   }
 
   /**

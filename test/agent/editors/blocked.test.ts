@@ -19,10 +19,12 @@ import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
 import { controlWithin } from '../../../agent/editors/call.ts';
 import type { Editor } from '../../../agent/editors/editor.ts';
 import { NvimEditor } from '../../../agent/editors/nvim/editor.ts';
+import { IN_TIME_MS } from '../../../agent/editors/nvim/in-time.ts';
 import { NvimWatcher } from '../../../agent/editors/nvim/watcher.ts';
 import { EditorRegistry } from '../../../agent/editors/registry.ts';
 import { editorTool } from '../../../agent/editors/tools/index.ts';
 import { parseArgs } from '../../../protocol/index.ts';
+import { heldSocket, type HeldSocket } from '../../helpers/held-socket.ts';
 import { isolatedHome } from '../../helpers/home.ts';
 import { testGuard } from '../../helpers/policy.ts';
 import { squeezed, startTmux, type TmuxScreen } from '../../helpers/tmux.ts';
@@ -59,7 +61,7 @@ function writeFiles(cwd: string): void {
  */
 const ASKS_SWAP = ['--cmd', 'silent! autocmd! nvim_swapfile', '--cmd', 'silent! autocmd! nvim.swapfile'];
 
-async function nvimOnScreen(): Promise<OnScreen> {
+async function nvimOnScreen(): Promise<OnScreen & { socket: string }> {
   const { home, env } = isolatedHome('vimrelay-blocked-');
   const cwd = join(home, 'work');
   writeFiles(cwd);
@@ -73,6 +75,7 @@ async function nvimOnScreen(): Promise<OnScreen> {
     term,
     editor,
     cwd,
+    socket,
     beside(command) {
       const other = startTmux({ command, env, cwd });
       others.push(other);
@@ -214,11 +217,19 @@ describe.each([
 });
 
 describe('Neovim in the middle of a command the user types', () => {
-  let on: OnScreen;
+  let on: OnScreen & { socket: string };
+  let held: HeldSocket;
+  let behind: Editor;
   beforeAll(async () => {
     on = await nvimOnScreen();
+    held = await heldSocket(join(on.cwd, '..', 'held.sock'), on.socket);
+    behind = await NvimEditor.attach(held.path, { signal: AbortSignal.timeout(10_000) });
   });
-  afterAll(() => on?.stop());
+  afterAll(async () => {
+    await behind?.close();
+    await held?.close();
+    await on?.stop();
+  });
 
   it('answers EDITOR_BLOCKED (keys) while a count waits for its command, and runs again once it is typed', async () => {
     on.term.type('2');
@@ -230,6 +241,44 @@ describe('Neovim in the middle of a command the user types', () => {
     await waitFor(() => (on.editor.info().waiting_for === null ? true : undefined), 10_000, 'Neovim to be asked again');
     const read = await call(on.editor, 'read_buffer');
     expect(read.ok && read.data.lines).toEqual(TEXT);
+  });
+
+  /** A write_buffer of `text` through `held`, its request held back on its way: what it will answer. */
+  async function heldEdit(text: string): Promise<{ edit: Promise<ToolOutcome> }> {
+    const read = await call(behind, 'read_buffer');
+    if (!read.ok) throw new Error(JSON.stringify(read));
+    held.hold('nvim_exec_lua');
+    const edit = call(behind, 'write_buffer', { buffer: join(on.cwd, 'a.txt'), text, expected_changedtick: read.data.changedtick });
+    await waitFor(() => (held.holding() ? true : undefined), 10_000, 'the edit on its way');
+    return { edit };
+  }
+
+  // The gap between the check and the request: Neovim said it could be asked, then its user
+  // typed a count before the edit arrived. Neovim queues the edit until the command is typed;
+  // the call must not wait for that, nor the edit run then.
+  it('answers EDITOR_BLOCKED (keys) for an edit that reaches Neovim after its user began a command, and the edit never runs', async () => {
+    const { edit } = await heldEdit('made behind the user');
+    on.term.type('2');
+    await waitFor(async () => ((await call(on.editor, 'read_buffer')).ok ? undefined : true), 10_000, 'the count to hold Neovim');
+    held.release();
+    expect(errorOf(await edit)).toMatchObject({ code: 'EDITOR_BLOCKED', waiting_for: 'keys' });
+    on.term.type('j');
+    await waitFor(() => (on.editor.info().waiting_for === null ? true : undefined), 10_000, 'Neovim to be asked again');
+    // Neovim runs requests in the order they came: the edit, had it run, would be in this read.
+    const read = await call(behind, 'read_buffer');
+    expect(read.ok && read.data.lines).toEqual(TEXT);
+  });
+
+  it('runs once an edit Neovim could start only after its window, busy with other work', async () => {
+    const { edit } = await heldEdit('made late');
+    await new Promise((resolve) => setTimeout(resolve, IN_TIME_MS * 1.5));
+    held.release();
+    expect((await edit).ok).toBe(true);
+    const read = await call(on.editor, 'read_buffer');
+    expect(read.ok && read.data.lines).toEqual(['made late']);
+    expect((await call(on.editor, 'undo')).ok).toBe(true);
+    const undone = await call(on.editor, 'read_buffer');
+    expect(undone.ok && undone.data.lines).toEqual(TEXT);
   });
 });
 
