@@ -17,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { RelayProcessInput } from './relay-process.ts';
+import { relayScript } from './relay-bundle.ts';
 import { RelayLog } from './relay-log.ts';
 import { stateHolder, StateInUse, type StateHolder } from './state-lock.ts';
 
@@ -128,15 +129,12 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
   const log = new RelayLog(opts.logFile);
   const out = log.stream();
   const err = log.stream();
-  const script = join(ROOT, 'scripts', 'relay-process.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, '--port', String(port), '--persist-to', persistTo, '--ready-fd', '3'], {
+  const script = await relayScript(ROOT);
+  const child = spawn(process.execPath, [script, '--port', String(port), '--persist-to', persistTo, '--ready-fd', '3'], {
     cwd: ROOT,
     detached: true, // its own process group, so that stop() reaches workerd too
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-    // TSX_DISABLE_CACHE: tsx keeps its compiled modules in $TMPDIR/tsx-<uid> and loads what it
-    // finds there, whoever made that directory: another account that made it first runs its code
-    // as the user. Compiled afresh in memory instead (a few tenths of a second more per start).
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1', TSX_DISABLE_CACHE: '1' },
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
   });
   // One line of JSON, and stdin left open: the child stops when it closes, so that it cannot
   // outlive this process (relay-process.ts).

@@ -1,7 +1,8 @@
 /**
  * The local relay's own process, started by `local-relay.ts`: the Worker as `wrangler deploy`
  * bundles it (`worker-bundle.ts`), run by Miniflare in one workerd with the bindings wrangler.toml
- * declares. Not `wrangler dev`, for what it adds:
+ * declares. It runs as one plain JavaScript file (`relay-bundle.ts`) in the project's root, by Node
+ * alone. Not `wrangler dev`, for what it adds:
  *
  * - No proxy worker: `wrangler dev` puts a second workerd in front of the Worker (to hold requests
  *   while it rebuilds), one more HTTP hop on every request and every WebSocket message, about
@@ -32,14 +33,21 @@
  * (and workerd with it).
  */
 import { chmodSync, closeSync, lstatSync, mkdirSync, readdirSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
-import { Log, LogLevel, Miniflare } from 'miniflare';
-import { ROOT } from './local-relay.ts';
+import type * as MiniflareModule from 'miniflare';
 import { readOptionalFile } from '../agent/config/private-file.ts';
 import { guardLoopback, type LoopbackGuard } from './loopback-guard.ts';
 import { lockState, StateInUse } from './state-lock.ts';
 import { localWorker } from './worker-bundle.ts';
+
+// Required, not imported: Miniflare is CommonJS, and an ES import of its named exports has Node
+// scan its whole source for them first (a few tenths of a second of every start).
+const { Log, LogLevel, Miniflare } = createRequire(import.meta.url)('miniflare') as typeof MiniflareModule;
+
+/** The project's root: the launcher starts this process there (local-relay.ts). */
+const ROOT = process.cwd();
 
 /** Distinct refused routes named in the log; past them, one line says that no more are. */
 const MAX_REFUSALS_NAMED = 10;
@@ -92,7 +100,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port <= 0 || !persistTo || (readyFd !== undefined && !Number.isInteger(readyFd))) {
     throw new Error('usage: relay-process.ts --port N --persist-to DIR [--ready-fd FD] (variables as JSON on stdin)');
   }
-  const started: { relay?: Miniflare; guard?: LoopbackGuard } = {};
+  const started: { relay?: MiniflareModule.Miniflare; guard?: LoopbackGuard } = {};
   let stopping = false;
   const dispose = (): void =>
     void started.relay

@@ -15,6 +15,9 @@ import { join, resolve } from 'node:path';
 /** The lock's file name in the state directory. */
 export const LOCK_FILE = 'relay.lock';
 
+/** The relay process's script (relay-bundle.ts), by whose name its process is known. */
+export const RELAY_SCRIPT = 'relay-process.mjs';
+
 /** The relay that holds a state directory. */
 export interface StateHolder {
   readonly pid: number;
@@ -96,5 +99,5 @@ function holds(pid: number, dir: string): boolean {
     return true;
   }
   const at = argv.indexOf('--persist-to');
-  return argv.some((arg) => arg.endsWith('relay-process.ts')) && at >= 0 && resolve(argv[at + 1] ?? '') === resolve(dir);
+  return argv.some((arg) => arg.endsWith(RELAY_SCRIPT)) && at >= 0 && resolve(argv[at + 1] ?? '') === resolve(dir);
 }

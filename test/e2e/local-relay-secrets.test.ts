@@ -266,7 +266,7 @@ const port = process.argv[1];
 const starting = () => readdirSync('/proc').some((pid) => {
   try {
     const args = readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0');
-    return args.some((a) => a.endsWith('relay-process.ts')) && args[args.indexOf('--port') + 1] === port;
+    return args.some((a) => a.endsWith('relay-process.mjs')) && args[args.indexOf('--port') + 1] === port;
   } catch { return false; }
 });
 console.log('watching');

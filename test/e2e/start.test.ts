@@ -109,7 +109,7 @@ it('Ctrl-C while the relay is still starting stops it too', async () => {
   start.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
   const exited = new Promise<void>((resolve) => start.once('exit', () => resolve()));
   // As soon as the relay's process is running, and before the launcher has printed anything.
-  await waitFor(() => (processesMentioning(persist).some((p) => p.includes('relay-process.ts')) ? true : undefined), 30_000, 'the relay to start');
+  await waitFor(() => (processesMentioning(persist).some((p) => p.includes('relay-process.mjs')) ? true : undefined), 30_000, 'the relay to start');
   process.kill(-start.pid!, 'SIGINT');
   await exited;
   const left = (): string[] => [...processesMentioning(persist), ...processesMentioning(`127.0.0.1:${env.PORT}`)];
