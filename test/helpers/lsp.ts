@@ -112,7 +112,10 @@ export const SERVERS: readonly ServerCase[] = [
     filetypes: ['typescript'],
     fixture: 'ts',
     cmd: [join(BIN, 'typescript-language-server'), '--stdio'],
-    init_options: { tsserver: { path: TSSERVER } },
+    // One tsserver and no typings installer, as many users set it: the tests ask nothing of the
+    // syntax-only second server or of typings fetched from npm, and each cost a process and about
+    // a second of CPU per start.
+    init_options: { tsserver: { path: TSSERVER, useSyntaxServer: 'never' }, disableAutomaticTypingAcquisition: true },
     define: true,
     open: ['src/main.ts'],
     member: { file: 'src/main.ts', line: 6, col: 28 },
