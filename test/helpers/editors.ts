@@ -82,8 +82,48 @@ export interface NvimDriver extends Driver {
 /** Replaces a buffer's whole text as the user would (no tool involved); resolves with its changedtick. */
 export async function replaceLines(d: Driver, buf: number, lines: string[]): Promise<number> {
   await d.expr(`deletebufline(${buf}, 1, '$')`);
-  await d.expr(`setbufline(${buf}, 1, ${JSON.stringify(lines)})`);
+  await setLines(d, buf, lines);
   return d.tick(buf);
+}
+
+/** Most of a line list's JSON, or of one line's, that one `setLines` message carries (UTF-16 units). */
+const SET_PIECE_UNITS = 16 * 1024;
+
+/**
+ * Sets buffer `buf`'s lines from line 1 on to `lines` (Vimscript both editors share), in messages
+ * of at most about SET_PIECE_UNITS each: Vim's channel gives up a long message that reaches it in
+ * parts far apart, on a busy machine (agent/editors/vim/staging.ts), and the call is never answered.
+ * A line longer than that is set in pieces, each appended to it.
+ */
+export async function setLines(d: Driver, buf: number, lines: readonly string[]): Promise<void> {
+  let at = 1;
+  let batch: string[] = [];
+  let units = 0;
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    await d.expr(`setbufline(${buf}, ${at}, ${JSON.stringify(batch)})`);
+    at += batch.length;
+    batch = [];
+    units = 0;
+  };
+  for (const line of lines) {
+    const cost = JSON.stringify(line).length + 1;
+    if (cost > SET_PIECE_UNITS) {
+      await flush();
+      const chars = [...line];
+      const step = Math.floor(SET_PIECE_UNITS / 6);
+      await d.expr(`setbufline(${buf}, ${at}, ${JSON.stringify(chars.slice(0, step).join(''))})`);
+      for (let from = step; from < chars.length; from += step) {
+        await d.expr(`setbufline(${buf}, ${at}, getbufline(${buf}, ${at})[0] . ${JSON.stringify(chars.slice(from, from + step).join(''))})`);
+      }
+      at++;
+      continue;
+    }
+    if (units + cost > SET_PIECE_UNITS) await flush();
+    batch.push(line);
+    units += cost;
+  }
+  await flush();
 }
 
 /**

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GREP_LIMITS, LIMITS } from '../../../../protocol/index.ts';
-import { type Driver, DRIVERS } from '../../../helpers/editors.ts';
+import { type Driver, DRIVERS, setLines } from '../../../helpers/editors.ts';
 
 interface Hit {
   buf: number;
@@ -27,7 +27,7 @@ async function scratch(d: Driver, lines: string[]): Promise<number> {
   const b = await d.expr<number>('bufadd("")');
   await d.expr(`setbufvar(${b}, "&buftype", "nofile")`);
   await d.expr(`bufload(${b})`);
-  await d.expr(`setbufline(${b}, 1, ${JSON.stringify(lines)})`);
+  await setLines(d, b, lines);
   return b;
 }
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_BUDGET_BYTES } from '../../../../agent/editors/tools/budget.ts';
 import { VIM_CHUNK_UNITS } from '../../../../agent/editors/vim/staging.ts';
 import { LIMITS } from '../../../../protocol/index.ts';
-import { DRIVERS, pageBytes, replaceLines, waitFor, type Driver, type DriverOptions } from '../../../helpers/editors.ts';
+import { DRIVERS, pageBytes, replaceLines, setLines, waitFor, type Driver, type DriverOptions } from '../../../helpers/editors.ts';
 
 const UNICODE = ['héllo wörld — 日本語 🎉', 'emoji 😀🎉 end', 'plain ascii', ''];
 
@@ -30,7 +30,7 @@ async function scratch(d: Driver, lines: string[]): Promise<number> {
   const b = await d.expr<number>('bufadd("")');
   await d.expr(`setbufvar(${b}, '&buflisted', 1)`);
   await d.expr(`bufload(${b})`);
-  await d.expr(`setbufline(${b}, 1, ${JSON.stringify(lines)})`);
+  await setLines(d, b, lines);
   return b;
 }
 
