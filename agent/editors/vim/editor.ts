@@ -37,7 +37,7 @@ const VimAskMessage = z.object({ type: z.literal('ask'), id: z.string(), answer:
 /** A call the plugin did not run because Vim waits for its user (autoload/vimrelay.vim `vimrelay#call`). */
 const VimBlocked = z.object({ ok: z.literal(false), error: z.object({ code: z.literal('EDITOR_BLOCKED'), waiting_for: EditorWaiting }) });
 
-/** The prompt the plugin did not show, for the same reason (autoload/vimrelay/ask.vim). */
+/** The prompt or review the plugin did not open, for the same reason (autoload/vimrelay/ask.vim, review.vim). */
 const VimAskBlocked = z.object({ waiting_for: EditorWaiting });
 
 /** A review's answer from plugin/vim/autoload/vimrelay/review.vim (EditorReviews checks the answer itself). */
@@ -99,7 +99,7 @@ export class VimEditor implements Editor {
       close: async (id, notice, signal) => void (await channel.call('vimrelay#ask#close', [id, notice], signal)),
     });
     this.#reviews = new EditorReviews({
-      open: async (id, spec, signal) => void (await channel.call('vimrelay#review#open', [id, nulsToVim({ ...spec }, ['proposed.*'])], signal)),
+      open: async (id, spec, signal) => void this.#blockedBy(await channel.call('vimrelay#review#open', [id, nulsToVim({ ...spec }, ['proposed.*'])], signal), VimAskBlocked),
       close: async (id, message, signal) => void (await channel.call('vimrelay#review#close', [id, message], signal)),
       expire: async (id, signal) => void (await channel.call('vimrelay#review#expire', [id], signal)),
     });

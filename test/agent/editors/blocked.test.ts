@@ -170,6 +170,8 @@ describe.each([
     expect(errorOf(await call(on.editor, 'set_cursor', { line: 3 }))).toMatchObject({ code: 'EDITOR_BLOCKED', waiting_for: waiting });
     const dispatched = await dispatcher.handle({ id: `blocked-${++seq}`, tool: 'set_cursor', editor: on.editor.id, args: { line: 2 }, scopes: [...ALL_SCOPES], client: 'claude-test', deadline_ms: CALL_MS });
     expect(errorOf(dispatched)).toMatchObject({ code: 'EDITOR_BLOCKED', waiting_for: waiting });
+    // A review is not opened either (its popup or float would land in the middle of the prompt).
+    await expect(on.editor.openReview(`blocked-review-${seq}`, { buf: 1, header: ['a review'], proposed: ['proposed'] }, AbortSignal.timeout(CALL_MS))).rejects.toMatchObject({ name: 'EditorBlocked', waitingFor: waiting });
     answer();
     await waitingFor(null);
     // Neither edit ran, not even once the editor could run what it had been sent.

@@ -1,6 +1,7 @@
 " vimrelay's reviews in Vim: the same reviews as the Neovim ones (agent/editors/nvim/lua/review.lua).
 "
-" Contract: the agent calls vimrelay#review#open(id, spec) (spec: buf, header, proposed, quiet_ms).
+" Contract: the agent calls vimrelay#review#open(id, spec) (spec: buf, header, proposed, quiet_ms);
+" while Vim waits for its user (vimrelay#waiting()) it opens nothing and answers {waiting_for}.
 " The review comes to the front only while the user is not typing: in Normal mode, with no key for
 " spec.quiet_ms; until then a one-line popup at the top says that a review waits (its filter only
 " notes when each key was typed, and lets it through), and :VimRelayReview brings the oldest waiting
@@ -25,6 +26,11 @@ function! s:since(start) abort
 endfunction
 
 function! vimrelay#review#open(id, spec) abort
+  let waiting = vimrelay#waiting()
+  if !empty(waiting)
+    " Not opened in the middle of what the user is answering: the agent says EDITOR_BLOCKED.
+    return {'waiting_for': waiting}
+  endif
   let s:order += 1
   let review = {'id': a:id, 'spec': a:spec, 'order': s:order, 'shown': 0, 'decided': 0, 'expired': 0,
         \ 'notice': 0, 'last_key': reltime(), 'timer': -1, 'prop_buf': -1, 'header_buf': -1, 'prev_win': 0}
