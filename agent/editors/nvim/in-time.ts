@@ -19,7 +19,6 @@
  * interactive `:s///c` through run_command) is told EDITOR_BLOCKED as well; it finishes once the
  * user answers.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { EditorBlocked, WAIT_POLL_MS, type EditorWaiting } from '../blocked.ts';
 import type { NvimConnection } from './connection.ts';
 
@@ -69,32 +68,43 @@ export class InTime {
    * Runs `code` with `args` (`nvim_exec_lua`) if Neovim starts it within `windowMs`: its answer, or
    * LATE when Neovim started it later and ran nothing. Rejects EditorBlocked when the window has
    * passed unanswered and Neovim waits for its user, and with `signal`'s reason when it aborts.
+   * One plain timer per request: this is on the path of every call.
    */
-  async request(code: string, args: readonly unknown[], windowMs: number, signal: AbortSignal): Promise<unknown> {
-    const done = new AbortController();
-    const both = AbortSignal.any([signal, done.signal]);
+  request(code: string, args: readonly unknown[], windowMs: number, signal: AbortSignal): Promise<unknown> {
     const start = Date.now();
-    try {
-      const answer = await Promise.race([
-        this.#connection.request('nvim_exec_lua', [wrapped(code), [start + this.#skew + windowMs, ...args]], both),
-        this.#watch(start + windowMs, both),
-      ]);
-      if (!isLate(answer)) return answer;
-      this.#skew = answer.vimrelay_late - Date.now();
-      return LATE;
-    } finally {
-      done.abort();
-    }
-  }
-
-  /** From `deadline` on, asks every WAIT_POLL_MS whether Neovim waits for its user: rejects EditorBlocked once it does. */
-  async #watch(deadline: number, signal: AbortSignal): Promise<never> {
-    await sleep(Math.max(0, deadline - Date.now()), undefined, { signal });
-    for (;;) {
-      const waiting = await this.#waiting(signal);
-      if (waiting !== null) throw new EditorBlocked(waiting);
-      await sleep(WAIT_POLL_MS, undefined, { signal });
-    }
+    const sent = this.#connection.request('nvim_exec_lua', [wrapped(code), [start + this.#skew + windowMs, ...args]], signal);
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const settle = (done: () => void): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        done();
+      };
+      // Past the window: asks what Neovim waits for, every WAIT_POLL_MS until the answer comes. A
+      // question that fails changes nothing: the answer, or the caller's signal, ends the request.
+      const ask = (): void => {
+        this.#waiting(signal).then(
+          (waiting) => {
+            if (settled) return;
+            if (waiting !== null) settle(() => reject(new EditorBlocked(waiting)));
+            else timer = setTimeout(ask, WAIT_POLL_MS);
+          },
+          () => undefined,
+        );
+      };
+      timer = setTimeout(ask, windowMs);
+      sent.then(
+        (answer) =>
+          settle(() => {
+            if (!isLate(answer)) return resolve(answer);
+            this.#skew = answer.vimrelay_late - Date.now();
+            resolve(LATE);
+          }),
+        (error: unknown) => settle(() => reject(error)),
+      );
+    });
   }
 }
 
