@@ -45,6 +45,7 @@ export interface LocalRelayOptions {
 export interface LocalRelay {
   url: string;
   process: ChildProcess;
+  /** Stops the relay's whole process group; resolves once its port is free again (or RELEASE_MS on). */
   stop(): Promise<void>;
 }
 
@@ -78,6 +79,18 @@ async function assertPortFree(port: number): Promise<void> {
     // Not an HTTP server answering JSON: another program.
   }
   throw new PortInUse(port, vimrelay);
+}
+
+/** How long `stop` waits for the port to be released by a workerd being killed (ms). */
+const RELEASE_MS = 5_000;
+
+/**
+ * Resolves once 127.0.0.1:`port` can be listened on again, or after `withinMs` whatever holds it
+ * (then the next start says who does).
+ */
+async function portReleased(port: number, withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!(await canListen(port)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
 }
 
 /** The lowest port the system hands out to a bind to port 0 (Linux's ip_local_port_range; else the IANA range, macOS's). */
@@ -153,8 +166,10 @@ export async function startLocalRelay(opts: LocalRelayOptions): Promise<LocalRel
       await exited;
       clearTimeout(timer);
     }
-    // workerd may outlive wrangler by a moment; make sure the group is gone.
+    // workerd may outlive the relay's process by a moment; make sure the group is gone, and that
+    // its port is free again, so that a relay started next on it is not refused (PortInUse).
     killGroup(child, 'SIGKILL');
+    await portReleased(port, RELEASE_MS);
     out.end();
     err.end();
   };
