@@ -110,7 +110,8 @@ describe('two agents for one device', () => {
     await second.waitFor('connected to relay');
     expect(await first.exited).toBe(4);
     expect(first.output()).toMatch(/replaced this one \(the relay said: replaced by a newer connection of this same agent from \S+\)/);
-    expect(second.output()).toContain('took the device over from an earlier connection of this agent (a restart)');
+    // Its own write, right after "connected to relay": it may reach the test a read later.
+    await second.waitFor('took the device over from an earlier connection of this agent (a restart)');
     const status = runCli(['status'], m.env);
     expect(status.stdout).toContain(`agent: running (pid ${second.proc.pid})`);
 

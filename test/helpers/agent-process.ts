@@ -17,6 +17,10 @@ export interface AgentProcess {
   output(): string;
   /** Resolves when stderr contains `text`. */
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  /**
+   * The exit code, once the agent has exited and all it wrote has been read: Node's 'exit' can
+   * come before the last lines on its pipes ('close' comes after them).
+   */
   exited: Promise<number | null>;
   /** SIGTERM, and waits for the exit; then throws if the agent printed a Node warning (helpers/node-warnings.ts). */
   stop(): Promise<void>;
@@ -46,7 +50,7 @@ export function startAgentProcess(args: string[], env: NodeJS.ProcessEnv): Agent
       w.resolve();
     }
   });
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => proc.once('close', (code: number | null) => resolve(code)));
   return {
     proc,
     env,
