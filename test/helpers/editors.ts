@@ -15,6 +15,7 @@ import type { Editor } from '../../agent/editors/editor.ts';
 import { NvimEditor } from '../../agent/editors/nvim/editor.ts';
 import { editorTool, type EditorTool } from '../../agent/editors/tools/index.ts';
 import type { VimEditor } from '../../agent/editors/vim/editor.ts';
+import { splitLinePieces, VIM_CHUNK_UNITS } from '../../agent/editors/vim/staging.ts';
 import { needProgram } from './machine.ts';
 import { startNvim, type NvimFixture, type StartNvimOptions } from './nvim.ts';
 import { startVimAgent } from './vim.ts';
@@ -86,44 +87,23 @@ export async function replaceLines(d: Driver, buf: number, lines: string[]): Pro
   return d.tick(buf);
 }
 
-/** Most of a line list's JSON, or of one line's, that one `setLines` message carries (UTF-16 units). */
-const SET_PIECE_UNITS = 16 * 1024;
-
 /**
- * Sets buffer `buf`'s lines from line 1 on to `lines` (Vimscript both editors share), in messages
- * of at most about SET_PIECE_UNITS each: Vim's channel gives up a long message that reaches it in
- * parts far apart, on a busy machine (agent/editors/vim/staging.ts), and the call is never answered.
- * A line longer than that is set in pieces, each appended to it.
+ * Sets buffer `buf`'s lines from line 1 on to `lines` (Vimscript both editors share), in the pieces
+ * the agent sends its own long texts to Vim in (vim/staging.ts `splitLinePieces`): Vim's channel
+ * gives up a long message that reaches it in parts far apart, on a busy machine, and the call is
+ * never answered. Each piece after the first continues the last line so far, then adds lines.
  */
 export async function setLines(d: Driver, buf: number, lines: readonly string[]): Promise<void> {
-  let at = 1;
-  let batch: string[] = [];
-  let units = 0;
-  const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    await d.expr(`setbufline(${buf}, ${at}, ${JSON.stringify(batch)})`);
-    at += batch.length;
-    batch = [];
-    units = 0;
-  };
-  for (const line of lines) {
-    const cost = JSON.stringify(line).length + 1;
-    if (cost > SET_PIECE_UNITS) {
-      await flush();
-      const chars = [...line];
-      const step = Math.floor(SET_PIECE_UNITS / 6);
-      await d.expr(`setbufline(${buf}, ${at}, ${JSON.stringify(chars.slice(0, step).join(''))})`);
-      for (let from = step; from < chars.length; from += step) {
-        await d.expr(`setbufline(${buf}, ${at}, getbufline(${buf}, ${at})[0] . ${JSON.stringify(chars.slice(from, from + step).join(''))})`);
-      }
-      at++;
-      continue;
+  let last = 0;
+  for (const [i, piece] of splitLinePieces(lines, VIM_CHUNK_UNITS).entries()) {
+    const [first = '', ...rest] = piece;
+    if (i === 0) await d.expr(`setbufline(${buf}, 1, ${JSON.stringify(piece)})`);
+    else {
+      await d.expr(`setbufline(${buf}, ${last}, getbufline(${buf}, ${last})[0] . ${JSON.stringify(first)})`);
+      if (rest.length > 0) await d.expr(`setbufline(${buf}, ${last + 1}, ${JSON.stringify(rest)})`);
     }
-    if (units + cost > SET_PIECE_UNITS) await flush();
-    batch.push(line);
-    units += cost;
+    last += i === 0 ? piece.length : rest.length;
   }
-  await flush();
 }
 
 /**
