@@ -92,8 +92,10 @@ export async function replaceLines(d: Driver, buf: number, lines: string[]): Pro
  * the agent sends its own long texts to Vim in (vim/staging.ts `splitLinePieces`): Vim's channel
  * gives up a long message that reaches it in parts far apart, on a busy machine, and the call is
  * never answered. Each piece after the first continues the last line so far, then adds lines.
+ * No lines set nothing: a buffer left empty stays without lines, not one empty line.
  */
 export async function setLines(d: Driver, buf: number, lines: readonly string[]): Promise<void> {
+  if (lines.length === 0) return;
   let last = 0;
   for (const [i, piece] of splitLinePieces(lines, VIM_CHUNK_UNITS).entries()) {
     const [first = '', ...rest] = piece;
