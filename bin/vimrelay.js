@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The vimrelay CLI: the compiled agent under dist/ (`npm run build`, which `npm install` runs in a
 // clone and `npm pack` before packing).
-import { main } from '../dist/agent/cli/main.js';
+import { main } from '../dist/vimrelay.mjs';
 
 process.exitCode = await main(process.argv.slice(2));

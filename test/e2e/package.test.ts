@@ -49,8 +49,8 @@ beforeAll(() => {
 describe('the packed agent', () => {
   it('holds compiled JavaScript, the Lua it installs into Neovim and the editor plugins, and nothing of the relay or the tests', () => {
     expect(files).toContain('bin/vimrelay.js');
-    expect(files).toContain('dist/agent/cli/main.js');
-    expect(files).toContain('dist/agent/editors/nvim/lua/core.lua');
+    expect(files).toContain('dist/vimrelay.mjs');
+    expect(files).toContain('dist/lua/core.lua');
     expect(files).toContain('plugin/vim/autoload/vimrelay.vim');
     expect(files).toContain('plugin/vim/doc/tags');
     expect(files).toContain('plugin/nvim/doc/tags');
@@ -121,7 +121,7 @@ describe('the packed agent', () => {
     }, 360_000);
 
     it('is built by npm on the way: the same compiled JavaScript and plugins, and a `vimrelay` that runs', () => {
-      for (const file of ['bin/vimrelay.js', 'dist/agent/cli/main.js', 'dist/agent/editors/nvim/lua/core.lua', 'plugin/vim/autoload/vimrelay.vim']) expect(gitFiles).toContain(file);
+      for (const file of ['bin/vimrelay.js', 'dist/vimrelay.mjs', 'dist/lua/core.lua', 'plugin/vim/autoload/vimrelay.vim']) expect(gitFiles).toContain(file);
       expect(gitFiles.filter((f) => f.endsWith('.ts') || !/^(bin|dist|plugin)\/|^(package\.json|README\.md|LICENSE)$/.test(f))).toEqual([]);
       const r = spawnSync(join(globalPrefix, 'bin', 'vimrelay'), ['--help'], { encoding: 'utf8' });
       expect(r.status).toBe(0);
