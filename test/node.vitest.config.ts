@@ -17,8 +17,9 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, ...skipped],
     // Temporary and XDG directories of the run's own, where no running agent looks (hermetic.ts);
     // VIMRELAY_TEST_EDITORS picks the Neovim and Vim under test (editors.ts); what the machine
-    // lacks is fetched without root and put first on PATH (machine.ts).
-    globalSetup: ['test/setup/hermetic.ts', 'test/setup/editors.ts', 'test/setup/machine.ts'],
+    // lacks is fetched without root and put first on PATH (machine.ts); a Python interpreter
+    // rather than a version manager's shim of it (python.ts).
+    globalSetup: ['test/setup/hermetic.ts', 'test/setup/editors.ts', 'test/setup/machine.ts', 'test/setup/python.ts'],
     setupFiles: ['test/setup/keep-alive.ts', 'test/setup/temp-dirs.ts', 'test/setup/no-warnings.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
