@@ -1,7 +1,7 @@
 // The lsp_* tools when the server is missing or slow, on Neovim and on Vim (ALE, and vim-lsp): no
 // server attached to the buffer (none configured, or one that cannot start; on Vim, ALE or vim-lsp
 // with none for the filetype, or neither loaded) answers UNSUPPORTED naming what the editor would
-// need; a real server made slow (its process stopped) answers TIMEOUT at the call's deadline, and
+// need; a real server (clangd) made slow (its process stopped) answers TIMEOUT at the call's deadline, and
 // CANCELLED when the client cancels, while the editor goes on answering other calls, and the
 // editor sends the server $/cancelRequest for the request (seen by test/fixtures/lsp/tap.mjs on the
 // server's stdin); once the server runs again it answers the next call. A server killed while a
@@ -56,17 +56,24 @@ describe.each(LSP_EDITORS)('no language server on %s', (editor) => {
 });
 
 /**
- * For the describe it is called in: a driver on `editor` whose pyright runs through the tap (made
+ * The server the tapped tests stop, kill and cancel: what they ask of it is the editor's client's
+ * part (a request waiting, cancelled, its server gone), so the cheapest real server to start does.
+ */
+const CLANGD = SERVERS.find((s) => s.name === 'clangd') as ServerCase;
+const tappedHover = { buffer: CLANGD.call.file, line: CLANGD.call.line, col: CLANGD.call.col };
+
+/**
+ * For the describe it is called in: a driver on `editor` whose clangd runs through the tap (made
  * before its tests, stopped after), the server's pid, and the tap's log of what the editor sent it.
  */
-function tappedPyright(editor: LspEditor): { d(): Driver; pid(): number; log(): string } {
+function tappedServer(editor: LspEditor): { d(): Driver; pid(): number; log(): string } {
   let d: Driver | undefined;
   let dir = '';
-  // pyright through the tap: ALE's pyright linter, or vim-lsp's server, runs it as its executable.
-  const server: ServerCase = { ...PYRIGHT, cmd: [TAP, '--stdio'] };
+  // clangd through the tap: ALE's clangd linter, or vim-lsp's server, runs it as its executable.
+  const server: ServerCase = { ...CLANGD, cmd: [TAP, ...CLANGD.cmd.slice(1)] };
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vimrelay-tap-'));
-    const env = { VIMRELAY_TAP_SERVER: PYRIGHT.cmd[0] ?? '', VIMRELAY_TAP_LOG: join(dir, 'stdin.log'), VIMRELAY_TAP_PID: join(dir, 'pid') };
+    const env = { VIMRELAY_TAP_SERVER: CLANGD.cmd[0] ?? '', VIMRELAY_TAP_LOG: join(dir, 'stdin.log'), VIMRELAY_TAP_PID: join(dir, 'pid') };
     d = await lspDriver(clientOf(editor), server, { env });
   }, 90_000);
   afterAll(async () => {
@@ -88,7 +95,7 @@ const cancelOf = (log: string, request: TapMessage): Promise<TapMessage> =>
   waitFor(() => tapMessages(log).find((m) => m.method === '$/cancelRequest' && m.params?.id === request.id), 20_000, '$/cancelRequest');
 
 describe.each(LSP_EDITORS)('a slow language server on %s', (editor) => {
-  const tapped = tappedPyright(editor);
+  const tapped = tappedServer(editor);
 
   /** Starts a hover with the server stopped, and ends it with `reason`; its outcome, and what the server was sent. */
   const stalled = async (reason: Error) => {
@@ -98,11 +105,11 @@ describe.each(LSP_EDITORS)('a slow language server on %s', (editor) => {
       const controller = new AbortController();
       const control: CallControl = { signal: controller.signal, deadline: Date.now() + 60_000 };
       let settled = false;
-      const hover = d.call('lsp_hover', hoverAt, control).then((r) => ((settled = true), r));
+      const hover = d.call('lsp_hover', tappedHover, control).then((r) => ((settled = true), r));
       // The request reached the server; the editor still answers, and the hover still waits.
       const request = await hoverRequest(tapped.log());
       expect(await d.ok('get_state_brief')).toMatchObject({ mode: expect.any(String) });
-      expect(await d.lines(await d.bufnr(PYRIGHT.call.file))).toContain(readFileSync(join(d.cwd, PYRIGHT.call.file), 'utf8').split('\n')[0]);
+      expect(await d.lines(await d.bufnr(CLANGD.call.file))).toContain(readFileSync(join(d.cwd, CLANGD.call.file), 'utf8').split('\n')[0]);
       expect(settled).toBe(false);
       controller.abort(reason);
       const outcome = await hover;
@@ -124,36 +131,36 @@ describe.each(LSP_EDITORS)('a slow language server on %s', (editor) => {
   });
 
   it('answers the next call once the server runs again', async () => {
-    const r = await tapped.d().ok('lsp_hover', hoverAt);
-    expect(r.text).toMatch(PYRIGHT.signature);
+    const r = await tapped.d().ok('lsp_hover', tappedHover);
+    expect(r.text).toMatch(CLANGD.signature);
   });
 });
 
 describe.each(LSP_EDITORS)('a language server that exits mid-request on %s', (editor) => {
-  const tapped = tappedPyright(editor);
+  const tapped = tappedServer(editor);
 
   it('answers EDITOR_ERROR saying the server exited, not TIMEOUT at the deadline', async () => {
     const d = tapped.d();
     // Stopped first, so that the request is surely still unanswered when the server dies.
     process.kill(tapped.pid(), 'SIGSTOP');
     const control: CallControl = { signal: new AbortController().signal, deadline: Date.now() + 60_000 };
-    const hover = d.call('lsp_hover', hoverAt, control);
+    const hover = d.call('lsp_hover', tappedHover, control);
     await hoverRequest(tapped.log());
     process.kill(tapped.pid(), 'SIGKILL');
     expect(await hover).toMatchObject({ ok: false, error: { code: 'EDITOR_ERROR', message: expect.stringMatching(/exited before it answered/), hint: expect.stringMatching(clientOf(editor) === 'nvim' ? /:LspRestart/ : /starts the server again/) } });
     expect(await d.ok('get_state_brief')).toMatchObject({ mode: expect.any(String) });
-    if (clientOf(editor) !== 'nvim') expect((await d.ok('lsp_hover', hoverAt)).text).toMatch(PYRIGHT.signature);
+    if (clientOf(editor) !== 'nvim') expect((await d.ok('lsp_hover', tappedHover)).text).toMatch(CLANGD.signature);
   });
 });
 
 describe.each(LSP_EDITORS)('the agent going away while a request waits on %s', (editor) => {
-  const tapped = tappedPyright(editor);
+  const tapped = tappedServer(editor);
 
   it('cancels the request in the server: nobody is left to answer', async () => {
     const d = tapped.d();
     process.kill(tapped.pid(), 'SIGSTOP');
     try {
-      const hover = d.call('lsp_hover', hoverAt);
+      const hover = d.call('lsp_hover', tappedHover);
       const request = await hoverRequest(tapped.log());
       await d.editor.close();
       expect(await hover).toMatchObject({ ok: false, error: { code: 'EDITOR_OFFLINE' } });
