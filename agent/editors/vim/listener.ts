@@ -131,10 +131,12 @@ export class VimListener {
   async #release(): Promise<void> {
     const claimed = this.#claimed;
     this.#claimed = null;
-    if (claimed && this.#holder) removeHolder(holderFile(this.#env), process.pid);
     for (const socket of this.#sockets) socket.destroy();
     await Promise.all([...this.#editors.values()].map((e) => e.close()));
     await claimed?.release();
+    // Only once the socket is free: while it is held, the holder file names who holds it, and a
+    // process that finds it taken says whom it waits for (removeHolder leaves a newer holder's).
+    if (claimed && this.#holder) removeHolder(holderFile(this.#env), process.pid);
   }
 
   /** Tries again in VIM_CLAIM_RETRY_MS: to claim the socket, or (holding it, as serve) whether to yield it. */
