@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The vimrelay CLI: the compiled agent under dist/ (`npm run build`, which `npm install` runs in a
+// The vimrelay CLI: the agent bundled under dist/ (`npm run build`, which `npm install` runs in a
 // clone and `npm pack` before packing).
 import { main } from '../dist/vimrelay.mjs';
 
