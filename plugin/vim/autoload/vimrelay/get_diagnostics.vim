@@ -18,19 +18,25 @@ function! s:place_cmp(a, b) abort
   return 0
 endfunction
 
-" The sort order: place, then severity (worst first), end, message.
-function! s:cmp(a, b) abort
-  let c = s:place_cmp(a:a, a:b)
-  if c != 0
-    return c
+" The sort key of diagnostic d, the i-th collected: its place, severity (worst first), end (v:null
+" before any number) and message, so that Vim's own sort() orders the keys as the contract says, in
+" C: a comparison function in Vim script took most of each page's time (0.3 s of 0.36 for 500
+" diagnostics of long messages). The numbers are fixed-width hex (none is below 0: lines from 1,
+" columns from 0); the message compares bytewise, a message before any it begins: its bytes 0x01
+" and 0x02 become 0x02 0x02 and 0x02 0x03, and a 0x01 ends it, before i.
+function! s:key(d, i) abort
+  let message = a:d.message
+  if stridx(message, "\x01") >= 0 || stridx(message, "\x02") >= 0
+    let message = substitute(message, "[\x01\x02]", '\="\x02" . nr2char(char2nr(submatch(0)) + 1)', 'g')
   endif
-  for key in ['severity', 'end_lnum', 'end_col']
-    let [x, y] = [a:a[key] is v:null ? -1 : a:a[key], a:b[key] is v:null ? -1 : a:b[key]]
-    if x != y
-      return x < y ? -1 : 1
-    endif
-  endfor
-  return a:a.message ==# a:b.message ? 0 : a:a.message <# a:b.message ? -1 : 1
+  return printf('%08x%08x%08x%08x%08x%08x%s' . "\x01" . '%d', a:d.bufnr, a:d.lnum, a:d.col, a:d.severity,
+        \ a:d.end_lnum is v:null ? 0 : a:d.end_lnum + 1, a:d.end_col is v:null ? 0 : max([0, a:d.end_col + 1]), message, a:i)
+endfunction
+
+" `list` sorted by s:key.
+function! s:sorted(list) abort
+  let keys = sort(map(copy(a:list), {i, d -> s:key(d, i)}))
+  return map(keys, {_, k -> a:list[str2nr(k[strridx(k, "\x01") + 1 :])]})
 endfunction
 
 " Index (0-based) in sorted `list` of the first diagnostic the cursor names.
@@ -126,7 +132,7 @@ function! vimrelay#get_diagnostics#run(p) abort
       call add(list, d)
     endif
   endfor
-  call sort(list, function('s:cmp'))
+  let list = s:sorted(list)
 
   let first = s:resume_index(list, get(a:p, 'cursor', v:null))
   let last = min([len(list), first + a:p.max_results]) - 1

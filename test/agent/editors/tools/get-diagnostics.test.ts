@@ -92,6 +92,29 @@ describe.each(DRIVERS)('get_diagnostics on %s', (_kind, start) => {
     expect(x).toMatchObject({ message: 'ü'.repeat(DIAGNOSTICS_LIMITS.messageBytes / 2), message_truncated: true });
   });
 
+  it('orders diagnostics at one place by severity, then end, then message bytewise (a message before those it begins)', async () => {
+    const at = { lnum: 1, col: 0 };
+    await setDiagnostics(d, a, 'lint', [
+      { ...at, severity: 1, message: 'b' },
+      { ...at, severity: 1, message: 'ab' },
+      { ...at, severity: 1, message: 'a\x02b' },
+      { ...at, severity: 1, message: 'a\x01' },
+      { ...at, severity: 1, message: 'a' },
+      { ...at, severity: 1, end_lnum: 1, end_col: 2, message: 'a' },
+      { ...at, severity: 2, message: 'a' },
+    ]);
+    const listed = (await d.ok('get_diagnostics')).diagnostics as (Diagnostic & { end_col: number })[];
+    expect(listed.map((x) => [x.severity, x.end_col, x.message])).toEqual([
+      ['error', 1, 'a'],
+      ['error', 1, 'a\x01'],
+      ['error', 1, 'a\x02b'],
+      ['error', 1, 'ab'],
+      ['error', 1, 'b'],
+      ['error', 3, 'a'],
+      ['warn', 1, 'a'],
+    ]);
+  });
+
   it('pages with a cursor, even through diagnostics at the same place, unshaken by changes before it', async () => {
     // Five at a:1:1, then one per line of b.
     await setDiagnostics(d, a, 'lint', Array.from({ length: 5 }, (_, i) => ({ lnum: 1, col: 0, severity: 1 as const, message: `same ${i}` })));
