@@ -1,5 +1,5 @@
 // The installable package as a user on another machine gets it: `npm pack` makes a tarball of
-// compiled JavaScript, the agent's runtime dependencies and the editor plugins only; installed into
+// the agent bundled into JavaScript (its npm dependencies in it) and the editor plugins only; installed into
 // an empty prefix with `--omit=dev` (what the README's one command does, `npm install -g`, but in a
 // prefix of its own), its `vimrelay` runs with Node alone: `--help`, `serve --stdio` listing the
 // tools to a real MCP client and reading a real Neovim buffer, and `vimrelay pair` against a test
@@ -71,12 +71,15 @@ describe('the packed agent', () => {
     expect(spawnSync('git', ['check-ignore', '-q', 'vimrelay-0.1.0.tgz'], { cwd: ROOT }).status).toBe(0);
   });
 
-  it('installs only the agent\'s runtime dependencies', () => {
-    const installed = readdirSync(join(prefix, 'node_modules'));
+  it('installs nothing but itself and ws\'s optional native helper: what it runs is bundled, with its licenses', () => {
+    const installed = readdirSync(join(prefix, 'node_modules')).filter((name) => !name.startsWith('.'));
     // The tools that build, test and run the relay stay behind, and so does the `neovim` client
-    // the tests drive editors with (the agent speaks msgpack-RPC itself).
-    for (const devOnly of ['wrangler', 'vitest', 'typescript', 'tsx', 'playwright-core', '@cloudflare', 'neovim', 'winston']) expect(installed, devOnly).not.toContain(devOnly);
+    // the tests drive editors with (the agent speaks msgpack-RPC itself); zod, the MCP SDK and ws
+    // are in dist/ (scripts/build.mjs).
+    expect(installed.sort()).toEqual(['bufferutil', 'node-gyp-build', 'vimrelay']);
     expect(existsSync(join(prefix, 'node_modules', '.bin', 'vimrelay'))).toBe(true);
+    const licenses = readFileSync(join(prefix, 'node_modules', 'vimrelay', 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');
+    for (const bundled of ['zod', '@modelcontextprotocol/server', 'ws']) expect(licenses).toMatch(new RegExp(`^## ${bundled} \\S+ \\(\\S+\\)$`, 'm'));
   });
 
   it('runs `vimrelay --help` with Node alone', () => {
