@@ -62,11 +62,12 @@ export const START_CHAIN: Record<ChainKind, (options: ChainOptions) => Promise<C
 };
 
 /** The id list_editors gives the fixture's Neovim, once it shows it. */
-function listedId(client: Client, nvim: NvimFixture): Promise<string> {
+/** The id the chain lists `nvim` under, once it does; failing, with what the agent or serve logged. */
+function listedId(client: Client, nvim: NvimFixture, log: () => string): Promise<string> {
   return waitFor(async () => {
     const editors = (await callOk(client, 'list_editors')).editors as { id: string; pid: number }[];
     return editors.find((e) => e.pid === nvim.pid)?.id;
-  }, 15_000, 'the editor to appear in list_editors');
+  }, 15_000, () => `the editor to appear in list_editors; the log:\n${log()}`);
 }
 
 /** The audit log lines written under `env`'s state directory (README "Permissions", the audit log). */
@@ -105,7 +106,7 @@ async function relayChain(options: ChainOptions): Promise<Chain> {
     client,
     nvim,
     device,
-    editorId: await listedId(client, nvim),
+    editorId: await listedId(client, nvim, () => agent.output()),
     http: { mcpUrl: relay.mcpUrl, token },
     log: () => agent.output(),
     audit: auditOf(env),
@@ -129,7 +130,7 @@ async function httpChain(options: ChainOptions): Promise<Chain> {
     client,
     nvim,
     device: hostname(),
-    editorId: await listedId(client, nvim),
+    editorId: await listedId(client, nvim, () => serve.stderr()),
     http: { mcpUrl: serve.mcpUrl, token: serve.token },
     log: () => serve.stderr(),
     audit: auditOf(env),
@@ -151,7 +152,7 @@ async function stdioChain(options: ChainOptions): Promise<Chain> {
     client: serve.client,
     nvim,
     device: hostname(),
-    editorId: await listedId(serve.client, nvim),
+    editorId: await listedId(serve.client, nvim, () => serve.stderr()),
     http: null,
     log: () => serve.stderr(),
     audit: auditOf(env),
