@@ -25,7 +25,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The files mostly wait (on editors, workerd, language servers, deadlines) rather than compute:
     // at 2 workers on 2 cores the suite used 1.07 cores and took 370 s, at 4 it used 1.57 and took
-    // 273 s. Two per core, at most 4: each end-to-end file starts its own workerd and editors.
+    // 273 s. Two per core, at most 4: each end-to-end file starts its own workerd and editors. At
+    // 6 on 2 cores the whole suite took 474 s instead of 514, with the cores 98 % busy, and an
+    // editor's attach and a Vim's screen failed as they never had at 4.
     maxWorkers: Math.min(4, 2 * availableParallelism()),
     // A worker runs file after file in one module graph, not a fresh one per file: every file
     // cleans up what it starts (processes, directories, listeners: setup/), and on a fresh clone
