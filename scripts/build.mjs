@@ -19,11 +19,11 @@
 // kept in .tsbuild/build-inputs): a rebuild empties dist/ first, under whatever runs the CLI from
 // it meanwhile (another test run in the checkout), and `npm test` saves the work.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { thirdPartyLicenses } from './third-party-licenses.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { inputsDigest } from './inputs-digest.mjs';
+import { thirdPartyLicenses } from './third-party-licenses.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -27,7 +27,7 @@ type Miniflare = { outboundService?: (request: Request) => Response; serviceBind
 const nativePackages: Plugin = {
   name: 'vimrelay:native-packages',
   config(config) {
-    if (config.test?.server?.deps) config.test.server.deps.inline = [];
+    config.test = { ...config.test, server: { ...config.test?.server, deps: { ...config.test?.server?.deps, inline: [] } } };
   },
 };
 

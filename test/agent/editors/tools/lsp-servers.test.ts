@@ -1,15 +1,15 @@
 // The lsp_* tools when the server is missing or slow, on Neovim and on Vim (ALE, and vim-lsp): no
 // server attached to the buffer (none configured, or one that cannot start; on Vim, ALE or vim-lsp
 // with none for the filetype, or neither loaded) answers UNSUPPORTED naming what the editor would
-// need; a real server (clangd) made slow (its process stopped) answers TIMEOUT at the call's deadline, and
-// CANCELLED when the client cancels, while the editor goes on answering other calls, and the
-// editor sends the server $/cancelRequest for the request (seen by test/fixtures/lsp/tap.mjs on the
-// server's stdin); once the server runs again it answers the next call. A server killed while a
-// request waits answers EDITOR_ERROR saying it exited, not TIMEOUT at the deadline (on Vim, the
-// next call starts it again and is answered); an agent that goes away (its channel closed) while a
-// request waits gets it cancelled in the server. A Vim with both clients asks ALE when it has a server
-// installed, else vim-lsp; and every editor sends the server the unsaved text of the request's
-// buffer and of other loaded ones.
+// need; a real server (clangd) made slow (its process stopped) answers TIMEOUT at the call's
+// deadline, and CANCELLED when the client cancels, while the editor goes on answering other
+// calls, and the editor sends the server $/cancelRequest for the request (seen by
+// test/fixtures/lsp/tap.mjs on the server's stdin); once the server runs again it answers the
+// next call. A server killed while a request waits answers EDITOR_ERROR saying it exited, not
+// TIMEOUT at the deadline (on Vim, the next call starts it again and is answered); an agent that
+// goes away (its channel closed) while a request waits gets it cancelled in the server. A Vim with
+// both clients asks ALE when it has a server installed, else vim-lsp; and every editor sends the
+// server the unsaved text of the request's buffer and of other loaded ones.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
