@@ -173,6 +173,10 @@ export class VimListener {
       this.#tell('vimrelay agent serves Vims, not this serve: serve yields the Vim socket to a running agent', { agent_pid: agent.pid, relay: agent.relay });
       return this.#later();
     }
+    // Who held the socket before the probe: a connect the kernel queued can report the socket
+    // live after its holder has yielded it and removed the holder file, so the file read after
+    // the probe may name nobody (the socket is then taken on the next try).
+    const before = readHolder(holderFile(this.#env));
     const claim = await claimVimSocket(vimFiles(this.#env));
     if (this.#stopped) {
       if ('claimed' in claim) await claim.claimed.release();
@@ -189,7 +193,7 @@ export class VimListener {
       if (this.#holder?.role === 'serve') this.#later();
       return;
     }
-    const holder = readHolder(holderFile(this.#env));
+    const holder = readHolder(holderFile(this.#env)) ?? before;
     if (holder === undefined) this.#tell('another vimrelay process serves Vims, not this one; this one takes over when it stops', { address: claim.heldBy });
     else if (holder.role === 'serve' && this.#holder?.role === 'agent') this.#tell(`${describeHolder(holder)} serves Vims, not this agent, until it yields the Vim socket (it does within seconds)`, { holder_pid: holder.pid });
     else this.#tell(`${describeHolder(holder)} serves Vims, not this process; this one takes over when it stops`, { holder_pid: holder.pid, role: holder.role });
