@@ -1,8 +1,9 @@
 // The real `vimrelay` command given a value it cannot use: a mistyped scope or permission class, a
-// relay URL without its scheme (or not a URL at all), a name the relay would refuse, a credentials
-// file that is not JSON, a mistyped surface for `ask-via`. Each
-// gets one line naming the value and what would do, exit 1, and nothing is sent anywhere: never a
-// zod issue dump, a bare "Invalid URL" or a JSON parser's complaint without the file.
+// relay URL without its scheme (or not a URL at all, or the relay's MCP endpoint, which the
+// assistant is given), a name the relay would refuse, a credentials file that is not JSON, a
+// mistyped surface for `ask-via`. Each gets one line naming the value and what would do, exit 1,
+// and nothing is sent anywhere: never a zod issue dump, a bare "Invalid URL" or a JSON parser's
+// complaint without the file.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -123,6 +124,28 @@ describe('a relay URL', () => {
       const r = runCli(args, env);
       expect([args, r.status, r.stdout]).toEqual([args, 1, '']);
       expect(r.stderr).toBe(`vimrelay: the relay URL must start with http:// or https://, not "${typed}"; did you mean ${meant}?\n`);
+    }
+  });
+
+  it('that is the MCP endpoint the assistant is given is refused with the relay URL, by every command', () => {
+    const endpoint = (typed: string, meant: string): string => `vimrelay: "${typed}" is the relay's MCP endpoint, which your assistant connects to; this command takes the relay's own URL: did you mean ${meant}?\n`;
+    for (const args of takers('http://127.0.0.1:8787/mcp')) expect([args, runCli(args, env)]).toMatchObject([args, { status: 1, stdout: '', stderr: endpoint('http://127.0.0.1:8787/mcp', 'http://127.0.0.1:8787') }]);
+    const cases: [string, string][] = [
+      ['https://relay.example.com/mcp/', 'https://relay.example.com'],
+      ['https://relay.example.com/mcp/read+write', 'https://relay.example.com'],
+      ['https://example.com/relay/mcp', 'https://example.com/relay'],
+    ];
+    for (const [typed, meant] of cases) expect([typed, runCli(['pair', typed], env)]).toMatchObject([typed, { status: 1, stdout: '', stderr: endpoint(typed, meant) }]);
+  });
+
+  it('without a scheme and with the MCP endpoint is refused with the relay URL itself', () => {
+    expect(runCli(['pair', 'localhost:8787/mcp'], env)).toMatchObject({ status: 1, stderr: 'vimrelay: the relay URL must start with http:// or https://, not "localhost:8787/mcp"; did you mean http://localhost:8787?\n' });
+  });
+
+  it('whose path only ends in mcp, or goes below a toolset, is taken as a relay URL', () => {
+    for (const url of ['https://relay.example.com/mcpx', 'https://relay.example.com/mcp/read/x']) {
+      const r = runCli(['devices', '--relay', url], isolatedEnv({ VIMRELAY_OWNER_SECRET: '' }));
+      expect([url, r]).toMatchObject([url, { status: 1, stderr: "vimrelay: set VIMRELAY_OWNER_SECRET to the relay's owner secret\n" }]);
     }
   });
 
