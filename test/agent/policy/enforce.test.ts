@@ -18,7 +18,7 @@ import type { Decision } from '../../../agent/policy/types.ts';
 import { Dispatcher } from '../../../agent/calls/dispatcher.ts';
 import { isolatedEnv, runCli } from '../../helpers/agent-process.ts';
 import { permissivePolicy, testGuard } from '../../helpers/policy.ts';
-import { type Driver, DRIVERS, nvimDriver } from '../../helpers/editors.ts';
+import { type Driver, DRIVERS, nvimDriver, replaceLines } from '../../helpers/editors.ts';
 
 const SECRET = 'sk-live-DO-NOT-LOG-4c1d';
 
@@ -55,8 +55,15 @@ describe.each(DRIVERS)('the policy on %s', (_kind, start) => {
   });
   afterAll(() => d?.stop());
 
+  /** a.txt as the fixture wrote it and no call has run, whichever tests ran before. */
+  const fresh = async (): Promise<void> => {
+    await replaceLines(d, await d.bufnr('a.txt'), ['alpha']);
+    await d.command('unlet! g:exec_ran');
+  };
+
   it.each(PERMISSION_CLASSES)('denies %s calls before they run, naming the rule and the CLI', async (klass) => {
     writePolicy(policyFile, everyClass('deny'));
+    await fresh();
     const before = await d.lines(await d.bufnr('a.txt'));
     const { tool, args } = CALLS[klass];
     expect(toolByName(tool)?.permission).toBe(klass);
@@ -71,6 +78,7 @@ describe.each(DRIVERS)('the policy on %s', (_kind, start) => {
 
   it.each(PERMISSION_CLASSES)('runs %s calls the policy allows', async (klass) => {
     writePolicy(policyFile, everyClass('allow'));
+    await fresh();
     const { tool, args } = CALLS[klass];
     const outcome = await handle(tool, args);
     // No terminal is open, so send_to_terminal fails in the editor: it ran, it was not refused.
@@ -80,13 +88,18 @@ describe.each(DRIVERS)('the policy on %s', (_kind, start) => {
   });
 
   it('leaves the effects of allowed calls in the editor', async () => {
+    writePolicy(policyFile, everyClass('allow'));
+    await fresh();
+    for (const klass of ['write', 'exec'] as const) expect(await handle(CALLS[klass].tool, CALLS[klass].args)).toMatchObject({ ok: true });
     expect(await d.lines(await d.bufnr('a.txt'))).toEqual([`token = ${SECRET}`]);
     expect(await d.expr('g:exec_ran')).toBe(1);
   });
 
   it('applies path rules to the files a call addresses', async () => {
     writePolicy(policyFile, { rules: [...everyClass('allow').rules, { klass: 'write', decision: 'deny', path: 'b.*' }], never_read: [] });
-    expect(await handle('find_and_replace', { buffer: 'a.txt', old_text: 'token', new_text: 'key' })).toMatchObject({ ok: true });
+    await fresh();
+    expect(await handle('open_file', { path: 'b.txt' })).toMatchObject({ ok: true });
+    expect(await handle('find_and_replace', { buffer: 'a.txt', old_text: 'alpha', new_text: 'key' })).toMatchObject({ ok: true });
     expect(await handle('find_and_replace', { buffer: 'b.txt', old_text: 'beta', new_text: 'two' })).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', rule: 'write deny --path b.*' } });
     expect(await d.lines(await d.bufnr('b.txt'))).toEqual(['beta']);
   });
@@ -125,16 +138,19 @@ describe('the policy CLI', () => {
   const exec = async (): Promise<ToolOutcome | undefined> =>
     dispatcher.handle({ id: `c-${++seq}`, tool: 'run_command', editor: d.editor.id, args: { commands: `let g:cli_${seq} = 1` }, scopes: [...ALL_SCOPES], client: 'local:stdio', deadline_ms: 20_000 });
 
+  /** Each test starts from the policy it names, whatever the tests before it left. */
+  const startWith = (rules: Policy['rules']): void => writePolicy(paths(env).policy, { rules, never_read: [] });
+
   beforeAll(async () => {
     d = await nvimDriver({ files: { 'a.txt': 'alpha\n' }, open: ['a.txt'] });
     env = isolatedEnv();
     const p = paths(env);
-    writePolicy(p.policy, { rules: [{ klass: 'exec', decision: 'deny' }], never_read: [] });
     dispatcher = new Dispatcher({ get: (id) => (id === d.editor.id ? d.editor : undefined) }, openCallGuard(p, ownPlaces(env), String(env.HOME)));
   });
   afterAll(() => d?.stop());
 
   it('`vimrelay allow` takes effect on a running guard; `rules` lists it', async () => {
+    startWith([{ klass: 'exec', decision: 'deny' }]);
     expect(await exec()).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', rule: 'exec deny' } });
     const name = d.editor.info().name;
     const added = runCli(['allow', 'exec', '--editor', name], env);
@@ -152,7 +168,11 @@ describe('the policy CLI', () => {
     expect(rules.stdout).toContain('always withheld, whatever the policy says: vimrelay\'s own files');
   });
 
-  it('`vimrelay log` shows the calls as a table', () => {
+  it('`vimrelay log` shows the calls as a table', async () => {
+    startWith([{ klass: 'exec', decision: 'deny' }]);
+    expect(await exec()).toMatchObject({ ok: false });
+    startWith([{ klass: 'exec', decision: 'allow' }]);
+    expect(await exec()).toMatchObject({ ok: true });
     const log = runCli(['log', '-n', '2'], env);
     expect(log.status).toBe(0);
     const lines = log.stdout.trimEnd().split('\n');
@@ -165,6 +185,7 @@ describe('the policy CLI', () => {
   });
 
   it('`vimrelay log` names each client as prompts do: its name, its id beside a name two clients share, escaped', async () => {
+    startWith([{ klass: 'exec', decision: 'allow' }]);
     const from = (client: string, client_name?: string): Promise<ToolOutcome | undefined> =>
       dispatcher.handle({ id: `c-${++seq}`, tool: 'run_command', editor: d.editor.id, args: { commands: `let g:cli_${seq} = 1` }, scopes: [...ALL_SCOPES], client, ...(client_name ? { client_name } : {}), deadline_ms: 20_000 });
     await from('local:stdio', 'Claude Code');
@@ -181,6 +202,11 @@ describe('the policy CLI', () => {
 
   it('`vimrelay rules --remove N` takes rule N out, on a running guard too, and refuses a number it does not list', async () => {
     const name = d.editor.info().name;
+    startWith([
+      { klass: 'exec', decision: 'deny' },
+      { klass: 'exec', decision: 'allow', editor: name },
+    ]);
+    expect(await exec()).toMatchObject({ ok: true });
     runCli(['allow', 'save'], env);
     // Rules now: 1. exec deny, 2. exec allow --editor <name>, 3. save allow.
     const removed = runCli(['rules', '--remove', '2'], env);
