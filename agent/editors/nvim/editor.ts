@@ -89,7 +89,7 @@ export class NvimEditor implements Editor {
   private constructor(connection: NvimConnection, address: string, api: ApiSummary, lua: LuaInfo, installed: boolean, waiting: EditorWaiting | null, logger: Logger) {
     const channel = api.channel;
     this.#connection = connection;
-    this.#inTime = new InTime(connection, (signal) => this.#waitingNow(signal));
+    this.#inTime = new InTime(connection, channel, (signal) => this.#waitingNow(signal));
     this.#prompts = new EditorPrompts({
       open: async (id, lines, options, signal) => {
         await this.#runLua(ASK_LUA, ['open', channel, id, lines, editorPromptOptions(options)], signal);
@@ -282,7 +282,9 @@ export class NvimEditor implements Editor {
   }
 
   #onNotification(method: string, args: unknown[]): void {
-    if (method === 'vimrelay_leave') {
+    if (method === 'vimrelay_started') {
+      this.#inTime.started(args[0]);
+    } else if (method === 'vimrelay_leave') {
       void this.close();
     } else if (method === 'vimrelay_answer') {
       if (!this.#answers.settle(args[0], fromJson(args[1]))) this.#logger.debug('unexpected vimrelay_answer event', { editor: this.id });

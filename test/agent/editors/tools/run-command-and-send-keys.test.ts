@@ -5,15 +5,19 @@
 // key notation with mappings, run to completion with <Esc> first (even mid-insert), the cursor in
 // characters, v:errmsg reported and otherwise left alone; a prompt (input(), getchar(), :s///c)
 // or a long :sleep interrupted with CTRL-C after timeout_ms (TIMEOUT), the rest not run and the
-// editor usable after; at the call deadline, TIMEOUT with the prompt hint, the editor still
-// serving calls and usable again once its watchdog or the blocking command ends; a call started
-// after its deadline not run. The Vim runs in Normal mode (keys typed through a pipe), as users run
-// it; the prompts only Vim has (confirm() and Ex mode's, as in vim -es) come last.
+// editor usable after; a question the command asks, read for longer than Neovim's in-time window,
+// waited for (the user's answer, or TIMEOUT at timeout_ms), never EDITOR_BLOCKED; at the call
+// deadline, TIMEOUT with the prompt hint, the editor still serving calls and usable again once its
+// watchdog or the blocking command ends; a call started after its deadline not run. The Vim runs
+// in Normal mode (keys typed through a pipe), as users run it; the prompts only Vim has (confirm()
+// and Ex mode's, as in vim -es) come last.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, LIMITS, PROMPT_TIMEOUT_HINT, RUN_COMMAND_LIMITS, SEND_KEYS_LIMITS } from '../../../../protocol/index.ts';
 import { EditorRegistry } from '../../../../agent/editors/registry.ts';
 import { Dispatcher } from '../../../../agent/calls/dispatcher.ts';
-import { NORMAL_DRIVERS, nvimDriver, vimDriver, vimNormalDriver, waitFor, type Driver } from '../../../helpers/editors.ts';
+import { WAIT_POLL_MS } from '../../../../agent/editors/blocked.ts';
+import { IN_TIME_MS } from '../../../../agent/editors/nvim/in-time.ts';
+import { NORMAL_DRIVERS, nvimDriver, vimDriver, vimNormalDriver, waitFor, type Driver, type NvimDriver } from '../../../helpers/editors.ts';
 import { testGuard } from '../../../helpers/policy.ts';
 
 /** Resolves once the editor is back in Normal mode (an <Esc> typed into Vim waits 'ttimeoutlen'). */
@@ -138,6 +142,33 @@ describe.each(NORMAL_DRIVERS)('run_command and send_keys on %s', (_kind, start) 
     expect(await d.expr('[mode(1), exists("g:after_question")]')).toEqual(['n', 0]);
     expect(await d.lines(buf)).toEqual(before);
     expect(await d.ok('run_command', { commands: 'echo "still here"' })).toMatchObject({ results: [{ output: 'still here' }] });
+  });
+
+  /** The editor's mode, asked as it answers even at a prompt: Neovim's `nvim_get_mode` (`:help api-fast`); Vim reads its channel there. */
+  const modeNow = async (): Promise<string> => (d.kind === 'nvim' ? ((await (d as NvimDriver).nvim.client.request('nvim_get_mode', [])) as { mode: string }).mode : d.expr<string>('mode(1)'));
+
+  it('waits for the answer to a question the command asks after it started, however long the user takes, and reports what it did', async () => {
+    await d.setLine(buf, 2, 'question');
+    const started = Date.now();
+    const outcome = d.call('run_command', { commands: ['2s/q/Q/c', 'let g:after_answer = 1'], timeout_ms: 20_000 });
+    // The user reads the question for longer than the window a Neovim request has to start in
+    // (in-time.ts), after which the agent asks whether Neovim waits for its user: it does, but on
+    // the call's own question, so the call is not EDITOR_BLOCKED ("nothing was sent").
+    await waitFor(async () => ((await modeNow()) === 'r?' && Date.now() - started > IN_TIME_MS + 2 * WAIT_POLL_MS ? true : undefined), 10_000, 'the question, read a while');
+    await d.type('y');
+    expect(await outcome).toMatchObject({ ok: true, data: { count: 2 } });
+    expect(await d.lines(buf)).toEqual([expect.any(String), 'Question']);
+    expect(await d.expr('g:after_answer')).toBe(1);
+    await d.undo(buf);
+    await d.setLine(buf, 2, 'second');
+  });
+
+  it('answers TIMEOUT, not EDITOR_BLOCKED, when the question the command asked outlasts timeout_ms longer than that window', async () => {
+    const before = await d.lines(buf);
+    const outcome = await d.call('run_command', { commands: ['%s/e/E/gc', 'let g:after_long_question = 1'], timeout_ms: 2 * IN_TIME_MS });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'TIMEOUT', failed_index: 1, command: '%s/e/E/gc' } });
+    expect(await d.expr('[mode(1), exists("g:after_long_question")]')).toEqual(['n', 0]);
+    expect(await d.lines(buf)).toEqual(before);
   });
 
   it('send_keys runs keys in key notation after <Esc>, to completion, the cursor in characters', async () => {
