@@ -60,7 +60,7 @@ function! vimrelay#run_command#run(p) abort
       call add(results, {'index': i, 'output': kept, 'output_bytes': strlen(out), 'truncated': cut})
     endfor
   finally
-    call timer_stop(watch.timer)
+    call vimrelay#util#interrupt#stop(watch)
   endtry
   call vimrelay#util#end_edit(bufnr('%'))
   if !failed

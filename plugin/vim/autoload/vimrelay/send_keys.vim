@@ -35,7 +35,7 @@ function! vimrelay#send_keys#run(p) abort
   catch
     let v:errmsg = substitute(v:exception, '^Vim\%((\a\+)\)\=:', '', '')
   finally
-    call timer_stop(watch.timer)
+    call vimrelay#util#interrupt#stop(watch)
   endtry
   " Not `errmsg`: unscoped, that name is v:errmsg itself (a Vi-compatible alias).
   let error = watch.fired ? '' : v:errmsg

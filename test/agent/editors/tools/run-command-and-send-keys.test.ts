@@ -135,11 +135,15 @@ describe.each(NORMAL_DRIVERS)('run_command and send_keys on %s', (_kind, start) 
     expect(await d.ok('run_command', { commands: 'echo "still here"' })).toMatchObject({ results: [{ output: 'still here' }] });
   });
 
-  it('quits a :s///c question after timeout_ms (TIMEOUT), the text unchanged and the rest not run', async () => {
+  it("quits a :s///c question after timeout_ms (TIMEOUT), the text unchanged, the rest not run, the user's key code timeout kept", async () => {
     const before = await d.lines(buf);
+    // Vim's watchdog sets 'ttimeout' and 'ttimeoutlen' 0 while its <Esc> ends the question (util/interrupt.vim).
+    const users = await d.expr<[number, number]>('[&ttimeout, &ttimeoutlen]');
+    await d.command('set nottimeout ttimeoutlen=777');
     const outcome = await d.call('run_command', { commands: ['%s/e/E/gc', 'let g:after_question = 1'], timeout_ms: 300 });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'TIMEOUT', failed_index: 1 } });
-    expect(await d.expr('[mode(1), exists("g:after_question")]')).toEqual(['n', 0]);
+    expect(await d.expr('[mode(1), exists("g:after_question"), &ttimeout, &ttimeoutlen]')).toEqual(['n', 0, 0, 777]);
+    await d.command(`let [&ttimeout, &ttimeoutlen] = ${JSON.stringify(users)}`);
     expect(await d.lines(buf)).toEqual(before);
     expect(await d.ok('run_command', { commands: 'echo "still here"' })).toMatchObject({ results: [{ output: 'still here' }] });
   });

@@ -14,7 +14,10 @@
 " Two prompts get another key instead, and their command goes on with that answer (the call still
 " fails with TIMEOUT and the commands after it do not run):
 " - a :s///c or confirm() question (mode 'r?'): <Esc>, which quits it; got_int there has been
-"   seen to close the channel;
+"   seen to close the channel. A lone <Esc> is also how key codes begin, so Vim would wait to see
+"   whether more follows: 'ttimeoutlen' with 'ttimeout', else 'timeoutlen' ('timeout'), else until
+"   the next key (:help 'ttimeout'). The watchdog sets 'ttimeout' and 'ttimeoutlen' 0 for it, and
+"   `vimrelay#util#interrupt#stop` gives the user's values back;
 " - an input() prompt in Ex mode (vim -e, gQ): an empty line; got_int there has been seen to
 "   leave Vim blocked for good, reading a stdin pipe that stays open (vim -es).
 function! vimrelay#util#interrupt#watch(timeout_ms) abort
@@ -23,10 +26,23 @@ function! vimrelay#util#interrupt#watch(timeout_ms) abort
   return watch
 endfunction
 
+" Ends the watch: its timer, and the key code timeout it set (the user's own again).
+function! vimrelay#util#interrupt#stop(watch) abort
+  call timer_stop(a:watch.timer)
+  if has_key(a:watch, 'ttimeout')
+    let [&ttimeout, &ttimeoutlen] = a:watch.ttimeout
+    call remove(a:watch, 'ttimeout')
+  endif
+endfunction
+
 function! s:interrupt(watch, timer) abort
   let a:watch.fired = v:true
   let mode = mode(1)
   if mode ==# 'r?'
+    if !has_key(a:watch, 'ttimeout')
+      let a:watch.ttimeout = [&ttimeout, &ttimeoutlen]
+    endif
+    set ttimeout ttimeoutlen=0
     call feedkeys("\<Esc>", 'L')
   elseif mode =~# '^c[ev]' && getcmdtype() ==# '@'
     call feedkeys("\<CR>", 'L')
