@@ -5,7 +5,8 @@
 " reads its answer without running timers: those hold Vim until they end, and the agent answers
 " TIMEOUT at the call's deadline.
 
-" The CTRL-C watchdog of one call: {'fired': whether it has interrupted, 'timer': its timer}.
+" The CTRL-C watchdog of one call: {'fired': whether it has interrupted, 'timer': its timer, and
+" 'ttimeout': the user's [&ttimeout, &ttimeoutlen] while it has set them (below)}.
 " Vim runs timers while it waits for a key, as a prompt does (and during :sleep), not while a
 " command computes. When the call still waits after `timeout_ms`, and again every `timeout_ms`
 " after (for a prompt that follows the first), the timer types CTRL-C as the keyboard would:
