@@ -61,7 +61,6 @@ export const START_CHAIN: Record<ChainKind, (options: ChainOptions) => Promise<C
   stdio: stdioChain,
 };
 
-/** The id list_editors gives the fixture's Neovim, once it shows it. */
 /** The id the chain lists `nvim` under, once it does; failing, with what the agent or serve logged. */
 function listedId(client: Client, nvim: NvimFixture, log: () => string): Promise<string> {
   return waitFor(async () => {

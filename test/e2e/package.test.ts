@@ -1,12 +1,12 @@
 // The installable package as a user on another machine gets it: `npm pack` makes a tarball of
-// the agent bundled into JavaScript (its npm dependencies in it) and the editor plugins only; installed into
-// an empty prefix with `--omit=dev` (what the README's one command does, `npm install -g`, but in a
-// prefix of its own), its `vimrelay` runs with Node alone: `--help`, `serve --stdio` listing the
-// tools to a real MCP client and reading a real Neovim buffer, and `vimrelay pair` against a test
-// relay, approved by its owner. And the same package made straight from the git repository (the
-// README's other way, `npm pack git+…`: npm clones it, installs its build tools and builds it),
-// installed globally into a prefix as `npm install -g` does. Needs the package registry, as any
-// install does.
+// the agent bundled into JavaScript (its npm dependencies in it) and the editor plugins only;
+// installed into an empty prefix with `--omit=dev` (what the README's one command does, `npm
+// install -g`, but in a prefix of its own), its `vimrelay` runs with Node alone: `--help`, `serve
+// --stdio` listing the tools to a real MCP client and reading a real Neovim buffer, and `vimrelay
+// pair` against a test relay, approved by its owner. And the same package made straight from the
+// git repository (the README's other way, `npm pack git+…`: npm clones it, installs its build
+// tools and builds it), installed globally into a prefix as `npm install -g` does. Needs the
+// package registry, as any install does.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
